@@ -1,0 +1,27 @@
+//! racer: a RacerD-style compositional data-race detector for JVM bytecode.
+pub mod api;
+pub mod report;
+
+pub use api::{Error, Request, Response};
+
+/// Analyses the request's inputs and writes the requested report and summary files.
+pub fn analyze(request: &Request) -> Result<Response, Error> {
+    let _ = request;
+    Ok(Response::default())
+}
+
+/// JSON in, JSON out: the form the JNI bridge uses. Errors are one-line messages.
+pub fn analyze_json(request_json: &str) -> Result<String, String> {
+    let request: Request = serde_json::from_str(request_json)
+        .map_err(|e| format!("racer: malformed analysis request: {e}"))?;
+    if request.request_version != api::REQUEST_VERSION {
+        return Err(format!(
+            "racer: analysis request version {} is not supported (this library speaks version {}); \
+             the plugin and the native library do not match",
+            request.request_version,
+            api::REQUEST_VERSION
+        ));
+    }
+    let response = analyze(&request).map_err(|e| e.0)?;
+    serde_json::to_string(&response).map_err(|e| format!("racer: cannot encode the result: {e}"))
+}

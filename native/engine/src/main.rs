@@ -1,0 +1,3 @@
+fn main() {
+    println!("racer {}", racer::api::TOOL_VERSION);
+}
