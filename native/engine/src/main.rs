@@ -1,3 +1,86 @@
-fn main() {
-    println!("racer {}", racer::api::TOOL_VERSION);
+//! The `racer` command: parses arguments into a [`racer::api::Request`], runs
+//! [`racer::analyze`] and renders the result.
+mod cli;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use racer::api::Response;
+use racer::report::{self, Format};
+
+const EXIT_ISSUES: u8 = 1;
+const EXIT_ERROR: u8 = 2;
+
+fn main() -> ExitCode {
+    match cli::parse(std::env::args_os().skip(1).collect()) {
+        Ok(cli::Command::Help) => {
+            print_stdout(cli::USAGE);
+            ExitCode::SUCCESS
+        }
+        Ok(cli::Command::Version) => {
+            print_stdout(&format!("racer {}\n", racer::api::TOOL_VERSION));
+            ExitCode::SUCCESS
+        }
+        Ok(cli::Command::Analyze(analyze)) => run(analyze),
+        Err(message) => error(&message),
+    }
+}
+
+fn run(cli: cli::Analyze) -> ExitCode {
+    let response = match racer::analyze(&cli.request) {
+        Ok(response) => response,
+        Err(e) => return error(&e.0),
+    };
+    let mut diagnostics = response.diagnostics.clone();
+    diagnostics.sort();
+    diagnostics.dedup();
+    if !cli.quiet {
+        for d in &diagnostics {
+            eprintln!("racer: warning: {}: {}", d.file, one_line(&d.message));
+        }
+    }
+    // Warnings already went to stderr; do not repeat them in a text report on the terminal.
+    let shown;
+    let to_render: &Response = if cli.format == Format::Text && cli.output.is_none() {
+        shown = Response { diagnostics: Vec::new(), ..response.clone() };
+        &shown
+    } else {
+        &response
+    };
+    let rendered = report::render(cli.format, to_render, &cli.request.source_paths);
+    match &cli.output {
+        Some(path) => {
+            if let Err(e) = report::write_atomic(path, rendered.as_bytes()) {
+                return error(&e.0);
+            }
+            if !cli.quiet {
+                let n = response.issues.len();
+                let issues = if n == 0 { "no issues".to_string() } else if n == 1 { "1 issue".into() } else { format!("{n} issues") };
+                eprintln!("racer: {issues}; {} report written to {}", cli.format, path.display());
+            }
+        }
+        None => print_stdout(&rendered),
+    }
+    if cli.fail_on_issues && !response.issues.is_empty() {
+        ExitCode::from(EXIT_ISSUES)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn error(message: &str) -> ExitCode {
+    let message = one_line(message);
+    let message = message.strip_prefix("racer: ").unwrap_or(&message);
+    eprintln!("racer: error: {message}");
+    ExitCode::from(EXIT_ERROR)
+}
+
+/// Writes to stdout, quietly stopping if the reader went away (`racer ... | head`).
+fn print_stdout(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+}
+
+fn one_line(s: &str) -> String {
+    s.split(['\n', '\r']).map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ")
 }
