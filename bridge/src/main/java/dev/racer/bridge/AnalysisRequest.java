@@ -1,0 +1,267 @@
+package dev.racer.bridge;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One analysis request (docs/bridge.md, {@code request_version} 1). Build it with {@link #builder()}.
+ * Files are sent as absolute paths: pass files that are absolute already when the JVM's working
+ * directory is not the project's (a Gradle daemon).
+ */
+public final class AnalysisRequest {
+    /** The request contract version this bridge speaks. */
+    public static final int REQUEST_VERSION = 1;
+
+    private final List<File> inputs;
+    private final List<File> classpath;
+    private final List<File> summariesIn;
+    private final File summariesOut;
+    private final List<String> threadSafeAnnotations;
+    private final List<String> ignoreClasses;
+    private final List<String> libraryPackages;
+    private final int threads;
+    private final Map<ReportFormat, File> reports;
+    private final List<File> sourcePaths;
+
+    private AnalysisRequest(Builder b) {
+        inputs = copy(b.inputs);
+        classpath = copy(b.classpath);
+        summariesIn = copy(b.summariesIn);
+        summariesOut = b.summariesOut;
+        threadSafeAnnotations = copy(b.threadSafeAnnotations);
+        ignoreClasses = copy(b.ignoreClasses);
+        libraryPackages = copy(b.libraryPackages);
+        threads = b.threads;
+        reports = Collections.unmodifiableMap(new EnumMap<ReportFormat, File>(b.reports));
+        sourcePaths = copy(b.sourcePaths);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public List<File> inputs() {
+        return inputs;
+    }
+
+    public List<File> classpath() {
+        return classpath;
+    }
+
+    public List<File> summariesIn() {
+        return summariesIn;
+    }
+
+    /** May be null. */
+    public File summariesOut() {
+        return summariesOut;
+    }
+
+    public List<String> threadSafeAnnotations() {
+        return threadSafeAnnotations;
+    }
+
+    public List<String> ignoreClasses() {
+        return ignoreClasses;
+    }
+
+    public List<String> libraryPackages() {
+        return libraryPackages;
+    }
+
+    public int threads() {
+        return threads;
+    }
+
+    /** The report files requested, by format (iteration order: text, json, sarif, html). */
+    public Map<ReportFormat, File> reports() {
+        return reports;
+    }
+
+    public List<File> sourcePaths() {
+        return sourcePaths;
+    }
+
+    /**
+     * The report most useful to a person, for failure messages: HTML, else text, else SARIF, else
+     * JSON; null when no report is requested.
+     */
+    public File preferredReport() {
+        for (ReportFormat f : new ReportFormat[] {ReportFormat.HTML, ReportFormat.TEXT, ReportFormat.SARIF, ReportFormat.JSON}) {
+            if (reports.containsKey(f)) {
+                return reports.get(f);
+            }
+        }
+        return null;
+    }
+
+    /** The request as the engine's JSON. */
+    public String toJson() {
+        Map<String, Object> root = new LinkedHashMap<String, Object>();
+        root.put("request_version", REQUEST_VERSION);
+        root.put("inputs", paths(inputs));
+        root.put("classpath", paths(classpath));
+        root.put("summaries_in", paths(summariesIn));
+        if (summariesOut != null) {
+            root.put("summaries_out", summariesOut.getAbsolutePath());
+        }
+        Map<String, Object> options = new LinkedHashMap<String, Object>();
+        options.put("thread_safe_annotations", threadSafeAnnotations);
+        options.put("ignore_classes", ignoreClasses);
+        options.put("library_packages", libraryPackages);
+        options.put("threads", threads);
+        root.put("options", options);
+        Map<String, Object> reportFiles = new LinkedHashMap<String, Object>();
+        for (Map.Entry<ReportFormat, File> e : reports.entrySet()) {
+            reportFiles.put(e.getKey().key(), e.getValue().getAbsolutePath());
+        }
+        root.put("reports", reportFiles);
+        root.put("source_paths", paths(sourcePaths));
+        return Json.write(root);
+    }
+
+    @Override
+    public String toString() {
+        return toJson();
+    }
+
+    private static List<String> paths(List<File> files) {
+        List<String> out = new ArrayList<String>(files.size());
+        for (File f : files) {
+            out.add(f.getAbsolutePath());
+        }
+        return out;
+    }
+
+    private static <T> List<T> copy(List<T> list) {
+        return Collections.unmodifiableList(new ArrayList<T>(list));
+    }
+
+    /** Builder; every method returns {@code this}. Collections are appended to, nulls ignored. */
+    public static final class Builder {
+        private final List<File> inputs = new ArrayList<File>();
+        private final List<File> classpath = new ArrayList<File>();
+        private final List<File> summariesIn = new ArrayList<File>();
+        private File summariesOut;
+        private final List<String> threadSafeAnnotations = new ArrayList<String>();
+        private final List<String> ignoreClasses = new ArrayList<String>();
+        private final List<String> libraryPackages = new ArrayList<String>();
+        private int threads;
+        private final Map<ReportFormat, File> reports = new EnumMap<ReportFormat, File>(ReportFormat.class);
+        private final List<File> sourcePaths = new ArrayList<File>();
+
+        private Builder() {
+        }
+
+        /** A class directory, jar or single class file to analyse and report on. */
+        public Builder input(File file) {
+            add(inputs, file);
+            return this;
+        }
+
+        public Builder inputs(Collection<File> files) {
+            addAll(inputs, files);
+            return this;
+        }
+
+        /** Directories/jars used only as context (hierarchy, annotations, field flags). */
+        public Builder classpath(Collection<File> files) {
+            addAll(classpath, files);
+            return this;
+        }
+
+        public Builder classpathEntry(File file) {
+            add(classpath, file);
+            return this;
+        }
+
+        /** Summary files written by upstream modules' analyses. */
+        public Builder summariesIn(Collection<File> files) {
+            addAll(summariesIn, files);
+            return this;
+        }
+
+        public Builder summaryIn(File file) {
+            add(summariesIn, file);
+            return this;
+        }
+
+        /** Where to write this module's summaries (null: not written). */
+        public Builder summariesOut(File file) {
+            summariesOut = file;
+            return this;
+        }
+
+        /** Extra annotation names treated as {@code @ThreadSafe} (simple or qualified). */
+        public Builder threadSafeAnnotations(Collection<String> names) {
+            addAll(threadSafeAnnotations, names);
+            return this;
+        }
+
+        /** Binary class names ({@code a.b.Outer$Inner}) never reported on. */
+        public Builder ignoreClasses(Collection<String> names) {
+            addAll(ignoreClasses, names);
+            return this;
+        }
+
+        /** Package prefixes analysed but never reported on. */
+        public Builder libraryPackages(Collection<String> prefixes) {
+            addAll(libraryPackages, prefixes);
+            return this;
+        }
+
+        /** Worker threads; 0 (the default) means one per core. */
+        public Builder threads(int count) {
+            if (count < 0) {
+                throw new IllegalArgumentException("racer: threads must be >= 0, got " + count);
+            }
+            threads = count;
+            return this;
+        }
+
+        /** Requests a report file (null removes the format). */
+        public Builder report(ReportFormat format, File file) {
+            if (file == null) {
+                reports.remove(format);
+            } else {
+                reports.put(format, file);
+            }
+            return this;
+        }
+
+        /** Source roots, for snippets in text/HTML reports and relative locations in SARIF. */
+        public Builder sourcePaths(Collection<File> roots) {
+            addAll(sourcePaths, roots);
+            return this;
+        }
+
+        public Builder sourcePath(File root) {
+            add(sourcePaths, root);
+            return this;
+        }
+
+        public AnalysisRequest build() {
+            return new AnalysisRequest(this);
+        }
+
+        private static <T> void add(List<T> list, T item) {
+            if (item != null) {
+                list.add(item);
+            }
+        }
+
+        private static <T> void addAll(List<T> list, Collection<? extends T> items) {
+            if (items != null) {
+                for (T item : items) {
+                    add(list, item);
+                }
+            }
+        }
+    }
+}

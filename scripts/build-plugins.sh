@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds what the build-tool plugins need, in order:
+#   1. the native engine and JNI library (cargo, release mode);
+#   2. bridge/ (dev.racer:racer-bridge, bundling libracer_jni.so), installed into the local
+#      Maven repository (~/.m2) where the plugins pick it up;
+#   3. the Gradle plugin jar gradle-plugin/build/libs/racer-gradle-plugin-<version>.jar (bridge
+#      classes and the native library included), also installed into ~/.m2 with its plugin marker.
+# Idempotent; pass --skip-cargo to reuse an existing target/release/libracer_jni.so.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+skip_cargo=false
+for arg in "$@"; do
+    case "$arg" in
+        --skip-cargo) skip_cargo=true ;;
+        *) echo "build-plugins: unknown argument $arg" >&2; exit 2 ;;
+    esac
+done
+
+scripts/setup.sh
+
+if ! $skip_cargo; then
+    echo "== cargo build --release --workspace"
+    cargo build --release --workspace
+fi
+[ -f target/release/libracer_jni.so ] || { echo "build-plugins: target/release/libracer_jni.so is missing" >&2; exit 1; }
+
+echo "== bridge (dev.racer:racer-bridge) -> ~/.m2"
+(cd bridge && mvn -q -B clean install -DskipTests)
+
+if [ -f gradle-plugin/build.gradle ]; then
+    echo "== gradle-plugin"
+    (cd gradle-plugin && gradle --offline -q --console=plain clean build installPlugin)
+fi
+
+# The Maven plugin (maven-plugin/) is built and installed by its own step, added here by its owner.
