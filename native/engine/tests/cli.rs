@@ -1,0 +1,539 @@
+//! End-to-end tests of the `racer` command: argument handling, report formats,
+//! bad inputs, determinism and exit codes. Java fixtures are compiled with `javac -g`
+//! into a temporary directory; bad inputs are generated from them at test time
+//! (only the odd class under `tests/bad-input/` is committed).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+const RACER: &str = env!("CARGO_BIN_EXE_racer");
+
+const THREAD_SAFE: &str = "\
+package javax.annotation.concurrent;
+import java.lang.annotation.*;
+@Retention(RetentionPolicy.CLASS)
+@Target({ElementType.TYPE, ElementType.METHOD})
+public @interface ThreadSafe {}
+";
+
+/// The racy class: one THREAD_SAFETY_VIOLATION on `Racy.set`, path `this.n`, line 6.
+const RACY: &str = "\
+import javax.annotation.concurrent.ThreadSafe;
+
+@ThreadSafe
+class Racy {
+  int n;
+  void set() { n = 1; }
+}
+";
+
+/// A class with nothing to report, used as raw material for broken class files.
+const PLAIN: &str = "\
+class Plain {
+  private final int x;
+  Plain(int x) { this.x = x; }
+  int get() { return x; }
+}
+";
+
+// ---- helpers -------------------------------------------------------------------------
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        let dir = base.join(format!("cli-{tag}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn join(&self, rel: &str) -> PathBuf {
+        self.0.join(rel)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// Compiles `(relative path, source)` pairs with `javac -g` into `<dir>/classes`.
+fn javac(dir: &Path, sources: &[(&str, &str)]) -> PathBuf {
+    let src = dir.join("src");
+    let classes = dir.join("classes");
+    fs::create_dir_all(&classes).unwrap();
+    let mut files = Vec::new();
+    for (rel, text) in sources {
+        let p = src.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(&p, text).unwrap();
+        files.push(p);
+    }
+    let out = Command::new("javac")
+        .arg("-g")
+        .arg("-nowarn")
+        .arg("-d")
+        .arg(&classes)
+        .args(&files)
+        .output()
+        .expect("these tests need `javac` (a JDK) on the PATH");
+    assert!(out.status.success(), "javac failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    classes
+}
+
+/// Racy, Plain and the annotation, compiled once per test run; each test copies them.
+fn compiled() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-fixtures-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        javac(
+            &dir,
+            &[
+                ("javax/annotation/concurrent/ThreadSafe.java", THREAD_SAFE),
+                ("Racy.java", RACY),
+                ("Plain.java", PLAIN),
+            ],
+        );
+        dir
+    })
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// `<tmp>/classes` holding Racy and the annotation (not Plain), and `<tmp>/src`.
+fn racy_project(tmp: &TempDir) -> PathBuf {
+    copy_tree(&compiled().join("src"), &tmp.join("src"));
+    let classes = tmp.join("classes");
+    copy_tree(&compiled().join("classes"), &classes);
+    fs::remove_file(classes.join("Plain.class")).unwrap();
+    classes
+}
+
+fn plain_class_bytes() -> Vec<u8> {
+    fs::read(compiled().join("classes/Plain.class")).unwrap()
+}
+
+fn racer(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
+    let out = Command::new(RACER).args(args.iter().map(|a| a.as_ref())).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "racer panicked:\n{stderr}");
+    assert!(matches!(out.status.code(), Some(0..=2)), "unexpected exit status {:?}:\n{stderr}", out.status);
+    out
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}\nstderr:\n{}", stdout(out), stderr(out)))
+}
+
+/// Asserts the run analysed Racy despite whatever else was in it.
+fn assert_racy_reported(report: &Value) {
+    let racy: Vec<&Value> = report["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["class"] == "Racy")
+        .collect();
+    assert_eq!(racy.len(), 1, "expected one issue on Racy, got {report:#}");
+    let issue = racy[0];
+    assert_eq!(issue["kind"], "THREAD_SAFETY_VIOLATION");
+    assert_eq!(issue["method"], "set");
+    assert_eq!(issue["access_path"], "this.n");
+    assert_eq!(issue["line"], 6);
+    assert_eq!(issue["source_file"], "Racy.java");
+}
+
+/// Asserts a warning names `needle` both on stderr and in the JSON diagnostics.
+fn assert_warned_about(out: &Output, report: &Value, needle: &str) {
+    let err = stderr(out);
+    assert!(
+        err.lines().any(|l| l.starts_with("racer: warning: ") && l.contains(needle)),
+        "no warning naming {needle} on stderr:\n{err}"
+    );
+    let diagnostics = report["diagnostics"].as_array().unwrap();
+    assert!(
+        diagnostics.iter().any(|d| d["file"].as_str().unwrap().contains(needle) && !d["message"].as_str().unwrap().is_empty()),
+        "no diagnostic naming {needle}: {diagnostics:#?}"
+    );
+}
+
+// ---- command line ---------------------------------------------------------------------
+
+#[test]
+fn version_and_help() {
+    let out = racer(&[&"--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), format!("racer {}\n", env!("CARGO_PKG_VERSION")));
+    for args in [&["help"][..], &["--help"], &["analyze", "--help"]] {
+        let args: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|a| a as _).collect();
+        let out = racer(&args);
+        assert_eq!(out.status.code(), Some(0));
+        assert!(stdout(&out).contains("racer analyze [OPTIONS] PATH..."));
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_with_one_line() {
+    let cases: [&[&str]; 7] = [
+        &[],
+        &["frobnicate"],
+        &["analyze"],
+        &["analyze", "--format", "xml", "x"],
+        &["analyze", "--threads", "lots", "x"],
+        &["analyze", "--no-such-option", "x"],
+        &["analyze", "x", "--output"],
+    ];
+    for args in cases {
+        let argv: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|a| a as _).collect();
+        let out = racer(&argv);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("racer: error: "), "{args:?}: {err}");
+        assert!(stdout(&out).is_empty());
+    }
+}
+
+// ---- report formats ---------------------------------------------------------------------
+
+#[test]
+fn json_output_has_the_report_schema() {
+    let tmp = TempDir::new("json");
+    let classes = racy_project(&tmp);
+    let out = racer(&[&"analyze", &"--format", &"json", &classes]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    for k in ["schema_version", "tool", "issues", "diagnostics"] {
+        assert!(keys.contains(&k), "missing {k} in {keys:?}");
+    }
+    assert_eq!(v["tool"]["name"], "racer");
+    assert_eq!(v["tool"]["version"], env!("CARGO_PKG_VERSION"));
+    assert!(v["diagnostics"].as_array().unwrap().is_empty(), "{v:#}");
+    for issue in v["issues"].as_array().unwrap() {
+        for k in ["kind", "class", "method", "descriptor", "line", "source_file", "access_path", "message", "trace", "conflicts"] {
+            assert!(issue.get(k).is_some(), "issue without {k}: {issue:#}");
+        }
+        assert!(issue["trace"].is_array() && issue["conflicts"].is_array());
+        assert!(["THREAD_SAFETY_VIOLATION", "INTERFACE_NOT_THREAD_SAFE", "GUARDEDBY_VIOLATION"]
+            .contains(&issue["kind"].as_str().unwrap()));
+    }
+}
+
+#[test]
+fn racy_class_is_reported() {
+    let tmp = TempDir::new("racy");
+    let classes = racy_project(&tmp);
+    let out = racer(&[&"analyze", &"--format=json", &classes]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    assert_racy_reported(&v);
+    assert_eq!(v["issues"].as_array().unwrap().len(), 1, "only Racy has a race: {v:#}");
+}
+
+#[test]
+fn text_report_with_source_snippet() {
+    let tmp = TempDir::new("text");
+    let classes = racy_project(&tmp);
+    let out = racer(&[&"analyze", &"--source-path", &tmp.join("src"), &classes]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("Racy.java:6: error: THREAD_SAFETY_VIOLATION\n"), "{text}");
+    assert!(text.contains("6. >   void set() { n = 1; }"), "{text}");
+    assert!(text.contains("at Racy.set(Racy.java:6)"), "{text}");
+    assert!(text.ends_with("racer: 1 issue\n"), "{text}");
+    assert!(!text.contains(&tmp.path().display().to_string()), "no absolute paths:\n{text}");
+}
+
+#[test]
+fn sarif_and_html_reports() {
+    let tmp = TempDir::new("sarif");
+    let classes = racy_project(&tmp);
+    let out = racer(&[&"analyze", &"--format", &"sarif", &"--source-path", &tmp.join("src"), &classes]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(!text.contains(&tmp.path().display().to_string()), "no absolute paths");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    assert!(v["$schema"].as_str().unwrap().contains("sarif"));
+    let run = &v["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "racer");
+    assert_eq!(run["tool"]["driver"]["rules"].as_array().unwrap().len(), 3);
+    let results = run["results"].as_array().unwrap();
+    let racy = results.iter().find(|r| r["properties"]["class"] == "Racy").expect("a result on Racy");
+    assert_eq!(racy["ruleId"], "THREAD_SAFETY_VIOLATION");
+    let loc = &racy["locations"][0]["physicalLocation"];
+    assert_eq!(loc["artifactLocation"]["uri"], "Racy.java");
+    assert_eq!(loc["artifactLocation"]["uriBaseId"], "SRCROOT");
+    assert_eq!(loc["region"]["startLine"], 6);
+    assert!(racy["partialFingerprints"]["racer/v1"].is_string());
+
+    let out = racer(&[&"analyze", &"--format", &"html", &"--source-path", &tmp.join("src"), &classes]);
+    let html = stdout(&out);
+    assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
+    assert!(html.contains("<code>Racy.java:6</code>"), "{html}");
+}
+
+#[test]
+fn output_is_written_to_a_file() {
+    let tmp = TempDir::new("output");
+    let classes = racy_project(&tmp);
+    let target = tmp.join("reports/nested/racer.sarif");
+    let out = racer(&[&"analyze", &"--format", &"sarif", &"--output", &target, &classes]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "report went to the file, not stdout");
+    let v: Value = serde_json::from_slice(&fs::read(&target).unwrap()).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    assert!(stderr(&out).contains("report written to"), "{}", stderr(&out));
+    let leftovers = fs::read_dir(tmp.join("reports/nested")).unwrap().count();
+    assert_eq!(leftovers, 1, "no temporary files left behind");
+
+    let quiet = racer(&[&"analyze", &"--quiet", &"--format", &"json", &"--output", &target, &classes]);
+    assert_eq!(quiet.status.code(), Some(0));
+    assert!(quiet.stderr.is_empty(), "{}", stderr(&quiet));
+    let v: Value = serde_json::from_slice(&fs::read(&target).unwrap()).unwrap();
+    assert_eq!(v["tool"]["name"], "racer");
+}
+
+#[test]
+fn unwritable_output_is_an_error() {
+    let tmp = TempDir::new("unwritable");
+    let classes = racy_project(&tmp);
+    fs::write(tmp.join("file"), "x").unwrap();
+    let target = tmp.join("file/report.json");
+    let out = racer(&[&"analyze", &"--format", &"json", &"--output", &target, &classes]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.starts_with("racer: error: ") && err.contains("report.json"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn fail_on_issues_sets_the_exit_code() {
+    let tmp = TempDir::new("fail");
+    let classes = racy_project(&tmp);
+    let out = racer(&[&"analyze", &"--fail-on-issues", &classes]);
+    assert_eq!(out.status.code(), Some(1), "racy code with --fail-on-issues: {}", stderr(&out));
+    let out = racer(&[&"analyze", &classes]);
+    assert_eq!(out.status.code(), Some(0));
+
+    let clean = tmp.join("clean");
+    fs::create_dir_all(&clean).unwrap();
+    fs::write(clean.join("Plain.class"), plain_class_bytes()).unwrap();
+    let out = racer(&[&"analyze", &"--fail-on-issues", &clean]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "racer: no issues\n");
+}
+
+#[test]
+fn output_is_deterministic() {
+    let tmp = TempDir::new("determinism");
+    let classes = racy_project(&tmp);
+    // More classes than threads, so that a parallel run has something to reorder.
+    let more = TempDir::new("determinism-src");
+    let sources: Vec<(String, String)> = (0..8)
+        .map(|i| {
+            (
+                format!("p{}/Racy{i}.java", i % 3),
+                format!(
+                    "package p{};\n@javax.annotation.concurrent.ThreadSafe\nclass Racy{i} {{\n  int a, b;\n  \
+                     void w() {{ a = 1; b = a; }}\n  int r() {{ return a + b; }}\n}}\n",
+                    i % 3
+                ),
+            )
+        })
+        .collect();
+    let mut all: Vec<(&str, &str)> = sources.iter().map(|(p, s)| (p.as_str(), s.as_str())).collect();
+    all.push(("javax/annotation/concurrent/ThreadSafe.java", THREAD_SAFE));
+    let extra = javac(more.path(), &all);
+    let src = more.join("src");
+    for format in ["json", "sarif", "text", "html"] {
+        let run = |threads: &str| {
+            let out = racer(&[&"analyze", &"--format", &format, &"--threads", &threads, &"--source-path", &src, &classes, &extra]);
+            assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+            out.stdout
+        };
+        let first = run("1");
+        assert_eq!(first, run("1"), "{format}: repeated runs differ");
+        assert_eq!(first, run("2"), "{format}: --threads 1 and --threads 2 differ");
+        assert_eq!(first, run("0"), "{format}: --threads 1 and --threads 0 differ");
+    }
+}
+
+// ---- bad input ----------------------------------------------------------------------------
+
+#[test]
+fn truncated_class_is_a_warning() {
+    let tmp = TempDir::new("truncated");
+    let classes = racy_project(&tmp);
+    let bytes = plain_class_bytes();
+    fs::write(classes.join("Plain.class"), &bytes[..bytes.len() / 2]).unwrap();
+    let out = racer(&[&"analyze", &"--format", &"json", &classes]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    assert_warned_about(&out, &v, "Plain.class");
+    assert_racy_reported(&v);
+}
+
+#[test]
+fn class_file_that_is_not_a_class_is_a_warning() {
+    let tmp = TempDir::new("notclass");
+    let classes = racy_project(&tmp);
+    fs::write(classes.join("X.class"), "this is not a class file\n").unwrap();
+    fs::write(classes.join("Empty.class"), "").unwrap();
+    let out = racer(&[&"analyze", &"--format", &"json", &classes]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    assert_warned_about(&out, &v, "X.class");
+    assert_warned_about(&out, &v, "Empty.class");
+    assert_racy_reported(&v);
+}
+
+#[test]
+fn unsupported_class_version_is_a_warning() {
+    let tmp = TempDir::new("version");
+    let classes = racy_project(&tmp);
+    let mut bytes = plain_class_bytes();
+    bytes[6] = 0;
+    bytes[7] = 70;
+    fs::write(classes.join("Plain.class"), &bytes).unwrap();
+    let out = racer(&[&"analyze", &"--format", &"json", &classes]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    assert_warned_about(&out, &v, "Plain.class");
+    assert_racy_reported(&v);
+}
+
+#[test]
+fn corrupt_jar_is_a_warning() {
+    let tmp = TempDir::new("jar");
+    let classes = racy_project(&tmp);
+    let jar = tmp.join("broken.jar");
+    let mut bytes = b"PK\x03\x04".to_vec();
+    bytes.extend(std::iter::repeat(0xA5u8).take(300));
+    fs::write(&jar, bytes).unwrap();
+    let out = racer(&[&"analyze", &"--format", &"json", &classes, &jar]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    assert_warned_about(&out, &v, "broken.jar");
+    assert_racy_reported(&v);
+}
+
+#[test]
+fn bad_entry_in_a_jar_is_a_warning() {
+    let tmp = TempDir::new("jar-entry");
+    let classes = racy_project(&tmp);
+    let jar = tmp.join("mixed.jar");
+    {
+        let file = fs::File::create(&jar).unwrap();
+        let mut zip = zip::ZipWriter::new(file);
+        let options = zip::write::SimpleFileOptions::default();
+        zip.start_file("META-INF/MANIFEST.MF", options).unwrap();
+        zip.write_all(b"Manifest-Version: 1.0\r\n\r\n").unwrap();
+        let bytes = plain_class_bytes();
+        zip.start_file("q/Cut.class", options).unwrap();
+        zip.write_all(&bytes[..bytes.len() / 3]).unwrap();
+        zip.finish().unwrap();
+    }
+    let out = racer(&[&"analyze", &"--format", &"json", &classes, &jar]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    assert_warned_about(&out, &v, "Cut.class");
+    assert_racy_reported(&v);
+}
+
+#[test]
+fn empty_directory_is_a_warning() {
+    let tmp = TempDir::new("empty");
+    let classes = racy_project(&tmp);
+    let empty = tmp.join("empty-dir");
+    fs::create_dir_all(&empty).unwrap();
+    let out = racer(&[&"analyze", &"--format", &"json", &classes, &empty]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    assert_warned_about(&out, &v, "empty-dir");
+    assert_racy_reported(&v);
+}
+
+#[test]
+fn missing_directory_is_an_error() {
+    let tmp = TempDir::new("missing");
+    let classes = racy_project(&tmp);
+    let missing = tmp.join("no-such-dir");
+    let out = racer(&[&"analyze", &"--format", &"json", &classes, &missing]);
+    assert_eq!(out.status.code(), Some(2), "stdout:\n{}\nstderr:\n{}", stdout(&out), stderr(&out));
+    let err = stderr(&out);
+    assert!(err.starts_with("racer: error: "), "{err}");
+    assert!(err.contains("no-such-dir"), "the message names the path: {err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn constant_dynamic_bootstrap_argument_does_not_stop_the_run() {
+    // javac 21 output whose BootstrapMethods pass a CONSTANT_Dynamic as a static
+    // argument (see tests/bad-input/README.md). The class may be analysed or skipped
+    // with a warning, but nothing else may be lost.
+    let tmp = TempDir::new("condy");
+    let classes = racy_project(&tmp);
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/bad-input/condy/Patterns21.class");
+    fs::write(classes.join("Patterns21.class"), fs::read(&fixture).unwrap()).unwrap();
+    let out = racer(&[&"analyze", &"--format", &"json", &classes]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    let diagnostics = v["diagnostics"].as_array().unwrap();
+    for d in diagnostics {
+        assert!(d["file"].as_str().unwrap().contains("Patterns21"), "unexpected diagnostic {d}");
+    }
+    if !diagnostics.is_empty() {
+        assert_warned_about(&out, &v, "Patterns21.class");
+    }
+    assert_racy_reported(&v);
+}
+
+#[test]
+fn warnings_can_be_silenced() {
+    let tmp = TempDir::new("quiet");
+    let classes = racy_project(&tmp);
+    fs::write(classes.join("X.class"), "junk").unwrap();
+    let out = racer(&[&"analyze", &"--quiet", &"--format", &"json", &classes]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    assert!(!json(&out)["diagnostics"].as_array().unwrap().is_empty(), "still in the report");
+}
