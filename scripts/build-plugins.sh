@@ -35,3 +35,10 @@ if [ -f gradle-plugin/build.gradle ]; then
 fi
 
 # The Maven plugin (maven-plugin/) is built and installed by its own step, added here by its owner.
+
+# ---- Maven plugin: dev.racer:racer-maven-plugin -> ~/.m2 (tests: scripts/test-maven.sh) ----
+if [ -f maven-plugin/pom.xml ]; then
+    echo "== maven-plugin (dev.racer:racer-maven-plugin) -> ~/.m2"
+    (cd maven-plugin && mvn -q -B clean install -Dinvoker.skip=true)
+fi
+# ---- end of Maven plugin step ----
