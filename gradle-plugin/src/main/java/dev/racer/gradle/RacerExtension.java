@@ -1,0 +1,169 @@
+package dev.racer.gradle;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import org.gradle.api.Action;
+
+/**
+ * The {@code racer { }} block: project-wide defaults for every {@link RacerCheckTask}.
+ *
+ * <pre>
+ * racer {
+ *     ignoreFailures = false          // true: report races without failing the build
+ *     maxIssues = 0                   // fail only when more races than this are found
+ *     threadSafeAnnotations = ['com.example.Concurrent']
+ *     ignoreClasses = ['com.example.Legacy$Inner']
+ *     libraryPackages = ['com.example.vendored']
+ *     reportsDir = file("$buildDir/reports/racer")
+ *     reports { text = true; json = true; sarif = true; html = true }
+ *     threads = 0                     // 0: one per core
+ *     quiet = false                   // true: print only the summary line
+ *     showProgress = false            // true: log what is analysed
+ *     runOnCheck = true               // false: `check` does not run racerCheck
+ * }
+ * </pre>
+ */
+public class RacerExtension {
+    private boolean ignoreFailures;
+    private int maxIssues;
+    private List<String> threadSafeAnnotations = new ArrayList<String>();
+    private List<String> ignoreClasses = new ArrayList<String>();
+    private List<String> libraryPackages = new ArrayList<String>();
+    private File reportsDir;
+    private int threads;
+    private boolean quiet;
+    private boolean showProgress;
+    private boolean runOnCheck = true;
+    private final Reports reports = new Reports();
+
+    public boolean isIgnoreFailures() {
+        return ignoreFailures;
+    }
+
+    public void setIgnoreFailures(boolean ignoreFailures) {
+        this.ignoreFailures = ignoreFailures;
+    }
+
+    public int getMaxIssues() {
+        return maxIssues;
+    }
+
+    public void setMaxIssues(int maxIssues) {
+        this.maxIssues = maxIssues;
+    }
+
+    public List<String> getThreadSafeAnnotations() {
+        return threadSafeAnnotations;
+    }
+
+    public void setThreadSafeAnnotations(List<String> names) {
+        this.threadSafeAnnotations = new ArrayList<String>(names);
+    }
+
+    public List<String> getIgnoreClasses() {
+        return ignoreClasses;
+    }
+
+    public void setIgnoreClasses(List<String> names) {
+        this.ignoreClasses = new ArrayList<String>(names);
+    }
+
+    public List<String> getLibraryPackages() {
+        return libraryPackages;
+    }
+
+    public void setLibraryPackages(List<String> prefixes) {
+        this.libraryPackages = new ArrayList<String>(prefixes);
+    }
+
+    /** Null means {@code <buildDir>/reports/racer}. */
+    public File getReportsDir() {
+        return reportsDir;
+    }
+
+    public void setReportsDir(File reportsDir) {
+        this.reportsDir = reportsDir;
+    }
+
+    public int getThreads() {
+        return threads;
+    }
+
+    public void setThreads(int threads) {
+        this.threads = threads;
+    }
+
+    public boolean isQuiet() {
+        return quiet;
+    }
+
+    public void setQuiet(boolean quiet) {
+        this.quiet = quiet;
+    }
+
+    public boolean isShowProgress() {
+        return showProgress;
+    }
+
+    public void setShowProgress(boolean showProgress) {
+        this.showProgress = showProgress;
+    }
+
+    public boolean isRunOnCheck() {
+        return runOnCheck;
+    }
+
+    public void setRunOnCheck(boolean runOnCheck) {
+        this.runOnCheck = runOnCheck;
+    }
+
+    public Reports getReports() {
+        return reports;
+    }
+
+    /** {@code reports { html = false }}. */
+    public void reports(Action<? super Reports> action) {
+        action.execute(reports);
+    }
+
+    /** Which report files to write into {@code reportsDir} ({@code racer.txt}, ...). All on by default. */
+    public static class Reports {
+        private boolean text = true;
+        private boolean json = true;
+        private boolean sarif = true;
+        private boolean html = true;
+
+        public boolean isText() {
+            return text;
+        }
+
+        public void setText(boolean text) {
+            this.text = text;
+        }
+
+        public boolean isJson() {
+            return json;
+        }
+
+        public void setJson(boolean json) {
+            this.json = json;
+        }
+
+        public boolean isSarif() {
+            return sarif;
+        }
+
+        public void setSarif(boolean sarif) {
+            this.sarif = sarif;
+        }
+
+        public boolean isHtml() {
+            return html;
+        }
+
+        public void setHtml(boolean html) {
+            this.html = html;
+        }
+    }
+}
