@@ -37,7 +37,7 @@ Exit status: 0 done, 1 issues found with --fail-on-issues, 2 usage or input erro
 pub enum Command {
     Help,
     Version,
-    Analyze(Analyze),
+    Analyze(Box<Analyze>),
 }
 
 #[derive(Debug)]
@@ -155,13 +155,13 @@ fn parse_analyze(mut args: impl Iterator<Item = OsString>) -> Result<Command, St
         return Err("no input paths given (usage: racer analyze [OPTIONS] PATH...)".into());
     }
     request.options.threads = threads.unwrap_or(0);
-    Ok(Command::Analyze(Analyze {
+    Ok(Command::Analyze(Box::new(Analyze {
         request,
         format: format.unwrap_or(Format::Text),
         output,
         fail_on_issues,
         quiet,
-    }))
+    })))
 }
 
 fn once(name: &str, already: bool) -> Result<(), String> {
@@ -182,7 +182,7 @@ mod tests {
 
     fn analyze(args: &[&str]) -> Analyze {
         match parse_strs(args) {
-            Ok(Command::Analyze(a)) => a,
+            Ok(Command::Analyze(a)) => *a,
             other => panic!("{other:?}"),
         }
     }

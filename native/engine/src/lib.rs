@@ -1,13 +1,23 @@
 //! racer: a RacerD-style compositional data-race detector for JVM bytecode.
+//!
+//! [`analyze`] is the whole product behind one call: the `racer` command and the
+//! JNI bridge both use it.
+
+pub mod analysis;
 pub mod api;
+pub mod classfile;
+pub mod hierarchy;
+pub mod input;
+pub mod pipeline;
 pub mod report;
+pub mod summaries;
+pub mod sym;
 
 pub use api::{Error, Request, Response};
 
 /// Analyses the request's inputs and writes the requested report and summary files.
 pub fn analyze(request: &Request) -> Result<Response, Error> {
-    let _ = request;
-    Ok(Response::default())
+    pipeline::run(request)
 }
 
 /// JSON in, JSON out: the form the JNI bridge uses. Errors are one-line messages.

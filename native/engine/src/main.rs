@@ -21,7 +21,7 @@ fn main() -> ExitCode {
             print_stdout(&format!("racer {}\n", racer::api::TOOL_VERSION));
             ExitCode::SUCCESS
         }
-        Ok(cli::Command::Analyze(analyze)) => run(analyze),
+        Ok(cli::Command::Analyze(analyze)) => run(*analyze),
         Err(message) => error(&message),
     }
 }

@@ -148,7 +148,7 @@ fn render_issue(out: &mut String, n: usize, issue: &Issue, sources: &SourceIndex
         for (line, text) in &snippet.lines {
             let row = format!("{line:>width$}  {}", esc(text));
             if *line == snippet.marked {
-                let _ = write!(out, "<span class=\"hit\">{row}</span>\n");
+                let _ = writeln!(out, "<span class=\"hit\">{row}</span>");
             } else {
                 let _ = writeln!(out, "{row}");
             }

@@ -23,10 +23,13 @@ pub struct SourceRef {
 pub struct SourceIndex {
     roots: Vec<PathBuf>,
     lookups: Mutex<HashMap<(String, String), SourceRef>>,
-    /// Per root, lazily built: file name -> relative paths (sorted) of files with that name.
-    by_name: Mutex<Vec<Option<Arc<HashMap<String, Vec<String>>>>>>,
+    /// Per root, lazily built.
+    by_name: Mutex<Vec<Option<Arc<NameIndex>>>>,
     texts: Mutex<HashMap<PathBuf, Option<Arc<Vec<String>>>>>,
 }
+
+/// File name -> relative paths (sorted) of the source files with that name under a root.
+type NameIndex = HashMap<String, Vec<String>>;
 
 /// Lines around the issue line: `(line number, text)` pairs, and the marked line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,7 +113,7 @@ impl SourceIndex {
         SourceRef { relative: join_rel(&package, &name), file_name: name, found: None }
     }
 
-    fn name_index(&self, root_index: usize) -> Arc<HashMap<String, Vec<String>>> {
+    fn name_index(&self, root_index: usize) -> Arc<NameIndex> {
         if let Some(Some(index)) = lock(&self.by_name).get(root_index) {
             return Arc::clone(index);
         }
@@ -215,8 +218,8 @@ fn shared_suffix(package: &str, rel: &str) -> usize {
         .count()
 }
 
-fn build_name_index(root: &Path) -> HashMap<String, Vec<String>> {
-    let mut index: HashMap<String, Vec<String>> = HashMap::new();
+fn build_name_index(root: &Path) -> NameIndex {
+    let mut index = NameIndex::new();
     let mut stack: Vec<(PathBuf, String)> = vec![(root.to_path_buf(), String::new())];
     let mut visited = 0usize;
     while let Some((dir, rel)) = stack.pop() {

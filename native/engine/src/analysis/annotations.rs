@@ -1,0 +1,96 @@
+//! Section 7: what annotations mean for a method, using the lookup rules of
+//! the class table (L1/L2/L3).
+
+use crate::classfile::model::*;
+use crate::hierarchy::{ClassTable, L1Hit};
+use crate::sym::Sym;
+
+use super::domain::Threads;
+
+const UI_THREAD_ANNOTATIONS: &[&str] = &["MainThread", "UiThread", "OnBind", "OnEvent", "OnMount", "OnUnbind", "OnUnmount"];
+
+/// User configuration that affects annotation meaning.
+#[derive(Debug, Default, Clone)]
+pub struct AnnotationConfig {
+    /// `threadsafe-aliases`: extra names counted as `@ThreadSafe`.
+    pub thread_safe_aliases: Vec<String>,
+}
+
+fn enable_checks_false_only(a: &Annotation) -> bool {
+    a.element_count == 1
+        && a.elements.len() == 1
+        && a.elements[0].0.as_str() == "enableChecks"
+        && a.elements[0].1 == AnnotationValue::Bool(false)
+}
+
+impl AnnotationConfig {
+    /// A thread-safe annotation (7.3 row 1): `ThreadSafe` or an alias, but not
+    /// `ThreadSafe(enableChecks = false)`.
+    pub fn is_thread_safe(&self, a: &Annotation) -> bool {
+        (a.matches("ThreadSafe") && !enable_checks_false_only(a))
+            || self.thread_safe_aliases.iter().any(|alias| a.matches(alias))
+    }
+}
+
+pub struct MethodFacts {
+    pub initial_threads: Threads,
+    /// Marked thread-safe via L1 (and own class not `@NotThreadSafe`).
+    pub marked_thread_safe: bool,
+    /// `@ThreadSafe` directly on the method or an overridden method.
+    pub thread_safe_method: bool,
+}
+
+pub fn is_assumed_thread_safe(table: &ClassTable, m: &MethodRef) -> bool {
+    table.lookup_l1(m, &|a| a.matches("ThreadSafe") && enable_checks_false_only(a)).is_some()
+}
+
+pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef, header: &MethodHeader) -> MethodFacts {
+    let ts = table.lookup_l1(m, &|a| config.is_thread_safe(a));
+    let own_class_not_thread_safe = table.get(m.class).map_or(false, |c| c.has_annotation("NotThreadSafe"));
+    let marked_thread_safe = ts.is_some() && !own_class_not_thread_safe;
+    let thread_safe_method = matches!(ts, Some(L1Hit::Direct | L1Hit::Override));
+    let initial_threads = if runs_on_ui_thread(table, m)
+        || table.lookup_l1(m, &|a| a.matches("ThreadConfined")).is_some()
+    {
+        Threads::AnyThreadButSelf
+    } else if header.flags & ACC_SYNCHRONIZED != 0 || marked_thread_safe {
+        Threads::AnyThread
+    } else {
+        Threads::NoThread
+    };
+    MethodFacts { initial_threads, marked_thread_safe, thread_safe_method }
+}
+
+fn runs_on_ui_thread(table: &ClassTable, m: &MethodRef) -> bool {
+    is_android_lifecycle(table, m)
+        || table.lookup_l1(m, &|a| UI_THREAD_ANNOTATIONS.iter().any(|n| a.matches(n))).is_some()
+}
+
+/// 4.1: an `on*` method (not `onHandleIntent`) that is, or overrides, a method of a
+/// class in an `android*` package.
+fn is_android_lifecycle(table: &ClassTable, m: &MethodRef) -> bool {
+    let name = m.name.as_str();
+    if !name.starts_with("on") || name == "onHandleIntent" {
+        return false;
+    }
+    let params = m.params();
+    table
+        .find_in_supertypes(m.class, |c| {
+            let h = table.get(c)?;
+            (h.package().starts_with("android")
+                && h.methods.iter().any(|om| om.name == m.name && om.param_types() == params))
+            .then_some(())
+        })
+        .is_some()
+}
+
+/// `Initializer` (L2) or a constructor.
+pub fn is_initializer(table: &ClassTable, m: &MethodRef) -> bool {
+    m.name.as_str() == "<init>" || table.lookup_l2(m, &|a| a.matches("Initializer"))
+}
+
+/// 8.2 and 4.3: names of synthetic methods that are never analysed.
+pub fn is_synthetic_name(name: Sym) -> bool {
+    let n = name.as_str();
+    (n.contains('$') && n != "<init>" && n != "<clinit>") || n.starts_with("_UL_")
+}

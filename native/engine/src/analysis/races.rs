@@ -1,0 +1,592 @@
+//! Sections 8-9: class-level race reporting, de-duplication and report content.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::classfile::model::*;
+use crate::hierarchy::ClassTable;
+use crate::report::{Conflict, Issue, IssueKind, TraceElem};
+use crate::sym::Sym;
+
+use super::annotations::is_synthetic_name;
+use super::domain::*;
+use super::schedule::Analysis;
+
+pub struct ReportConfig<'a> {
+    pub table: &'a ClassTable,
+    pub ignore_classes: &'a HashSet<Sym>,
+    pub library_packages: &'a [String],
+    /// Summaries of upstream methods (for the synchronized-field filter of upstream classes).
+    pub upstream: &'a HashMap<MethodRef, Arc<Summary>>,
+    pub thread_safe_aliases: &'a [String],
+}
+
+/// One pooled entry: a snapshot of a reportable method.
+struct Entry<'a> {
+    access: &'a Access,
+    method: usize,
+    /// `T(m)`: the method's summary thread value.
+    t: Threads,
+}
+
+impl Entry<'_> {
+    fn unprotected(&self) -> bool {
+        self.access.key.thread != Threads::AnyThreadButSelf && !self.access.key.lock && !self.access.key.own_pre.is_owned()
+    }
+    fn is_write(&self) -> bool {
+        self.access.key.kind.is_write()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum BaseKey {
+    This,
+    Static(Sym),
+    Param(usize, u16),
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum GroupKey {
+    Location(BaseKey, Vec<Step>),
+    Container(BaseKey, Vec<Step>),
+    Call(MethodRef),
+}
+
+fn base_key(base: Base, method: usize) -> BaseKey {
+    match base {
+        Base::This => BaseKey::This,
+        Base::Static(c) => BaseKey::Static(c),
+        Base::Param(i) => BaseKey::Param(method, i),
+        _ => BaseKey::Other,
+    }
+}
+
+fn group_key(a: &Access, method: usize) -> GroupKey {
+    let p = a.key.kind.path();
+    match &a.key.kind {
+        AccessKind::Read(_) | AccessKind::Write(_) => GroupKey::Location(base_key(p.base, method), p.steps.clone()),
+        AccessKind::ContainerRead(..) | AccessKind::ContainerWrite(..) => {
+            GroupKey::Container(base_key(p.base, method), p.steps.clone())
+        }
+        AccessKind::InterfaceCall(_, callee) => GroupKey::Call(*callee),
+    }
+}
+
+pub fn report(analysis: &Analysis, classes: &[Arc<Class>], cfg: &ReportConfig<'_>) -> Vec<Issue> {
+    let mut by_class: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (i, e) in analysis.methods.iter().enumerate() {
+        by_class.entry(e.class).or_default().push(i);
+    }
+    let per_class: Vec<(usize, Vec<usize>)> = by_class.into_iter().collect();
+    let mut issues: Vec<Issue> = per_class
+        .par_iter()
+        .flat_map_iter(|(ci, methods)| ClassReporter::new(analysis, &classes[*ci], methods, cfg).run())
+        .collect();
+    issues.sort_by(|a, b| {
+        (&a.class, a.line, &a.method, &a.descriptor, a.kind, &a.access_path)
+            .cmp(&(&b.class, b.line, &b.method, &b.descriptor, b.kind, &b.access_path))
+    });
+    issues
+}
+
+struct ClassReporter<'a> {
+    analysis: &'a Analysis,
+    class: &'a Class,
+    methods: &'a [usize],
+    cfg: &'a ReportConfig<'a>,
+    // de-duplication state (9.1)
+    sites: HashSet<(usize, u32)>,
+    interface_methods: HashSet<usize>,
+    group_reads: HashSet<usize>,
+    group_writes: HashSet<usize>,
+    issues: Vec<Issue>,
+}
+
+impl<'a> ClassReporter<'a> {
+    fn new(analysis: &'a Analysis, class: &'a Class, methods: &'a [usize], cfg: &'a ReportConfig<'a>) -> Self {
+        ClassReporter {
+            analysis,
+            class,
+            methods,
+            cfg,
+            sites: HashSet::new(),
+            interface_methods: HashSet::new(),
+            group_reads: HashSet::new(),
+            group_writes: HashSet::new(),
+            issues: Vec::new(),
+        }
+    }
+
+    fn is_reported_class(&self) -> bool {
+        let name = self.class.header.name;
+        if self.cfg.ignore_classes.contains(&name) {
+            return false;
+        }
+        let n = name.as_str();
+        if self.cfg.library_packages.iter().any(|p| n.starts_with(p.as_str())) {
+            return false;
+        }
+        // 5.10: Kotlin coroutine classes.
+        !self.class.header.supertypes().any(|s| s.as_str() == "kotlin.coroutines.jvm.internal.RestrictedSuspendLambda")
+    }
+
+    /// 8.2: does method `i` contribute to its class's pool?
+    fn is_reportable(&self, i: usize) -> bool {
+        let e = &self.analysis.methods[i];
+        let h = &self.class.methods[e.index].header;
+        if e.facts.thread_safe_method {
+            return true;
+        }
+        h.flags & ACC_PRIVATE == 0
+            && h.name.as_str() != "<clinit>"
+            && !is_synthetic_name(h.name)
+            && !h.has_annotation("VisibleForTesting")
+    }
+
+    fn run(mut self) -> Vec<Issue> {
+        if !self.is_reported_class() {
+            return Vec::new();
+        }
+        let mut groups: BTreeMap<GroupKey, Vec<Entry<'a>>> = BTreeMap::new();
+        // Method declaration order, then line (8.6).
+        for &i in self.methods {
+            if !self.is_reportable(i) {
+                continue;
+            }
+            let summary = &self.analysis.summaries[i];
+            let mut accesses: Vec<&Access> = summary.accesses.iter().collect();
+            accesses.sort_by_key(|a| (a.site.outer_line(), a.site.line));
+            for a in accesses {
+                groups.entry(group_key(a, i)).or_default().push(Entry { access: a, method: i, t: summary.threads });
+            }
+        }
+        let sync_fields = self.synchronized_fields_cache();
+        for (key, entries) in &groups {
+            if let GroupKey::Container(_, steps) = key {
+                if self.is_synchronized_container_group(steps, &sync_fields) {
+                    continue;
+                }
+            }
+            self.group_reads.clear();
+            self.group_writes.clear();
+            for e in entries {
+                self.guarded_by(e);
+            }
+            if !entries.iter().any(|e| e.t.is_any()) {
+                continue;
+            }
+            for e in entries {
+                match &e.access.key.kind {
+                    AccessKind::InterfaceCall(..) => self.interface_rule(e),
+                    _ if e.is_write() => self.write_rule(e, entries),
+                    _ => self.read_rule(e, entries),
+                }
+            }
+        }
+        self.issues
+    }
+
+    // ---- 8.4 ----
+
+    fn synchronized_fields_cache(&self) -> HashMap<Sym, HashSet<Sym>> {
+        HashMap::new()
+    }
+
+    fn synchronized_fields_of(&self, class: Sym) -> HashSet<Sym> {
+        let mut out = HashSet::new();
+        let header = match self.cfg.table.get(class) {
+            Some(h) => h,
+            None => return out,
+        };
+        for m in header.methods.iter().filter(|m| matches!(m.name.as_str(), "<init>" | "<clinit>")) {
+            let r = MethodRef { class, name: m.name, descriptor: m.descriptor };
+            let summary = match self.analysis.by_ref.get(&r) {
+                Some(&i) => Some(self.analysis.summaries[i].clone()),
+                None => self.cfg.upstream.get(&r).cloned(),
+            };
+            if let Some(s) = summary {
+                for p in &s.synchronized_fields {
+                    if let Some((_, name)) = p.last_field() {
+                        out.insert(name);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn is_synchronized_container_group(&self, steps: &[Step], _cache: &HashMap<Sym, HashSet<Sym>>) -> bool {
+        let mut steps = steps;
+        while let Some(Step::Array) = steps.last() {
+            steps = &steps[..steps.len() - 1];
+        }
+        match steps.last() {
+            Some(Step::Field { class, name }) => self.synchronized_fields_of(*class).contains(name),
+            _ => false,
+        }
+    }
+
+    // ---- 8.7 rules ----
+
+    fn guarded_by(&mut self, e: &Entry<'a>) {
+        let k = &e.access.key;
+        if k.lock || !k.kind.is_write() {
+            return;
+        }
+        let p = k.kind.path();
+        if p.steps.len() != 1 {
+            return;
+        }
+        let (fclass, fname) = match p.steps[0] {
+            Step::Field { class, name } => (class, name),
+            Step::Array => return,
+        };
+        let me = self.class.header.name;
+        let table = self.cfg.table;
+        let base_type = match p.base {
+            Base::This => Some(me),
+            Base::Static(c) => Some(c),
+            Base::Param(i) => self.param_type(e.method, i as usize),
+            _ => None,
+        };
+        match base_type {
+            Some(t) if table.is_subtype(t, me) => {}
+            _ => return,
+        }
+        let field = match self.class.header.field(fname) {
+            Some(f) if fclass == me || table.resolve_field(me, fname) == me => f,
+            _ => return,
+        };
+        let guarded = field.annotations.iter().any(|a| {
+            a.matches("GuardedBy")
+                && a.element_count == 1
+                && matches!(a.elements.first(), Some((_, AnnotationValue::Str(v))) if !is_ui_thread_marker(v))
+        });
+        if guarded {
+            self.emit(IssueKind::GuardedByViolation, e, None, WriteClass::Write);
+        }
+    }
+
+    fn param_type(&self, method: usize, formal: usize) -> Option<Sym> {
+        let h = &self.class.methods[self.analysis.methods[method].index].header;
+        let offset = if h.is_static() { 0 } else { 1 };
+        let d = h.descriptor.as_str();
+        let params = param_descriptors(d);
+        let p = params.get(formal.checked_sub(offset)?)?;
+        crate::classfile::descriptor::object_class(p).map(|c| Sym::new(&c))
+    }
+
+    fn interface_rule(&mut self, e: &Entry<'a>) {
+        let marked = self.analysis.methods[e.method].facts.marked_thread_safe;
+        if e.unprotected() && e.t.is_any() && marked {
+            self.emit(IssueKind::InterfaceNotThreadSafe, e, None, WriteClass::Interface);
+        }
+    }
+
+    fn write_rule(&mut self, e: &Entry<'a>, group: &[Entry<'a>]) {
+        if !e.unprotected() {
+            return;
+        }
+        if e.t.is_any() {
+            self.emit(IssueKind::ThreadSafetyViolation, e, None, WriteClass::Write);
+        } else if let Some(c) = group.iter().find(|c| c.is_write() && c.t.is_any()) {
+            self.emit(IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
+        }
+    }
+
+    fn read_rule(&mut self, e: &Entry<'a>, group: &[Entry<'a>]) {
+        let conflict = if e.unprotected() {
+            group.iter().find(|c| c.is_write() && (e.t.is_any() || c.t.is_any()))
+        } else {
+            group.iter().find(|c| {
+                c.is_write()
+                    && if c.unprotected() {
+                        c.t.is_any()
+                    } else {
+                        !(e.access.key.lock && c.access.key.lock) && e.access.key.thread.can_conflict(c.access.key.thread)
+                    }
+            })
+        };
+        if let Some(c) = conflict {
+            self.emit(IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Read);
+        }
+    }
+
+    // ---- 9.1 de-duplication and 9.2-9.5 content ----
+
+    fn emit(&mut self, kind: IssueKind, e: &Entry<'a>, conflict: Option<&Entry<'a>>, class: WriteClass) {
+        let line = e.access.site.outer_line();
+        if line == 0 || self.sites.contains(&(e.method, line)) {
+            return;
+        }
+        match class {
+            WriteClass::Write if self.group_writes.contains(&e.method) => return,
+            WriteClass::Read if self.group_reads.contains(&e.method) => return,
+            WriteClass::Interface if self.interface_methods.contains(&e.method) => return,
+            _ => {}
+        }
+        self.sites.insert((e.method, line));
+        match class {
+            WriteClass::Write => self.group_writes.insert(e.method),
+            WriteClass::Read => self.group_reads.insert(e.method),
+            WriteClass::Interface => self.interface_methods.insert(e.method),
+        };
+        let issue = self.build_issue(kind, e, conflict, line);
+        self.issues.push(issue);
+    }
+
+    fn method_header(&self, i: usize) -> &MethodHeader {
+        &self.class.methods[self.analysis.methods[i].index].header
+    }
+
+    fn formal_names(&self, i: usize) -> &[Sym] {
+        &self.class.methods[self.analysis.methods[i].index].formal_names
+    }
+
+    fn build_issue(&self, kind: IssueKind, e: &Entry<'a>, conflict: Option<&Entry<'a>>, line: u32) -> Issue {
+        let mref = self.analysis.methods[e.method].mref;
+        let path = render_path(e.access.key.kind.path(), self.formal_names(e.method));
+        let trace = self.trace(e, &path);
+        let conflicts = conflict
+            .map(|c| {
+                let cref = self.analysis.methods[c.method].mref;
+                let cpath = render_path(c.access.key.kind.path(), self.formal_names(c.method));
+                vec![Conflict {
+                    class: cref.class.to_string(),
+                    method: cref.name.to_string(),
+                    descriptor: cref.descriptor.to_string(),
+                    line: c.access.site.outer_line(),
+                    access_path: cpath.clone(),
+                    access: if c.is_write() { "write" } else { "read" }.into(),
+                    locked: c.access.key.lock,
+                    trace: self.trace(c, &cpath),
+                }]
+            })
+            .unwrap_or_default();
+        let message = self.message(kind, e, conflict, &path);
+        Issue {
+            kind,
+            class: mref.class.to_string(),
+            method: mref.name.to_string(),
+            descriptor: mref.descriptor.to_string(),
+            line,
+            source_file: self.class.header.source_file.map(|s| s.to_string()).unwrap_or_default(),
+            access_path: path,
+            message,
+            trace,
+            conflicts,
+        }
+    }
+
+    fn trace(&self, e: &Entry<'a>, path: &str) -> Vec<TraceElem> {
+        let mut out = Vec::new();
+        let mut current = self.analysis.methods[e.method].mref;
+        for call in e.access.site.trace.iter() {
+            out.push(TraceElem {
+                class: current.class.to_string(),
+                method: current.name.to_string(),
+                descriptor: current.descriptor.to_string(),
+                line: call.line,
+                description: format!("call to {}", render_method(&call.callee)),
+            });
+            current = call.callee;
+        }
+        let description = match &e.access.key.kind {
+            AccessKind::Read(_) => format!("access to `{path}` (read)"),
+            AccessKind::Write(_) => format!("access to `{path}` (write)"),
+            AccessKind::ContainerRead(_, m) => format!("read of container `{path}` via call to `{}`", m.name),
+            AccessKind::ContainerWrite(_, m) => format!("write to container `{path}` via call to `{}`", m.name),
+            AccessKind::InterfaceCall(_, m) => format!("call to interface method {}", render_method(m)),
+        };
+        out.push(TraceElem {
+            class: current.class.to_string(),
+            method: current.name.to_string(),
+            descriptor: current.descriptor.to_string(),
+            line: e.access.site.line,
+            description,
+        });
+        out
+    }
+
+    fn message(&self, kind: IssueKind, e: &Entry<'a>, conflict: Option<&Entry<'a>>, path: &str) -> String {
+        let mref = self.analysis.methods[e.method].mref;
+        let who = render_method(&mref);
+        let indirect = !e.access.site.trace.is_empty();
+        let how = if indirect { " indirectly" } else { "" };
+        let what = match &e.access.key.kind {
+            AccessKind::ContainerRead(_, m) | AccessKind::ContainerWrite(_, m) => {
+                format!("container `{path}` via call to `{}`", m.name)
+            }
+            _ => format!("`{path}`"),
+        };
+        let explanation = self.explanation(e);
+        match kind {
+            IssueKind::GuardedByViolation => format!(
+                "Unprotected write. Non-private method `{who}`{how} writes to field {what} outside of synchronization. \
+                 Reporting because the field is annotated `@GuardedBy`, so it should only be accessed while holding its lock."
+            ),
+            IssueKind::InterfaceNotThreadSafe => {
+                let (iface, m) = match &e.access.key.kind {
+                    AccessKind::InterfaceCall(_, m) => (m.class.to_string(), render_method(m)),
+                    _ => (String::new(), String::new()),
+                };
+                format!(
+                    "Unprotected call to method `{m}` of un-annotated interface `{iface}`. Consider annotating the \
+                     interface with `@ThreadSafe` or adding a lock. {}",
+                    explanation.unwrap_or_default()
+                )
+            }
+            IssueKind::ThreadSafetyViolation => {
+                let why = self.race_reason(e, explanation);
+                if e.is_write() {
+                    let verb = match &e.access.key.kind {
+                        AccessKind::ContainerWrite(..) => "mutates",
+                        _ => "writes to field",
+                    };
+                    format!("Unprotected write. Non-private method `{who}`{how} {verb} {what} outside of synchronization. {why}")
+                } else {
+                    let sync = if e.access.key.lock { "with synchronization" } else { "without synchronization" };
+                    let c = conflict.map(|c| render_method(&self.analysis.methods[c.method].mref)).unwrap_or_default();
+                    let tail = if e.access.key.lock { " The write is outside synchronization." } else { "" };
+                    format!(
+                        "Read/Write race. Non-private method `{who}`{how} reads {sync} from {what}. \
+                         Potentially races with write in method `{c}`.{tail} {why}"
+                    )
+                }
+            }
+        }
+    }
+
+    /// 9.4: why the method is considered to run concurrently, if an annotation says so.
+    fn explanation(&self, e: &Entry<'a>) -> Option<String> {
+        let facts = &self.analysis.methods[e.method].facts;
+        let mref = self.analysis.methods[e.method].mref;
+        if facts.thread_safe_method {
+            return Some(format!("Reporting because `{}` is annotated `@ThreadSafe`", render_method(&mref)));
+        }
+        let table = self.cfg.table;
+        let litho = ["MountSpec", "LayoutSpec", "DiffSectionSpec", "GroupSectionSpec"];
+        let me = self.class.header.name;
+        let found = table.find_in_supertypes(me, |c| {
+            let h = table.get(c)?;
+            h.annotations.iter().find(|a| litho.iter().any(|n| a.matches(n))).map(|a| (c, a.type_name))
+        });
+        if let Some((c, a)) = found {
+            let simple = a.as_str().rsplit('.').next().unwrap_or("");
+            let reason = if matches!(simple, "MountSpec" | "LayoutSpec") {
+                "layout is computed on several threads"
+            } else {
+                "change sets are computed off the main thread"
+            };
+            let whose = if c == me { "the current class".to_string() } else { format!("a superclass `{c}`") };
+            return Some(format!("Reporting because {whose} is annotated `@{simple}`, and {reason}"));
+        }
+        let found = table.find_in_supertypes(me, |c| {
+            let h = table.get(c)?;
+            h.annotations
+                .iter()
+                .any(|a| {
+                    (a.matches("ThreadSafe") && !(a.element_count == 1 && a.elements.iter().any(|(n, v)| n.as_str() == "enableChecks" && *v == AnnotationValue::Bool(false))))
+                        || self.cfg.thread_safe_aliases.iter().any(|n| a.matches(n))
+                })
+                .then_some(c)
+        });
+        found.map(|c| {
+            if c == me {
+                "Reporting because the current class is annotated `@ThreadSafe`".to_string()
+            } else {
+                format!("Reporting because a superclass `{c}` is annotated `@ThreadSafe`")
+            }
+        })
+    }
+
+    fn race_reason(&self, e: &Entry<'a>, explanation: Option<String>) -> String {
+        match (explanation, e.t.is_any()) {
+            (Some(x), true) => format!(
+                "{x}, so we assume that this method can run in parallel with other non-private methods in the class (including itself)."
+            ),
+            (Some(x), false) => format!(
+                "{x}. Although this access is not known to run on a background thread, it may happen in parallel with another access that does."
+            ),
+            (None, true) => "Reporting because this access may occur on a background thread.".into(),
+            (None, false) => {
+                "Reporting because another access to the same memory occurs on a background thread, although this access may not.".into()
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum WriteClass {
+    Read,
+    Write,
+    Interface,
+}
+
+fn is_ui_thread_marker(v: &str) -> bool {
+    matches!(v.to_ascii_lowercase().as_str(), "ui thread" | "ui-thread" | "ui_thread" | "uithread")
+}
+
+fn param_descriptors(d: &str) -> Vec<String> {
+    let inner = d.trim_start_matches('(');
+    let inner = &inner[..inner.find(')').unwrap_or(inner.len())];
+    let bytes = inner.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        while i < bytes.len() && bytes[i] == b'[' {
+            i += 1;
+        }
+        if i < bytes.len() && bytes[i] == b'L' {
+            while i < bytes.len() && bytes[i] != b';' {
+                i += 1;
+            }
+        }
+        i += 1;
+        out.push(inner[start..i.min(bytes.len())].to_string());
+    }
+    out
+}
+
+/// 2.1 rendering: `this.f.g`, `param.[_]`, `pkg.Class.f` for statics.
+pub fn render_path(p: &Path, formal_names: &[Sym]) -> String {
+    let mut s = match p.base {
+        Base::This => "this".to_string(),
+        Base::Param(i) => formal_names.get(i as usize).map(|n| n.to_string()).unwrap_or_else(|| format!("arg{i}")),
+        Base::Static(c) => render_static_root(c.as_str()),
+        Base::Local(i) => format!("local{i}"),
+        Base::Temp(_) => "tmp".into(),
+    };
+    for step in &p.steps {
+        s.push('.');
+        match step {
+            Step::Field { name, .. } => s.push_str(name.as_str()),
+            Step::Array => s.push_str("[_]"),
+        }
+    }
+    s
+}
+
+fn render_static_root(class: &str) -> String {
+    let mut parts: Vec<&str> = class.split('.').collect();
+    let simple = parts.pop().unwrap_or(class);
+    match parts.last() {
+        Some(pkg) => format!("{pkg}.{simple}"),
+        None => simple.to_string(),
+    }
+}
+
+/// `Class.method(...)`, `Class.method()`, or `Class(...)` for constructors.
+pub fn render_method(m: &MethodRef) -> String {
+    let simple = m.class.as_str().rsplit('.').next().unwrap_or("");
+    let args = if m.params() == "()" { "()" } else { "(...)" };
+    match m.name.as_str() {
+        "<init>" => format!("{simple}{args}"),
+        "<clinit>" => format!("{simple}.<clinit>()"),
+        n => format!("{simple}.{n}{args}"),
+    }
+}

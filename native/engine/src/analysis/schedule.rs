@@ -1,0 +1,227 @@
+//! Bottom-up, parallel computation of summaries over the call graph: strongly
+//! connected components are analysed callees-first, one "level" at a time on
+//! rayon's pool; inside a recursion cycle a call to a member whose summary is
+//! not ready yet has no summary (5.6), as with on-demand analysis.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use once_cell::sync::OnceCell;
+use rayon::prelude::*;
+
+use crate::classfile::model::*;
+use crate::hierarchy::ClassTable;
+use crate::sym::Sym;
+
+use super::annotations::{is_assumed_thread_safe, is_synthetic_name, method_facts, AnnotationConfig, MethodFacts};
+use super::domain::Summary;
+use super::interp::{analyze_method, Callee, Env, MethodInput};
+
+/// One method of an analysed class.
+pub struct MethodEntry {
+    pub class: usize,
+    pub index: usize,
+    pub mref: MethodRef,
+    pub facts: MethodFacts,
+    /// False for methods that get the empty summary without analysis (4.3).
+    pub analysed: bool,
+}
+
+pub struct Analysis {
+    pub methods: Vec<MethodEntry>,
+    pub summaries: Vec<Arc<Summary>>,
+    pub by_ref: HashMap<MethodRef, usize>,
+}
+
+pub struct Inputs<'a> {
+    pub classes: &'a [Arc<Class>],
+    pub table: &'a ClassTable,
+    pub config: &'a AnnotationConfig,
+    pub ignore_classes: &'a HashSet<Sym>,
+    pub upstream: &'a HashMap<MethodRef, Arc<Summary>>,
+    pub upstream_shapes: &'a HashMap<MethodRef, InlineShape>,
+}
+
+pub fn run(inputs: &Inputs<'_>) -> Analysis {
+    let table = inputs.table;
+    let mut methods = Vec::new();
+    let mut by_ref = HashMap::new();
+    for (ci, class) in inputs.classes.iter().enumerate() {
+        for (mi, m) in class.methods.iter().enumerate() {
+            if m.body.is_none() {
+                continue;
+            }
+            let mref = MethodRef { class: class.header.name, name: m.header.name, descriptor: m.header.descriptor };
+            let facts = method_facts(table, inputs.config, &mref, &m.header);
+            let analysed = !is_synthetic_name(m.header.name) && !is_assumed_thread_safe(table, &mref);
+            by_ref.insert(mref, methods.len());
+            methods.push(MethodEntry { class: ci, index: mi, mref, facts, analysed });
+        }
+    }
+    let mut shapes: HashMap<MethodRef, InlineShape> = inputs.upstream_shapes.clone();
+    for e in &methods {
+        let m = &inputs.classes[e.class].methods[e.index];
+        if let Some(shape) = &m.inline_shape {
+            if !m.header.name.as_str().starts_with("lambda$") {
+                shapes.insert(e.mref, shape.clone());
+            }
+        }
+    }
+
+    // Call graph over analysed methods.
+    let edges: Vec<Vec<usize>> = methods
+        .par_iter()
+        .map(|e| {
+            let m = &inputs.classes[e.class].methods[e.index];
+            let mut out = Vec::new();
+            if !e.analysed {
+                return out;
+            }
+            if let Some(body) = &m.body {
+                for insn in &body.insns {
+                    if let Insn::Invoke { method, .. } = insn {
+                        let mut target = *method;
+                        let mut hops = 0;
+                        while let Some(InlineShape::Forward(next, _)) = shapes.get(&target) {
+                            target = *next;
+                            hops += 1;
+                            if hops > 8 {
+                                break;
+                            }
+                        }
+                        let resolved = table.resolve_method(&target).unwrap_or(target);
+                        if let Some(&callee) = by_ref.get(&resolved) {
+                            if methods[callee].analysed && !out.contains(&callee) {
+                                out.push(callee);
+                            }
+                        }
+                    }
+                }
+            }
+            out
+        })
+        .collect();
+
+    let sccs = tarjan(methods.len(), &edges);
+    let mut scc_of = vec![0usize; methods.len()];
+    for (i, scc) in sccs.iter().enumerate() {
+        for &m in scc {
+            scc_of[m] = i;
+        }
+    }
+    // Tarjan yields callees first: a level is one more than the deepest callee's.
+    let mut level = vec![0usize; sccs.len()];
+    for (i, scc) in sccs.iter().enumerate() {
+        let mut l = 0;
+        for &m in scc {
+            for &c in &edges[m] {
+                if scc_of[c] != i {
+                    l = l.max(level[scc_of[c]] + 1);
+                }
+            }
+        }
+        level[i] = l;
+    }
+    let max_level = level.iter().copied().max().unwrap_or(0);
+    let mut by_level: Vec<Vec<usize>> = vec![Vec::new(); max_level + 1];
+    for (i, l) in level.iter().enumerate() {
+        by_level[*l].push(i);
+    }
+
+    let cells: Vec<OnceCell<Arc<Summary>>> = (0..methods.len()).map(|_| OnceCell::new()).collect();
+    let empty = Arc::new(Summary::empty());
+    let callee = |r: &MethodRef| -> Callee {
+        match by_ref.get(r) {
+            Some(&i) if !methods[i].analysed => Callee::Summary(empty.clone()),
+            Some(&i) => match cells[i].get() {
+                Some(s) => Callee::Summary(s.clone()),
+                None => Callee::Unknown,
+            },
+            None => match inputs.upstream.get(r) {
+                Some(s) => Callee::Summary(s.clone()),
+                None => Callee::Unknown,
+            },
+        }
+    };
+    let shape = |r: &MethodRef| shapes.get(r).cloned();
+    let env = Env { table, config: inputs.config, ignore_classes: inputs.ignore_classes, callee: &callee, inline_shape: &shape };
+    let analyse = |i: usize| {
+        let e = &methods[i];
+        let summary = if e.analysed {
+            let class = &inputs.classes[e.class];
+            let input = MethodInput { class: &class.header, method: &class.methods[e.index], mref: e.mref, facts: &e.facts };
+            analyze_method(&env, &input)
+        } else {
+            Summary::empty()
+        };
+        let _ = cells[i].set(Arc::new(summary));
+    };
+    for group in &by_level {
+        group.par_iter().for_each(|&s| {
+            let mut members = sccs[s].clone();
+            members.sort_by(|a, b| methods[*a].mref.cmp(&methods[*b].mref));
+            for m in members {
+                analyse(m);
+            }
+        });
+    }
+    // Methods never reached by the levels (cannot happen, but keep every slot filled).
+    let summaries = cells.into_iter().map(|c| c.into_inner().unwrap_or_else(|| empty.clone())).collect();
+    Analysis { methods, summaries, by_ref }
+}
+
+/// Iterative Tarjan: strongly connected components, callees before callers.
+fn tarjan(n: usize, edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    const UNSEEN: usize = usize::MAX;
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut sccs = Vec::new();
+    let mut next = 0;
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        let mut call: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut ei)) = call.last_mut() {
+            if *ei < edges[v].len() {
+                let w = edges[v][*ei];
+                *ei += 1;
+                if index[w] == UNSEEN {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    call.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+            } else {
+                call.pop();
+                if let Some(&(parent, _)) = call.last() {
+                    low[parent] = low[parent].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    let mut scc = Vec::new();
+                    loop {
+                        let w = stack.pop().expect("tarjan stack");
+                        on_stack[w] = false;
+                        scc.push(w);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    sccs.push(scc);
+                }
+            }
+        }
+    }
+    sccs
+}

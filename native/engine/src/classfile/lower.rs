@@ -1,0 +1,357 @@
+//! Lowers a cafebabe parse tree into the engine's model (`model.rs`).
+
+use std::borrow::Cow;
+
+use cafebabe::attributes::{
+    Annotation as CbAnnotation, AnnotationElementValue, AttributeData, AttributeInfo, CodeData,
+};
+use cafebabe::bytecode::{ByteCode, Opcode};
+use cafebabe::constant_pool::{LiteralConstant, Loadable, MemberRef};
+use cafebabe::{ClassFile, MethodInfo};
+
+use super::descriptor::param_widths;
+use super::model::*;
+use crate::sym::Sym;
+
+/// Interns an internal name (`a/b/C`) as a binary name (`a.b.C`).
+pub fn binary_name(internal: &str) -> Sym {
+    if internal.contains('/') {
+        Sym::new(&internal.replace('/', "."))
+    } else {
+        Sym::new(internal)
+    }
+}
+
+fn class_of_descriptor_or_name(name: &str) -> Sym {
+    // Array class refs (`[Ljava/lang/Object;`) keep their descriptor form.
+    binary_name(name)
+}
+
+pub fn lower_class(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
+    let name = binary_name(&cf.this_class.to_string());
+    let mut annotations = Vec::new();
+    let mut source_file = None;
+    for attr in &cf.attributes {
+        match &attr.data {
+            AttributeData::SourceFile(f) => source_file = Some(Sym::new(f)),
+            AttributeData::RuntimeVisibleAnnotations(a) | AttributeData::RuntimeInvisibleAnnotations(a) => {
+                annotations.extend(a.iter().map(lower_annotation))
+            }
+            _ => {}
+        }
+    }
+    let fields = cf
+        .fields
+        .iter()
+        .map(|f| FieldHeader {
+            name: Sym::new(&f.name),
+            descriptor: Sym::new(&f.descriptor.to_string()),
+            flags: f.access_flags.bits(),
+            annotations: annotations_of(&f.attributes),
+        })
+        .collect();
+    let methods: Vec<Method> = cf.methods.iter().map(|m| lower_method(m, with_bodies)).collect();
+    let header = ClassHeader {
+        name,
+        flags: cf.access_flags.bits(),
+        super_class: cf.super_class.as_ref().map(|s| binary_name(&s.to_string())),
+        interfaces: cf.interfaces.iter().map(|i| binary_name(&i.to_string())).collect(),
+        annotations,
+        fields,
+        methods: methods.iter().map(|m| m.header.clone()).collect(),
+        source_file,
+    };
+    Class { header, methods }
+}
+
+fn annotations_of(attrs: &[AttributeInfo<'_>]) -> Vec<Annotation> {
+    let mut out = Vec::new();
+    for attr in attrs {
+        if let AttributeData::RuntimeVisibleAnnotations(a) | AttributeData::RuntimeInvisibleAnnotations(a) = &attr.data {
+            out.extend(a.iter().map(lower_annotation));
+        }
+    }
+    out
+}
+
+fn lower_annotation(a: &CbAnnotation<'_>) -> Annotation {
+    let type_name = match &a.type_descriptor.field_type {
+        cafebabe::descriptors::FieldType::Object(c) => binary_name(&c.to_string()),
+        other => Sym::new(&other.to_string()),
+    };
+    let elements = a
+        .elements
+        .iter()
+        .map(|e| {
+            let value = match &e.value {
+                AnnotationElementValue::BooleanConstant(b) => AnnotationValue::Bool(*b != 0),
+                AnnotationElementValue::StringConstant(s) => AnnotationValue::Str(s.to_string()),
+                _ => AnnotationValue::Other,
+            };
+            (Sym::new(&e.name), value)
+        })
+        .collect();
+    Annotation { type_name, elements, element_count: a.elements.len().min(255) as u8 }
+}
+
+fn lower_method(m: &MethodInfo<'_>, with_bodies: bool) -> Method {
+    let name = Sym::new(&m.name);
+    let descriptor = Sym::new(&m.descriptor.to_string());
+    let flags = m.access_flags.bits();
+    let mut annotations = Vec::new();
+    let mut param_inject_prop = false;
+    let mut code: Option<&CodeData<'_>> = None;
+    for attr in &m.attributes {
+        match &attr.data {
+            AttributeData::RuntimeVisibleAnnotations(a) | AttributeData::RuntimeInvisibleAnnotations(a) => {
+                annotations.extend(a.iter().map(lower_annotation))
+            }
+            AttributeData::RuntimeVisibleParameterAnnotations(ps)
+            | AttributeData::RuntimeInvisibleParameterAnnotations(ps) => {
+                if ps.iter().flat_map(|p| p.annotations.iter()).any(|a| lower_annotation(a).matches("InjectProp")) {
+                    param_inject_prop = true;
+                }
+            }
+            AttributeData::Code(c) => code = Some(c),
+            _ => {}
+        }
+    }
+    let header = MethodHeader { name, descriptor, flags, annotations, param_inject_prop };
+
+    // Formals: `this` (instance methods) then the declared parameters.
+    let is_static = flags & ACC_STATIC != 0;
+    let mut formal_slots = Vec::new();
+    let mut slot: u16 = 0;
+    if !is_static {
+        formal_slots.push(0);
+        slot = 1;
+    }
+    for wide in param_widths(descriptor.as_str()) {
+        formal_slots.push(slot);
+        slot += if wide { 2 } else { 1 };
+    }
+    let mut formal_names: Vec<Sym> = (0..formal_slots.len())
+        .map(|i| {
+            if !is_static && i == 0 {
+                Sym::new("this")
+            } else {
+                Sym::new(&format!("arg{}", if is_static { i } else { i - 1 }))
+            }
+        })
+        .collect();
+
+    let mut body = None;
+    let mut first_line = 0;
+    let mut inline_shape = None;
+    if let Some(c) = code {
+        for attr in &c.attributes {
+            if let AttributeData::LocalVariableTable(vars) = &attr.data {
+                for v in vars.iter().filter(|v| v.start_pc == 0) {
+                    if let Some(i) = formal_slots.iter().position(|&s| s == v.index) {
+                        formal_names[i] = Sym::new(&v.name);
+                    }
+                }
+            }
+        }
+        if with_bodies {
+            if let Some(bc) = &c.bytecode {
+                let b = lower_body(c, bc);
+                first_line = b.lines.iter().copied().find(|&l| l != 0).unwrap_or(0);
+                if name.as_str().contains('$') || flags & (ACC_SYNTHETIC | ACC_BRIDGE) != 0 {
+                    inline_shape = inline_shape_of(&b, formal_slots.len());
+                }
+                body = Some(b);
+            }
+        }
+    }
+    Method { header, body, formal_names, formal_slots, first_line, inline_shape }
+}
+
+fn field_ref(r: &MemberRef<'_>) -> FieldRef {
+    FieldRef {
+        class: class_of_descriptor_or_name(&r.class_name),
+        name: Sym::new(&r.name_and_type.name),
+        descriptor: Sym::new(&r.name_and_type.descriptor),
+    }
+}
+
+fn method_ref(r: &MemberRef<'_>) -> MethodRef {
+    MethodRef {
+        class: class_of_descriptor_or_name(&r.class_name),
+        name: Sym::new(&r.name_and_type.name),
+        descriptor: Sym::new(&r.name_and_type.descriptor),
+    }
+}
+
+fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>) -> Body {
+    let offsets: Vec<usize> = bc.opcodes.iter().map(|(o, _)| *o).collect();
+    let index_of = |from: usize, jump: i32| -> u32 {
+        let target = (from as i64 + jump as i64).max(0) as usize;
+        match offsets.binary_search(&target) {
+            Ok(i) => i as u32,
+            Err(i) => i.min(offsets.len().saturating_sub(1)) as u32,
+        }
+    };
+    let mut line_table: Vec<(usize, u32)> = Vec::new();
+    for attr in &code.attributes {
+        if let AttributeData::LineNumberTable(entries) = &attr.data {
+            line_table.extend(entries.iter().map(|e| (e.start_pc as usize, e.line_number as u32)));
+        }
+    }
+    line_table.sort();
+    let line_at = |pc: usize| -> u32 {
+        match line_table.binary_search_by(|(start, _)| start.cmp(&pc)) {
+            Ok(i) => line_table[i].1,
+            Err(0) => 0,
+            Err(i) => line_table[i - 1].1,
+        }
+    };
+    let mut insns = Vec::with_capacity(bc.opcodes.len());
+    let mut lines = Vec::with_capacity(bc.opcodes.len());
+    for (pc, op) in &bc.opcodes {
+        insns.push(lower_opcode(*pc, op, &index_of));
+        lines.push(line_at(*pc));
+    }
+    Body { insns, lines, max_locals: code.max_locals }
+}
+
+const N: bool = false;
+const W: bool = true;
+
+fn op(args: &[bool], result: Option<bool>) -> Insn {
+    let mut wide_args = 0u8;
+    for (i, w) in args.iter().enumerate() {
+        if *w {
+            wide_args |= 1 << i;
+        }
+    }
+    Insn::Op { args: args.len() as u8, wide_args, result }
+}
+
+fn int(v: i32) -> Insn {
+    Insn::Const { value: ConstVal::Int(v), wide: false }
+}
+
+fn lower_opcode(pc: usize, o: &Opcode<'_>, index_of: &dyn Fn(usize, i32) -> u32) -> Insn {
+    use Opcode::*;
+    let other = |wide| Insn::Const { value: ConstVal::Other, wide };
+    match o {
+        Nop | Breakpoint | Impdep1 | Impdep2 => Insn::Nop,
+        AconstNull => Insn::Const { value: ConstVal::Null, wide: false },
+        IconstM1 => int(-1),
+        Iconst0 => int(0),
+        Iconst1 => int(1),
+        Iconst2 => int(2),
+        Iconst3 => int(3),
+        Iconst4 => int(4),
+        Iconst5 => int(5),
+        Bipush(v) => int(*v as i32),
+        Sipush(v) => int(*v as i32),
+        Lconst0 | Lconst1 | Dconst0 | Dconst1 => other(true),
+        Fconst0 | Fconst1 | Fconst2 => other(false),
+        Ldc(l) | LdcW(l) => match l {
+            Loadable::LiteralConstant(LiteralConstant::Integer(v)) => int(*v),
+            _ => other(false),
+        },
+        Ldc2W(_) => other(true),
+        Iload(s) | Fload(s) | Aload(s) => Insn::Load { slot: *s, wide: false },
+        Lload(s) | Dload(s) => Insn::Load { slot: *s, wide: true },
+        Istore(s) | Fstore(s) | Astore(s) => Insn::Store { slot: *s, wide: false },
+        Lstore(s) | Dstore(s) => Insn::Store { slot: *s, wide: true },
+        Iinc(s, _) => Insn::Iinc { slot: *s },
+        Iaload | Faload | Aaload | Baload | Caload | Saload => Insn::ArrayLoad { wide: false },
+        Laload | Daload => Insn::ArrayLoad { wide: true },
+        Iastore | Fastore | Aastore | Bastore | Castore | Sastore => Insn::ArrayStore { wide: false },
+        Lastore | Dastore => Insn::ArrayStore { wide: true },
+        Pop => Insn::Pop,
+        Pop2 => Insn::Pop2,
+        Dup => Insn::Dup,
+        DupX1 => Insn::DupX1,
+        DupX2 => Insn::DupX2,
+        Dup2 => Insn::Dup2,
+        Dup2X1 => Insn::Dup2X1,
+        Dup2X2 => Insn::Dup2X2,
+        Swap => Insn::Swap,
+        Iadd | Isub | Imul | Idiv | Irem | Iand | Ior | Ixor | Ishl | Ishr | Iushr | Fadd | Fsub | Fmul
+        | Fdiv | Frem | Fcmpl | Fcmpg => op(&[N, N], Some(N)),
+        Ladd | Lsub | Lmul | Ldiv | Lrem | Land | Lor | Lxor | Dadd | Dsub | Dmul | Ddiv | Drem => {
+            op(&[W, W], Some(W))
+        }
+        Lshl | Lshr | Lushr => op(&[W, N], Some(W)),
+        Lcmp | Dcmpl | Dcmpg => op(&[W, W], Some(N)),
+        Ineg | Fneg | I2b | I2c | I2s | I2f | F2i => op(&[N], Some(N)),
+        Lneg | Dneg | L2d | D2l => op(&[W], Some(W)),
+        I2l | I2d | F2l | F2d => op(&[N], Some(W)),
+        L2i | L2f | D2i | D2f => op(&[W], Some(N)),
+        Getfield(r) => Insn::GetField(field_ref(r)),
+        Putfield(r) => Insn::PutField(field_ref(r)),
+        Getstatic(r) => Insn::GetStatic(field_ref(r)),
+        Putstatic(r) => Insn::PutStatic(field_ref(r)),
+        Invokevirtual(r) => Insn::Invoke { kind: InvokeKind::Virtual, method: method_ref(r) },
+        Invokespecial(r) => Insn::Invoke { kind: InvokeKind::Special, method: method_ref(r) },
+        Invokestatic(r) => Insn::Invoke { kind: InvokeKind::Static, method: method_ref(r) },
+        Invokeinterface(r, _) => Insn::Invoke { kind: InvokeKind::Interface, method: method_ref(r) },
+        Invokedynamic(d) => Insn::InvokeDynamic { descriptor: Sym::new(&d.name_and_type.descriptor) },
+        New(c) => Insn::New { class: binary_name(c) },
+        Newarray(_) | Anewarray(_) => Insn::NewArray { dims: 1 },
+        Multianewarray(_, dims) => Insn::NewArray { dims: *dims },
+        Arraylength => Insn::ArrayLength,
+        Instanceof(_) => Insn::InstanceOf,
+        Checkcast(_) => Insn::CheckCast,
+        Athrow => Insn::Athrow,
+        Monitorenter => Insn::MonitorEnter,
+        Monitorexit => Insn::MonitorExit,
+        Ireturn | Freturn | Areturn => Insn::Return { value: Some(false) },
+        Lreturn | Dreturn => Insn::Return { value: Some(true) },
+        Return => Insn::Return { value: None },
+        Goto(j) => Insn::Goto { target: index_of(pc, *j) },
+        Jsr(j) => Insn::Jsr { target: index_of(pc, *j) },
+        Ret(_) => Insn::Ret,
+        Ifeq(j) => Insn::If { kind: IfKind::Zero(Cmp::Eq), target: index_of(pc, *j) },
+        Ifne(j) => Insn::If { kind: IfKind::Zero(Cmp::Ne), target: index_of(pc, *j) },
+        Iflt(j) | Ifge(j) | Ifgt(j) | Ifle(j) => Insn::If { kind: IfKind::Zero(Cmp::Other), target: index_of(pc, *j) },
+        Ifnull(j) => Insn::If { kind: IfKind::Null(Cmp::Eq), target: index_of(pc, *j) },
+        Ifnonnull(j) => Insn::If { kind: IfKind::Null(Cmp::Ne), target: index_of(pc, *j) },
+        IfIcmpeq(j) | IfAcmpeq(j) => Insn::If { kind: IfKind::Two(Cmp::Eq), target: index_of(pc, *j) },
+        IfIcmpne(j) | IfAcmpne(j) => Insn::If { kind: IfKind::Two(Cmp::Ne), target: index_of(pc, *j) },
+        IfIcmplt(j) | IfIcmpge(j) | IfIcmpgt(j) | IfIcmple(j) => {
+            Insn::If { kind: IfKind::Two(Cmp::Other), target: index_of(pc, *j) }
+        }
+        Tableswitch(t) => {
+            let mut targets: Vec<u32> = t.jumps.iter().map(|j| index_of(pc, *j)).collect();
+            targets.push(index_of(pc, t.default));
+            Insn::Switch { targets }
+        }
+        Lookupswitch(t) => {
+            let mut targets: Vec<u32> = t.match_offsets.iter().map(|(_, j)| index_of(pc, *j)).collect();
+            targets.push(index_of(pc, t.default));
+            Insn::Switch { targets }
+        }
+    }
+}
+
+/// Recognises synthetic accessor/bridge bodies of the form
+/// `load formals in order; one field access or call; [dup]; return` (spec 2.4).
+fn inline_shape_of(body: &Body, formals: usize) -> Option<InlineShape> {
+    let mut next_formal = 0usize;
+    let mut core: Option<InlineShape> = None;
+    for insn in &body.insns {
+        match insn {
+            Insn::Load { .. } if core.is_none() => next_formal += 1,
+            Insn::Load { .. } => return None,
+            Insn::Dup | Insn::DupX1 | Insn::DupX2 | Insn::Dup2X1 | Insn::Dup2 | Insn::CheckCast => {}
+            Insn::GetField(f) if core.is_none() => core = Some(InlineShape::GetField(*f)),
+            Insn::GetStatic(f) if core.is_none() => core = Some(InlineShape::GetStatic(*f)),
+            Insn::PutField(f) if core.is_none() => core = Some(InlineShape::PutField(*f)),
+            Insn::PutStatic(f) if core.is_none() => core = Some(InlineShape::PutStatic(*f)),
+            Insn::Invoke { kind, method } if core.is_none() => core = Some(InlineShape::Forward(*method, *kind)),
+            Insn::Return { .. } => return if next_formal <= formals { core } else { None },
+            _ => return None,
+        }
+    }
+    None
+}
+
+pub fn cow_str<'a>(c: &'a Cow<'a, str>) -> &'a str {
+    c.as_ref()
+}

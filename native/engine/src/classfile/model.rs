@@ -1,0 +1,314 @@
+//! The engine's own, compact view of a class file: what the analysis needs and
+//! nothing else. Built once per class by `lower`, after which cafebabe's parse
+//! tree is dropped (keeping every parse tree alive would cost ~60 KB per class).
+
+use serde::{Deserialize, Serialize};
+
+use crate::sym::Sym;
+
+pub const ACC_PUBLIC: u16 = 0x0001;
+pub const ACC_PRIVATE: u16 = 0x0002;
+pub const ACC_STATIC: u16 = 0x0008;
+pub const ACC_FINAL: u16 = 0x0010;
+pub const ACC_SYNCHRONIZED: u16 = 0x0020;
+pub const ACC_VOLATILE: u16 = 0x0040;
+pub const ACC_BRIDGE: u16 = 0x0040;
+pub const ACC_NATIVE: u16 = 0x0100;
+pub const ACC_INTERFACE: u16 = 0x0200;
+pub const ACC_ABSTRACT: u16 = 0x0400;
+pub const ACC_SYNTHETIC: u16 = 0x1000;
+
+/// An annotation: its type (binary name, `.` separated) and the elements racer reads.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Annotation {
+    #[serde(rename = "type")]
+    pub type_name: Sym,
+    /// Element name -> value, for boolean and string elements (others omitted).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub elements: Vec<(Sym, AnnotationValue)>,
+    /// Number of elements of any kind (some rules need "exactly one element").
+    #[serde(default)]
+    pub element_count: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum AnnotationValue {
+    Bool(bool),
+    Str(String),
+    Other,
+}
+
+impl Annotation {
+    /// Rule 7.1: the fully-qualified name equals `name` or ends with `.name`.
+    pub fn matches(&self, name: &str) -> bool {
+        annotation_name_matches(self.type_name.as_str(), name)
+    }
+}
+
+pub fn annotation_name_matches(type_name: &str, name: &str) -> bool {
+    type_name == name
+        || (type_name.len() > name.len()
+            && type_name.ends_with(name)
+            && type_name.as_bytes()[type_name.len() - name.len() - 1] == b'.')
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FieldHeader {
+    pub name: Sym,
+    pub descriptor: Sym,
+    pub flags: u16,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub annotations: Vec<Annotation>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MethodHeader {
+    pub name: Sym,
+    pub descriptor: Sym,
+    pub flags: u16,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub annotations: Vec<Annotation>,
+    /// True when any parameter carries an annotation named `InjectProp`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub param_inject_prop: bool,
+}
+
+impl MethodHeader {
+    pub fn is_static(&self) -> bool {
+        self.flags & ACC_STATIC != 0
+    }
+    pub fn has_annotation(&self, name: &str) -> bool {
+        self.annotations.iter().any(|a| a.matches(name))
+    }
+    /// The parameter part of the descriptor, `(I)` of `(I)V`: overriding compares it.
+    pub fn param_types(&self) -> &'static str {
+        params_of(self.descriptor)
+    }
+}
+
+pub fn params_of(descriptor: Sym) -> &'static str {
+    let d = descriptor.as_str();
+    match d.find(')') {
+        Some(end) => &d[..=end],
+        None => d,
+    }
+}
+
+/// Everything about a class except method bodies: the part shared with
+/// classpath classes and upstream summary files.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ClassHeader {
+    /// Binary name with `.` and `$` (`a.b.Outer$Inner`).
+    pub name: Sym,
+    pub flags: u16,
+    #[serde(default)]
+    pub super_class: Option<Sym>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub interfaces: Vec<Sym>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub annotations: Vec<Annotation>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldHeader>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub methods: Vec<MethodHeader>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_file: Option<Sym>,
+}
+
+impl ClassHeader {
+    pub fn is_interface(&self) -> bool {
+        self.flags & ACC_INTERFACE != 0
+    }
+    pub fn has_annotation(&self, name: &str) -> bool {
+        self.annotations.iter().any(|a| a.matches(name))
+    }
+    pub fn field(&self, name: Sym) -> Option<&FieldHeader> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+    pub fn method(&self, name: Sym, descriptor: Sym) -> Option<&MethodHeader> {
+        self.methods.iter().find(|m| m.name == name && m.descriptor == descriptor)
+    }
+    /// Direct supertypes: superclass first, then interfaces in declaration order.
+    pub fn supertypes(&self) -> impl Iterator<Item = Sym> + '_ {
+        self.super_class.iter().copied().chain(self.interfaces.iter().copied())
+    }
+    pub fn package(&self) -> &'static str {
+        package_of(self.name.as_str())
+    }
+}
+
+pub fn package_of(class: &str) -> &str {
+    match class.rfind('.') {
+        Some(i) => &class[..i],
+        None => "",
+    }
+}
+
+/// A field reference from an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct FieldRef {
+    pub class: Sym,
+    pub name: Sym,
+    pub descriptor: Sym,
+}
+
+impl FieldRef {
+    pub fn is_wide(&self) -> bool {
+        matches!(self.descriptor.as_str().as_bytes().first(), Some(b'J' | b'D'))
+    }
+}
+
+/// A method identity: class (binary name), name and descriptor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct MethodRef {
+    pub class: Sym,
+    pub name: Sym,
+    pub descriptor: Sym,
+}
+
+impl MethodRef {
+    pub fn params(&self) -> &'static str {
+        params_of(self.descriptor)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InvokeKind {
+    Virtual,
+    Special,
+    Static,
+    Interface,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IfKind {
+    /// Compare one int/boolean value with zero (`ifeq` = jump when value == 0).
+    Zero(Cmp),
+    /// `ifnull` (Eq) / `ifnonnull` (Ne).
+    Null(Cmp),
+    /// Compare two values.
+    Two(Cmp),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Other,
+}
+
+/// Constant values pushed on the stack; ints are kept for branch evaluation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstVal {
+    Int(i32),
+    Null,
+    Other,
+}
+
+/// One lowered instruction. Stack effects are in JVM slots (long/double take two).
+#[derive(Debug, Clone)]
+pub enum Insn {
+    Nop,
+    Const { value: ConstVal, wide: bool },
+    Load { slot: u16, wide: bool },
+    Store { slot: u16, wide: bool },
+    Iinc { slot: u16 },
+    ArrayLoad { wide: bool },
+    ArrayStore { wide: bool },
+    /// Arithmetic, conversions and comparisons: pops `args` values (widths given
+    /// by the bits of `wide_args`, bit 0 = deepest), pushes a result if `result`.
+    Op { args: u8, wide_args: u8, result: Option<bool> },
+    Pop,
+    Pop2,
+    Dup,
+    DupX1,
+    DupX2,
+    Dup2,
+    Dup2X1,
+    Dup2X2,
+    Swap,
+    GetField(FieldRef),
+    PutField(FieldRef),
+    GetStatic(FieldRef),
+    PutStatic(FieldRef),
+    Invoke { kind: InvokeKind, method: MethodRef },
+    InvokeDynamic { descriptor: Sym },
+    New { class: Sym },
+    /// `newarray`/`anewarray` (dims = 1) and `multianewarray`.
+    NewArray { dims: u8 },
+    ArrayLength,
+    InstanceOf,
+    CheckCast,
+    Athrow,
+    MonitorEnter,
+    MonitorExit,
+    Return { value: Option<bool> },
+    Goto { target: u32 },
+    If { kind: IfKind, target: u32 },
+    Switch { targets: Vec<u32> },
+    Jsr { target: u32 },
+    Ret,
+}
+
+/// The shape of a synthetic method's body when it can be inlined (spec 2.4).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum InlineShape {
+    GetField(FieldRef),
+    GetStatic(FieldRef),
+    PutField(FieldRef),
+    PutStatic(FieldRef),
+    Forward(MethodRef, #[serde(with = "invoke_kind_serde")] InvokeKind),
+}
+
+mod invoke_kind_serde {
+    use super::InvokeKind;
+    use serde::{Deserialize, Deserializer, Serializer};
+    pub fn serialize<S: Serializer>(k: &InvokeKind, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(match k {
+            InvokeKind::Virtual => "virtual",
+            InvokeKind::Special => "special",
+            InvokeKind::Static => "static",
+            InvokeKind::Interface => "interface",
+        })
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<InvokeKind, D::Error> {
+        let s = String::deserialize(d)?;
+        Ok(match s.as_str() {
+            "special" => InvokeKind::Special,
+            "static" => InvokeKind::Static,
+            "interface" => InvokeKind::Interface,
+            _ => InvokeKind::Virtual,
+        })
+    }
+}
+
+/// A method body, lowered.
+#[derive(Debug, Clone)]
+pub struct Body {
+    pub insns: Vec<Insn>,
+    /// Source line of each instruction (0 when unknown).
+    pub lines: Vec<u32>,
+    pub max_locals: u16,
+}
+
+/// A method of an analysed class.
+#[derive(Debug, Clone)]
+pub struct Method {
+    pub header: MethodHeader,
+    pub body: Option<Body>,
+    /// Parameter names by formal index (`this` first for instance methods), from
+    /// the LocalVariableTable when present.
+    pub formal_names: Vec<Sym>,
+    /// Slot of each formal.
+    pub formal_slots: Vec<u16>,
+    /// First line of the method (for reporting methods without accesses lines).
+    pub first_line: u32,
+    pub inline_shape: Option<InlineShape>,
+}
+
+/// An analysed class: header plus method bodies.
+#[derive(Debug, Clone)]
+pub struct Class {
+    pub header: ClassHeader,
+    pub methods: Vec<Method>,
+}

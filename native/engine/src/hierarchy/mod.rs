@@ -1,0 +1,200 @@
+//! The class table: every class racer knows about (analysed, upstream,
+//! classpath, bundled JDK), with hierarchy walks, member resolution and the
+//! annotation lookup rules L1/L2/L3 of the spec (7.2).
+
+mod jdk;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use crate::classfile::model::*;
+use crate::sym::Sym;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Compiled from this module: analysed and reported on.
+    Analysed,
+    /// From an upstream summary file: summaries applied, never reported on.
+    Upstream,
+    /// Classpath or bundled JDK table: hierarchy and annotations only.
+    Context,
+}
+
+pub struct ClassTable {
+    classes: HashMap<Sym, (Arc<ClassHeader>, Origin)>,
+    object: Sym,
+}
+
+/// What kind of hit rule L1 found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum L1Hit {
+    Direct,
+    ClassLevel,
+    Override,
+}
+
+impl ClassTable {
+    pub fn new() -> ClassTable {
+        let mut t = ClassTable { classes: HashMap::new(), object: Sym::new("java.lang.Object") };
+        for header in jdk::bundled_headers() {
+            t.classes.insert(header.name, (Arc::new(header), Origin::Context));
+        }
+        t
+    }
+
+    /// Adds a class; analysed and upstream classes replace context entries of the same name.
+    pub fn insert(&mut self, header: Arc<ClassHeader>, origin: Origin) {
+        match self.classes.get(&header.name) {
+            Some((_, existing)) if *existing != Origin::Context && origin == Origin::Context => {}
+            Some((_, Origin::Analysed)) => {}
+            _ => {
+                self.classes.insert(header.name, (header, origin));
+            }
+        }
+    }
+
+    pub fn get(&self, name: Sym) -> Option<&ClassHeader> {
+        self.classes.get(&name).map(|(h, _)| &**h)
+    }
+
+    pub fn origin(&self, name: Sym) -> Option<Origin> {
+        self.classes.get(&name).map(|(_, o)| *o)
+    }
+
+    pub fn contains(&self, name: Sym) -> bool {
+        self.classes.contains_key(&name)
+    }
+
+    /// Direct supertypes; classes without a known header (other than Object) still
+    /// have Object as their superclass.
+    fn direct_supers(&self, name: Sym) -> Vec<Sym> {
+        match self.get(name) {
+            Some(h) => h.supertypes().collect(),
+            None if name != self.object => vec![self.object],
+            None => vec![],
+        }
+    }
+
+    /// Visits `class` and all its supertypes depth-first, pre-order, in declaration
+    /// order, each once; stops when `visit` returns `Some`.
+    pub fn find_in_supertypes<T>(&self, class: Sym, mut visit: impl FnMut(Sym) -> Option<T>) -> Option<T> {
+        let mut seen = HashSet::new();
+        let mut stack = vec![class];
+        while let Some(c) = stack.pop() {
+            if !seen.insert(c) {
+                continue;
+            }
+            if let Some(found) = visit(c) {
+                return Some(found);
+            }
+            let supers = self.direct_supers(c);
+            stack.extend(supers.into_iter().rev());
+        }
+        None
+    }
+
+    pub fn is_subtype(&self, class: Sym, ancestor: Sym) -> bool {
+        self.find_in_supertypes(class, |c| (c == ancestor).then_some(())).is_some()
+    }
+
+    /// True when `class` or a supertype has one of `names` (binary names).
+    pub fn is_subtype_of_any(&self, class: Sym, names: &[&str]) -> bool {
+        self.find_in_supertypes(class, |c| names.contains(&c.as_str()).then_some(())).is_some()
+    }
+
+    /// Resolves a call statically (2.5): superclass chain for a concrete method,
+    /// then superinterfaces for a default method; `None` keeps the named class.
+    pub fn resolve_method(&self, m: &MethodRef) -> Option<MethodRef> {
+        let concrete = |h: &ClassHeader| {
+            h.method(m.name, m.descriptor).filter(|mh| mh.flags & ACC_ABSTRACT == 0).map(|_| MethodRef {
+                class: h.name,
+                name: m.name,
+                descriptor: m.descriptor,
+            })
+        };
+        let mut c = Some(m.class);
+        let mut guard = 0;
+        while let Some(name) = c {
+            guard += 1;
+            if guard > 64 {
+                break;
+            }
+            match self.get(name) {
+                Some(h) => {
+                    if let Some(found) = concrete(h) {
+                        return Some(found);
+                    }
+                    c = h.super_class;
+                }
+                None => break,
+            }
+        }
+        self.find_in_supertypes(m.class, |c| self.get(c).filter(|h| h.is_interface()).and_then(concrete))
+    }
+
+    /// The class declaring field `name` as seen from `class` (itself, superclasses,
+    /// then interfaces); the named class when unknown.
+    pub fn resolve_field(&self, class: Sym, name: Sym) -> Sym {
+        self.find_in_supertypes(class, |c| self.get(c).and_then(|h| h.field(name)).map(|_| c)).unwrap_or(class)
+    }
+
+    pub fn field(&self, class: Sym, name: Sym) -> Option<&FieldHeader> {
+        self.get(class).and_then(|h| h.field(name))
+    }
+
+    /// Rule L1: on the method itself, else walk the class and its supertypes:
+    /// the type's own annotation, or a same-signature non-constructor method's.
+    pub fn lookup_l1(&self, m: &MethodRef, pred: &dyn Fn(&Annotation) -> bool) -> Option<L1Hit> {
+        if let Some(h) = self.get(m.class).and_then(|h| h.method(m.name, m.descriptor)) {
+            if h.annotations.iter().any(|a| pred(a)) {
+                return Some(L1Hit::Direct);
+            }
+        }
+        let params = m.params();
+        let is_ctor = m.name.as_str() == "<init>";
+        self.find_in_supertypes(m.class, |c| {
+            let h = self.get(c)?;
+            if h.annotations.iter().any(|a| pred(a)) {
+                return Some(L1Hit::ClassLevel);
+            }
+            if !is_ctor && c != m.class {
+                let overridden = h.methods.iter().any(|om| {
+                    om.name == m.name && om.param_types() == params && om.annotations.iter().any(|a| pred(a))
+                });
+                if overridden {
+                    return Some(L1Hit::Override);
+                }
+            }
+            None
+        })
+    }
+
+    /// Rule L2: the method or a method it overrides (same name and parameter types).
+    pub fn lookup_l2(&self, m: &MethodRef, pred: &dyn Fn(&Annotation) -> bool) -> bool {
+        let params = m.params();
+        self.find_in_supertypes(m.class, |c| {
+            let h = self.get(c)?;
+            h.methods
+                .iter()
+                .any(|om| om.name == m.name && om.param_types() == params && om.annotations.iter().any(|a| pred(a)))
+                .then_some(())
+        })
+        .is_some()
+    }
+
+    /// True when the method, or a method it overrides, is declared in one of the given
+    /// classes with the given name (parameter types ignored).
+    pub fn method_in_model(&self, class: Sym, names: &[&str]) -> bool {
+        self.is_subtype_of_any(class, names)
+    }
+
+    pub fn all_names(&self) -> Vec<Sym> {
+        self.classes.keys().copied().collect()
+    }
+}
+
+impl Default for ClassTable {
+    fn default() -> Self {
+        Self::new()
+    }
+}

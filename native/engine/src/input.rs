@@ -1,0 +1,217 @@
+//! Finding and decoding class files in directories and jars.
+//!
+//! Reading, unzipping, parsing and lowering are fused per class and run on
+//! rayon's pool; a class that cannot be read becomes a [`Diagnostic`] and the
+//! rest go on.
+
+use std::collections::HashMap;
+use std::io::{Cursor, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use zip::ZipArchive;
+
+use crate::api::{Diagnostic, Error};
+use crate::classfile::lower::lower_class;
+use crate::classfile::model::Class;
+
+/// Newest class file major version racer reads (Java 25).
+pub const MAX_MAJOR_VERSION: u16 = 69;
+
+/// Where one class file's bytes come from.
+#[derive(Clone)]
+pub enum Unit {
+    File(PathBuf),
+    JarEntry { jar: Arc<Jar>, index: usize, name: String },
+}
+
+pub struct Jar {
+    pub display: String,
+    /// Cloning an archive shares its parsed central directory.
+    archive: ZipArchive<Cursor<Arc<[u8]>>>,
+}
+
+impl Unit {
+    pub fn display(&self) -> String {
+        match self {
+            Unit::File(p) => p.display().to_string(),
+            Unit::JarEntry { jar, name, .. } => format!("{}!/{}", jar.display, name),
+        }
+    }
+
+    fn read(&self) -> Result<Vec<u8>, String> {
+        match self {
+            Unit::File(p) => std::fs::read(p).map_err(|e| format!("cannot read: {e}")),
+            Unit::JarEntry { jar, index, .. } => {
+                let mut archive = jar.archive.clone();
+                let mut entry = archive.by_index(*index).map_err(|e| format!("corrupt jar entry: {e}"))?;
+                let mut out = Vec::with_capacity(entry.size() as usize);
+                entry.read_to_end(&mut out).map_err(|e| format!("corrupt jar entry: {e}"))?;
+                Ok(out)
+            }
+        }
+    }
+}
+
+fn is_versioned_or_module(name: &str) -> bool {
+    name.starts_with("META-INF/") || name.ends_with("module-info.class") || name.ends_with("package-info.class")
+}
+
+/// Lists the class units of one input path. A path that does not exist is a
+/// fatal error; an unreadable jar is a diagnostic.
+pub fn list_units(path: &Path, diagnostics: &mut Vec<Diagnostic>) -> Result<Vec<Unit>, Error> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Error(format!("racer: {}: cannot open input: {}", path.display(), io_reason(&e))))?;
+    let mut units = Vec::new();
+    if meta.is_dir() {
+        let mut files = Vec::new();
+        walk_dir(path, &mut files, diagnostics);
+        files.sort();
+        let before = files.len();
+        units.extend(files.into_iter().filter(|p| !is_versioned_or_module(&p.to_string_lossy())).map(Unit::File));
+        if before == 0 {
+            diagnostics.push(Diagnostic { file: path.display().to_string(), message: "directory contains no class files".into() });
+        }
+    } else if path.extension().map_or(false, |e| e == "class") {
+        units.push(Unit::File(path.to_path_buf()));
+    } else {
+        match open_jar(path) {
+            Ok(jar_units) => units.extend(jar_units),
+            Err(message) => diagnostics.push(Diagnostic { file: path.display().to_string(), message }),
+        }
+    }
+    Ok(units)
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>, diagnostics: &mut Vec<Diagnostic>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            diagnostics.push(Diagnostic { file: dir.display().to_string(), message: format!("cannot list directory: {}", io_reason(&e)) });
+            return;
+        }
+    };
+    for entry in entries.flatten() {
+        let p = entry.path();
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => walk_dir(&p, out, diagnostics),
+            Ok(_) if p.extension().map_or(false, |e| e == "class") => out.push(p),
+            _ => {}
+        }
+    }
+}
+
+fn open_jar(path: &Path) -> Result<Vec<Unit>, String> {
+    let bytes: Arc<[u8]> = std::fs::read(path).map_err(|e| format!("cannot read: {}", io_reason(&e)))?.into();
+    let archive = ZipArchive::new(Cursor::new(bytes)).map_err(|e| format!("not a readable jar/zip file: {e}"))?;
+    let mut named: Vec<(String, usize)> = Vec::new();
+    for i in 0..archive.len() {
+        if let Some(name) = archive.name_for_index(i).and_then(|r| r.ok()) {
+            if name.ends_with(".class") && !is_versioned_or_module(&name) {
+                named.push((name.to_string(), i));
+            }
+        }
+    }
+    named.sort();
+    let jar = Arc::new(Jar { display: path.display().to_string(), archive });
+    Ok(named.into_iter().map(|(name, index)| Unit::JarEntry { jar: jar.clone(), index, name }).collect())
+}
+
+/// Reads, parses and lowers every unit in parallel. Order of the result follows `units`.
+pub fn load_classes(units: &[Unit], with_bodies: bool) -> Vec<Result<Class, Diagnostic>> {
+    units.par_iter().map(|u| load_one(u, with_bodies)).collect()
+}
+
+pub fn load_one(unit: &Unit, with_bodies: bool) -> Result<Class, Diagnostic> {
+    let fail = |message: String| Diagnostic { file: unit.display(), message };
+    let bytes = unit.read().map_err(fail)?;
+    decode(&bytes, with_bodies).map_err(fail)
+}
+
+/// Parses class bytes (guarding against parser panics) and lowers them.
+pub fn decode(bytes: &[u8], with_bodies: bool) -> Result<Class, String> {
+    if bytes.len() < 10 || bytes[0..4] != [0xCA, 0xFE, 0xBA, 0xBE] {
+        return Err("not a class file (bad magic number)".into());
+    }
+    let major = u16::from_be_bytes([bytes[6], bytes[7]]);
+    if major > MAX_MAJOR_VERSION || major < 45 {
+        return Err(format!(
+            "unsupported class file version {major} (racer reads versions 45 to {MAX_MAJOR_VERSION}, Java 1.1 to 25)"
+        ));
+    }
+    let outcome = std::panic::catch_unwind(|| {
+        let mut opts = cafebabe::ParseOptions::default();
+        opts.parse_bytecode(with_bodies);
+        match cafebabe::parse_class_with_options(bytes, &opts) {
+            Ok(cf) => Ok(lower_class(&cf, with_bodies)),
+            Err(e) => Err(format!("malformed or truncated class file: {e}")),
+        }
+    });
+    outcome.unwrap_or_else(|_| Err("class file could not be parsed (parser failure)".into()))
+}
+
+/// A lazily loaded classpath: an index of class name -> unit, loaded on demand.
+#[derive(Default)]
+pub struct ClasspathIndex {
+    units: HashMap<String, Unit>,
+}
+
+impl ClasspathIndex {
+    /// Indexes every entry; missing classpath entries are diagnostics, not errors.
+    pub fn build(paths: &[PathBuf], diagnostics: &mut Vec<Diagnostic>) -> ClasspathIndex {
+        let mut units = HashMap::new();
+        for path in paths {
+            if !path.exists() {
+                // Build tools routinely pass classpath entries that do not exist yet.
+                continue;
+            }
+            let listed = if path.is_dir() {
+                let mut files = Vec::new();
+                walk_dir(path, &mut files, diagnostics);
+                files.sort();
+                files
+                    .into_iter()
+                    .filter_map(|f| {
+                        let rel = f.strip_prefix(path).ok()?.to_string_lossy().replace('\\', "/");
+                        Some((rel, Unit::File(f)))
+                    })
+                    .collect::<Vec<_>>()
+            } else {
+                match open_jar(path) {
+                    Ok(us) => us
+                        .into_iter()
+                        .map(|u| match &u {
+                            Unit::JarEntry { name, .. } => (name.clone(), u.clone()),
+                            Unit::File(_) => unreachable!(),
+                        })
+                        .collect(),
+                    Err(message) => {
+                        diagnostics.push(Diagnostic { file: path.display().to_string(), message });
+                        continue;
+                    }
+                }
+            };
+            for (rel, unit) in listed {
+                if is_versioned_or_module(&rel) {
+                    continue;
+                }
+                let class = rel.trim_end_matches(".class").replace('/', ".");
+                units.entry(class).or_insert(unit);
+            }
+        }
+        ClasspathIndex { units }
+    }
+
+    pub fn get(&self, class: &str) -> Option<&Unit> {
+        self.units.get(class)
+    }
+}

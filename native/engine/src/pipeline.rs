@@ -1,0 +1,205 @@
+//! One analysis run, start to finish: inputs, upstream summaries, classpath
+//! context, summaries bottom-up, race reporting, and output files.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::analysis::annotations::AnnotationConfig;
+use crate::analysis::races::{self, ReportConfig};
+use crate::analysis::schedule::{self, Analysis, Inputs};
+use crate::api::{Diagnostic, Error, Request, Response, Stats};
+use crate::classfile::model::*;
+use crate::hierarchy::{ClassTable, Origin};
+use crate::input::{self, ClasspathIndex};
+use crate::summaries::{self, SummaryFile, Upstream};
+use crate::sym::Sym;
+
+pub fn run(request: &Request) -> Result<Response, Error> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if request.options.threads > 0 {
+        builder = builder.num_threads(request.options.threads);
+    }
+    let pool = builder.build().map_err(|e| Error(format!("racer: cannot start worker threads: {e}")))?;
+    pool.install(|| run_in_pool(request))
+}
+
+fn run_in_pool(request: &Request) -> Result<Response, Error> {
+    let start = Instant::now();
+    if request.inputs.is_empty() {
+        return Err(Error("racer: no input class directories or jars given".into()));
+    }
+    let mut diagnostics = Vec::new();
+    let mut units = Vec::new();
+    for path in &request.inputs {
+        units.extend(input::list_units(path, &mut diagnostics)?);
+    }
+    let upstream = summaries::load_all(&request.summaries_in)?;
+
+    let classes = load_inputs(&units, &mut diagnostics);
+    let mut table = ClassTable::new();
+    for h in &upstream.classes {
+        table.insert(h.clone(), Origin::Upstream);
+    }
+    for c in &classes {
+        table.insert(Arc::new(c.header.clone()), Origin::Analysed);
+    }
+    let index = ClasspathIndex::build(&request.classpath, &mut diagnostics);
+    load_context(&mut table, &index, &classes, &upstream, &mut diagnostics);
+
+    let config = AnnotationConfig { thread_safe_aliases: request.options.thread_safe_annotations.clone() };
+    let ignore: HashSet<Sym> = request.options.ignore_classes.iter().map(|c| Sym::new(c)).collect();
+    let inputs = Inputs {
+        classes: &classes,
+        table: &table,
+        config: &config,
+        ignore_classes: &ignore,
+        upstream: &upstream.summaries,
+        upstream_shapes: &upstream.shapes,
+    };
+    let analysis = schedule::run(&inputs);
+    let library_packages: Vec<String> = request.options.library_packages.iter().map(|p| package_prefix(p)).collect();
+    let report_config = ReportConfig {
+        table: &table,
+        ignore_classes: &ignore,
+        library_packages: &library_packages,
+        upstream: &upstream.summaries,
+        thread_safe_aliases: &request.options.thread_safe_annotations,
+    };
+    let issues = races::report(&analysis, &classes, &report_config);
+
+    if let Some(out) = &request.summaries_out {
+        let file = summary_file(&classes, &analysis);
+        crate::report::write::write_atomic(out, &summaries::to_bytes(&file))?;
+    }
+    diagnostics.sort();
+    diagnostics.dedup();
+    let response = Response {
+        issues,
+        diagnostics,
+        stats: Stats {
+            classes: classes.len(),
+            methods_analysed: analysis.methods.iter().filter(|m| m.analysed).count(),
+            upstream_classes: upstream.classes.len(),
+            upstream_methods: upstream.summaries.len(),
+            millis: start.elapsed().as_millis() as u64,
+        },
+        ..Response::default()
+    };
+    crate::report::write_reports(request, &response)?;
+    Ok(response)
+}
+
+/// A package option `a.b` or `a.b.` matches classes in `a.b` and below.
+fn package_prefix(p: &str) -> String {
+    let p = p.trim_end_matches('*').trim_end_matches('.');
+    format!("{p}.")
+}
+
+fn load_inputs(units: &[input::Unit], diagnostics: &mut Vec<Diagnostic>) -> Vec<Arc<Class>> {
+    let mut seen: HashMap<Sym, String> = HashMap::new();
+    let mut classes = Vec::new();
+    for (unit, loaded) in units.iter().zip(input::load_classes(units, true)) {
+        match loaded {
+            Ok(class) => {
+                let name = class.header.name;
+                if let Some(first) = seen.get(&name) {
+                    diagnostics.push(Diagnostic {
+                        file: unit.display(),
+                        message: format!("duplicate class {name} (already read from {first}); this copy is ignored"),
+                    });
+                    continue;
+                }
+                seen.insert(name, unit.display());
+                classes.push(Arc::new(class));
+            }
+            Err(d) => diagnostics.push(d),
+        }
+    }
+    classes.sort_by(|a, b| a.header.name.cmp(&b.header.name));
+    classes
+}
+
+/// Loads, from the classpath, the headers of every class the analysed code
+/// names (and their supertypes, transitively).
+fn load_context(
+    table: &mut ClassTable,
+    index: &ClasspathIndex,
+    classes: &[Arc<Class>],
+    upstream: &Upstream,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let mut wanted: HashSet<Sym> = classes.par_iter().map(referenced_classes).reduce(HashSet::new, |mut a, b| {
+        a.extend(b);
+        a
+    });
+    for h in &upstream.classes {
+        wanted.extend(h.supertypes());
+    }
+    let mut tried: HashSet<Sym> = HashSet::new();
+    loop {
+        let mut batch: Vec<(Sym, input::Unit)> = wanted
+            .iter()
+            .filter(|n| !table.contains(**n) && tried.insert(**n))
+            .filter_map(|n| index.get(n.as_str()).map(|u| (*n, u.clone())))
+            .collect();
+        if batch.is_empty() {
+            break;
+        }
+        batch.sort_by(|a, b| a.0.cmp(&b.0));
+        let loaded: Vec<_> = batch.par_iter().map(|(_, u)| input::load_one(u, false)).collect();
+        wanted.clear();
+        for r in loaded {
+            match r {
+                Ok(c) => {
+                    wanted.extend(c.header.supertypes());
+                    table.insert(Arc::new(c.header), Origin::Context);
+                }
+                Err(d) => diagnostics.push(Diagnostic { file: d.file, message: format!("classpath: {}", d.message) }),
+            }
+        }
+    }
+}
+
+fn referenced_classes(class: &Arc<Class>) -> HashSet<Sym> {
+    let mut out: HashSet<Sym> = class.header.supertypes().collect();
+    for m in &class.methods {
+        if let Some(body) = &m.body {
+            for insn in &body.insns {
+                match insn {
+                    Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
+                        out.insert(f.class);
+                    }
+                    Insn::Invoke { method, .. } => {
+                        out.insert(method.class);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
+fn summary_file(classes: &[Arc<Class>], analysis: &Analysis) -> SummaryFile {
+    let mut methods: Vec<summaries::MethodEntry> = analysis
+        .methods
+        .iter()
+        .zip(&analysis.summaries)
+        .map(|(e, s)| summaries::MethodEntry {
+            method: e.mref,
+            summary: (**s).clone(),
+            inline: classes[e.class].methods[e.index].inline_shape.clone(),
+        })
+        .collect();
+    methods.sort_by(|a, b| a.method.cmp(&b.method));
+    SummaryFile {
+        format: summaries::FORMAT.into(),
+        format_version: summaries::FORMAT_VERSION,
+        tool_version: crate::api::TOOL_VERSION.into(),
+        classes: classes.iter().map(|c| c.header.clone()).collect(),
+        methods,
+    }
+}

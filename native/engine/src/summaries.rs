@@ -1,0 +1,112 @@
+//! Module summary files: what downstream modules need to analyse calls into
+//! this module's classes without re-reading them (issue: compositional builds).
+//!
+//! The file is JSON: a format tag and version, the tool version, the class
+//! headers (hierarchy, annotations, field flags) and every analysed method's
+//! summary, all sorted, with no paths or timestamps, so identical inputs give
+//! identical bytes on any machine.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::domain::Summary;
+use crate::api::{Error, TOOL_VERSION};
+use crate::classfile::model::{ClassHeader, InlineShape, MethodRef};
+
+pub const FORMAT: &str = "racer-summaries";
+/// Bump whenever the meaning or shape of the file changes.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+pub struct SummaryFile {
+    pub format: String,
+    pub format_version: u32,
+    pub tool_version: String,
+    pub classes: Vec<ClassHeader>,
+    pub methods: Vec<MethodEntry>,
+}
+
+#[derive(Serialize, Deserialize)]
+pub struct MethodEntry {
+    pub method: MethodRef,
+    pub summary: Summary,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inline: Option<InlineShape>,
+}
+
+/// Everything loaded from upstream summary files.
+#[derive(Default)]
+pub struct Upstream {
+    pub classes: Vec<Arc<ClassHeader>>,
+    pub summaries: HashMap<MethodRef, Arc<Summary>>,
+    pub shapes: HashMap<MethodRef, InlineShape>,
+}
+
+/// Minimal header read first, so version mismatches are reported before the
+/// (possibly incompatible) body is decoded.
+#[derive(Deserialize)]
+struct Header {
+    format: Option<String>,
+    format_version: Option<u32>,
+    tool_version: Option<String>,
+}
+
+fn bad(path: &Path, what: &str) -> Error {
+    Error(format!(
+        "racer: {}: {what}; rebuild the upstream module to regenerate its summaries (e.g. run its racer task again)",
+        path.display()
+    ))
+}
+
+pub fn load_all(paths: &[PathBuf]) -> Result<Upstream, Error> {
+    let files: Vec<Result<SummaryFile, Error>> = paths.par_iter().map(|p| load(p)).collect();
+    let mut up = Upstream::default();
+    for f in files {
+        let f = f?;
+        for c in f.classes {
+            up.classes.push(Arc::new(c));
+        }
+        for m in f.methods {
+            if let Some(shape) = m.inline {
+                up.shapes.insert(m.method, shape);
+            }
+            up.summaries.entry(m.method).or_insert_with(|| Arc::new(m.summary));
+        }
+    }
+    Ok(up)
+}
+
+pub fn load(path: &Path) -> Result<SummaryFile, Error> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        Error(format!("racer: {}: cannot read summary file: {}", path.display(), e))
+    })?;
+    let header: Header = serde_json::from_slice(&bytes)
+        .map_err(|e| bad(path, &format!("not a racer summary file (invalid JSON: {e})")))?;
+    if header.format.as_deref() != Some(FORMAT) {
+        return Err(bad(path, "not a racer summary file"));
+    }
+    if header.format_version != Some(FORMAT_VERSION) {
+        return Err(bad(
+            path,
+            &format!(
+                "summary format version {} is not supported (this racer reads version {FORMAT_VERSION})",
+                header.format_version.map_or("?".to_string(), |v| v.to_string())
+            ),
+        ));
+    }
+    let written_by = header.tool_version.unwrap_or_default();
+    if written_by != TOOL_VERSION {
+        return Err(bad(path, &format!("written by racer {written_by}, but this is racer {TOOL_VERSION}")));
+    }
+    serde_json::from_slice(&bytes).map_err(|e| bad(path, &format!("malformed summary file: {e}")))
+}
+
+pub fn to_bytes(file: &SummaryFile) -> Vec<u8> {
+    let mut out = serde_json::to_vec(file).expect("summaries serialise");
+    out.push(b'\n');
+    out
+}
