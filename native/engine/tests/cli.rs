@@ -446,7 +446,7 @@ fn corrupt_jar_is_a_warning() {
     let classes = racy_project(&tmp);
     let jar = tmp.join("broken.jar");
     let mut bytes = b"PK\x03\x04".to_vec();
-    bytes.extend(std::iter::repeat(0xA5u8).take(300));
+    bytes.extend([0xA5u8; 300]);
     fs::write(&jar, bytes).unwrap();
     let out = racer(&[&"analyze", &"--format", &"json", &classes, &jar]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

@@ -20,8 +20,8 @@ code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-s
 .kind{font-weight:600;color:#9a3412}
 .issue{border:1px solid #d0d7de;border-radius:6px;padding:.8rem 1rem;margin:1rem 0}
 .msg{white-space:pre-wrap;margin:.4rem 0}
-ol.trace{margin:.3rem 0;padding-left:1.6rem}
-ol.trace li.label{list-style:none;margin-left:-1.2rem;font-style:italic;color:#59636e}
+ul.trace{margin:.3rem 0;padding-left:1.6rem}
+ul.trace li.label{list-style:none;margin-left:-1.2rem;font-style:italic;color:#59636e}
 pre.snippet{background:#f6f8fa;border-radius:6px;padding:.6rem .8rem;overflow-x:auto}
 pre.snippet .hit{background:#fff1c2;display:inline-block;min-width:100%}
 .counts td:last-child{text-align:right}
@@ -114,7 +114,7 @@ fn render_issue(out: &mut String, n: usize, issue: &Issue, sources: &SourceIndex
         esc(&source.relative),
         issue.line,
         esc(&issue.access_path),
-        esc(issue.message.trim_end())
+        rich(issue.message.trim_end())
     );
     if !issue.trace.is_empty() {
         out.push_str("<div>Trace:</div>\n");
@@ -159,10 +159,10 @@ fn render_issue(out: &mut String, n: usize, issue: &Issue, sources: &SourceIndex
 }
 
 fn trace_list(out: &mut String, trace: &[TraceElem], sources: &SourceIndex, issue: &Issue) {
-    out.push_str("<ol class=\"trace\">\n");
+    out.push_str("<ul class=\"trace\">\n");
     for elem in trace {
         if elem.line == 0 {
-            let _ = writeln!(out, "<li class=\"label\">{}</li>", esc(&elem.description));
+            let _ = writeln!(out, "<li class=\"label\">{}</li>", rich(&elem.description));
             continue;
         }
         let file = source_in_issue(sources, issue, &elem.class).file_name;
@@ -173,10 +173,29 @@ fn trace_list(out: &mut String, trace: &[TraceElem], sources: &SourceIndex, issu
             esc(&elem.method),
             esc(&file),
             elem.line,
-            esc(&elem.description)
+            rich(&elem.description)
         );
     }
-    out.push_str("</ol>\n");
+    out.push_str("</ul>\n");
+}
+
+/// Escapes `s` and shows its `backticked` spans as code (when the backticks pair up).
+fn rich(s: &str) -> String {
+    let parts: Vec<&str> = s.split('`').collect();
+    if parts.len() % 2 == 0 {
+        return esc(s);
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for (i, part) in parts.iter().enumerate() {
+        if i % 2 == 1 {
+            out.push_str("<code>");
+            out.push_str(&esc(part));
+            out.push_str("</code>");
+        } else {
+            out.push_str(&esc(part));
+        }
+    }
+    out
 }
 
 /// Escapes text for HTML element content and double-quoted attribute values.
@@ -210,7 +229,9 @@ mod tests {
         assert!(out.contains("&lt;script&gt;"));
         assert!(out.contains("<code>a.b.Foo$Inner.&lt;init&gt;</code>"));
         assert!(out.contains("in/A&lt;b&gt;.class"));
-        assert!(out.contains("&lt;without&gt; &quot;synchronization&quot; &amp; more."));
+        assert!(out.contains("Reads <code>this.h</code> &lt;without&gt; &quot;synchronization&quot; &amp; more."));
+        assert_eq!(rich("a `<b>` c"), "a <code>&lt;b&gt;</code> c");
+        assert_eq!(rich("odd ` tick"), "odd ` tick");
         // Only our own tags: every '<' starts a known element.
         for (pos, _) in out.match_indices('<') {
             let tag: String = out[pos + 1..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '/' || *c == '!').collect();

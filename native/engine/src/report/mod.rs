@@ -310,18 +310,3 @@ mod tests {
         assert!(err.0.starts_with("cannot write "), "{err}");
     }
 }
-#[cfg(test)]
-mod show_tmp {
-    #[test]
-    #[ignore]
-    fn show() {
-        use super::*;
-        let tmp = test_support::TempDir::new("show");
-        tmp.write("src/a/b/Foo.java", "package a.b;\nclass Foo {\n  class Inner {\n    Object get() { return h; }\n  }\n}\n");
-        let r = test_support::response(vec![test_support::rich_issue(), test_support::issue("x.Y", "m", "this.f", 7)]);
-        for f in Format::ALL {
-            println!("===== {f}\n{}", render(f, &r, &[tmp.path().join("src")]));
-        }
-        std::fs::write("/tmp/racer-show.html", render(Format::Html, &r, &[tmp.path().join("src")])).unwrap();
-    }
-}
