@@ -562,10 +562,27 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let v = pop(st, false);
                 self.read_expr(st, &v);
                 let effect = if matches!(insn, Insn::MonitorEnter) { LockEffect::Acquire } else { LockEffect::Release };
+                if effect == LockEffect::Release {
+                    self.flush_pending_reads(st);
+                }
                 apply_lock_effect(st, effect);
             }
             // Control flow is handled by `run_block`.
             Insn::Return { .. } | Insn::Athrow | Insn::Goto { .. } | Insn::If { .. } | Insn::Switch { .. } | Insn::Jsr { .. } | Insn::Ret => {}
+        }
+    }
+
+    /// 2.3: before an unlock, values still on the stack are recorded as read
+    /// (under the lock) and become plain values, so they are not read again later.
+    fn flush_pending_reads(&mut self, st: &mut State) {
+        for k in 0..st.stack.len() {
+            let e = match &st.stack[k] {
+                Slot::Val(e) if !e.paths().is_empty() => e.clone(),
+                _ => continue,
+            };
+            self.read_expr(st, &e);
+            let flushed = Expr::opaque(Vec::new(), attr_e(st, &e), own_e(st, &e));
+            st.stack[k] = Slot::Val(flushed);
         }
     }
 
@@ -696,7 +713,12 @@ impl<'a, 'e> Interp<'a, 'e> {
                     st.attrs.set(&ret, Some(Attr::LockHeld));
                     apply_lock_thread(st);
                 }
-                Some(effect) => apply_lock_effect(st, effect),
+                Some(effect) => {
+                    if effect == LockEffect::Release {
+                        self.flush_pending_reads(st);
+                    }
+                    apply_lock_effect(st, effect)
+                }
                 None if self.env.ignore_classes.contains(&resolved.class) => {}
                 None => match (self.env.callee)(&resolved) {
                     Callee::Summary(s) => self.apply_summary(st, &resolved, &s, &args, &ret),

@@ -77,15 +77,18 @@ pub fn thread_effect(callee: &MethodRef) -> Option<ThreadEffect> {
     }
 }
 
-/// 6.3: methods whose result is owned.
-const OWNERSHIP_SOURCES: &[Row] = &[
-    Row { classes: &["javax.inject.Provider"], methods: &["get"] },
-    Row { classes: &["java.lang.Class", "java.lang.reflect.Constructor"], methods: &["newInstance"] },
-    Row { classes: &["java.lang.Object"], methods: &["clone"] },
-    Row { classes: &["java.lang.ThreadLocal"], methods: &["get"] },
-    Row { classes: &["android.app.Activity", "android.view.View"], methods: &["findViewById"] },
-    Row {
-        classes: &[
+/// 6.3: methods whose result is owned: (classes, method name, parameter types).
+/// An exact class match counts for any overload; a subtype's method must
+/// override the listed one (same name and parameter types).
+const OWNERSHIP_SOURCES: &[(&[&str], &str, &str)] = &[
+    (&["javax.inject.Provider"], "get", "()"),
+    (&["java.lang.Class"], "newInstance", "()"),
+    (&["java.lang.reflect.Constructor"], "newInstance", "([Ljava/lang/Object;)"),
+    (&["java.lang.Object"], "clone", "()"),
+    (&["java.lang.ThreadLocal"], "get", "()"),
+    (&["android.app.Activity", "android.view.View"], "findViewById", "(I)"),
+    (
+        &[
             "android.support.v4.util.Pools$Pool",
             "android.support.v4.util.Pools$SimplePool",
             "android.support.v4.util.Pools$SynchronizedPool",
@@ -93,8 +96,9 @@ const OWNERSHIP_SOURCES: &[Row] = &[
             "androidx.core.util.Pools$SimplePool",
             "androidx.core.util.Pools$SynchronizedPool",
         ],
-        methods: &["acquire"],
-    },
+        "acquire",
+        "()",
+    ),
 ];
 
 /// 6.4: container writes.
@@ -195,7 +199,11 @@ fn row_matches(table: &ClassTable, rows: &[Row], callee: &MethodRef) -> bool {
 }
 
 pub fn is_ownership_source(table: &ClassTable, callee: &MethodRef) -> bool {
-    row_matches(table, OWNERSHIP_SOURCES, callee)
+    let (class, name) = (callee.class.as_str(), callee.name.as_str());
+    OWNERSHIP_SOURCES.iter().any(|(classes, method, params)| {
+        *method == name
+            && (classes.contains(&class) || (callee.params() == *params && table.is_subtype_of_any(callee.class, classes)))
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
