@@ -4,7 +4,8 @@
 #   2. bridge/ (dev.racer:racer-bridge, bundling libracer_jni.so), installed into the local
 #      Maven repository (~/.m2) where the plugins pick it up;
 #   3. the Gradle plugin jar gradle-plugin/build/libs/racer-gradle-plugin-<version>.jar (bridge
-#      classes and the native library included), also installed into ~/.m2 with its plugin marker.
+#      classes and the native library included), also installed into ~/.m2 with its plugin marker;
+#   4. the Maven plugin (maven-plugin/), installed into ~/.m2.
 # Idempotent; pass --skip-cargo to reuse an existing target/release/libracer_jni.so.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -31,14 +32,12 @@ echo "== bridge (dev.racer:racer-bridge) -> ~/.m2"
 
 if [ -f gradle-plugin/build.gradle ]; then
     echo "== gradle-plugin"
-    (cd gradle-plugin && gradle --offline -q --console=plain clean build installPlugin)
+    (cd gradle-plugin && gradle --offline --no-daemon -q --console=plain clean build installPlugin)
 fi
-
-# The Maven plugin (maven-plugin/) is built and installed by its own step, added here by its owner.
 
 # ---- Maven plugin: dev.racer:racer-maven-plugin -> ~/.m2 (tests: scripts/test-maven.sh) ----
 if [ -f maven-plugin/pom.xml ]; then
     echo "== maven-plugin (dev.racer:racer-maven-plugin) -> ~/.m2"
-    (cd maven-plugin && mvn -q -B clean install -Dinvoker.skip=true)
+    (cd maven-plugin && mvn -q -B install -Dinvoker.skip=true)
 fi
 # ---- end of Maven plugin step ----

@@ -2,7 +2,7 @@
 def check = { ok, String what -> if (!ok) throw new AssertionError(what) }
 def log = new File(basedir, 'build.log').text
 check(log.contains('racer: no races found in clean ('), 'the summary line says no races')
-check(log =~ /racer \S+: [1-9]\d* classes, \d+ methods analysed, .* engine \d+ ms, native call \d+ ms/,
+check(log =~ /racer \S+: [1-9]\d* class(es)?, \d+ methods? analysed, .* engine \d+ ms, native call \d+ ms/,
         'the statistics line counts the classes and gives the timings')
 def out = new File(basedir, 'target/racer')
 ['summaries.json', 'racer.json', 'racer.sarif', 'racer.html', 'racer.txt'].each {

@@ -7,7 +7,7 @@ builds.eachWithIndex { build, i ->
     def n = i + 1
     check(build.contains('racer: skipped, nothing to analyse in a module with pom packaging'), "#$n: the aggregator is skipped")
     check(build =~ /racer: no races found in lib \(/, "#$n: lib alone has no race")
-    check(build =~ /@ app ---\n\[INFO\] racer \S+: \d+ classes, \d+ methods analysed, [1-9]\d* upstream classes from 1 summary file/,
+    check(build =~ /@ app ---\n\[INFO\] racer \S+: \d+ class(es)?, \d+ methods? analysed, [1-9]\d* upstream class(es)? from 1 summary file/,
             "#$n: app reads lib's summaries")
     check(build =~ /racer found 1 race in app; see the report at file:/, "#$n: the race in app fails the build")
 }

@@ -148,10 +148,12 @@ public class CheckMojo extends AbstractMojo {
                 .sourceRoots(request.sourcePaths(), project.getBasedir());
         AnalysisResult.Stats stats = result.stats();
         getLog().info(String.format(Locale.ROOT,
-                "racer %s: %d classes, %d methods analysed, %d upstream classes from %d summary file(s);"
-                        + " engine %d ms, native call %d ms",
-                result.toolVersion(), stats.classes(), stats.methodsAnalysed(), stats.upstreamClasses(),
-                request.summariesIn().size(), stats.millis(), callMillis));
+                "racer %s: %s, %s analysed, %s from %s; engine %d ms, native call %d ms",
+                result.toolVersion(), plural(stats.classes(), "class", "classes"),
+                plural(stats.methodsAnalysed(), "method", "methods"),
+                plural(stats.upstreamClasses(), "upstream class", "upstream classes"),
+                plural(request.summariesIn().size(), "summary file", "summary files"),
+                stats.millis(), callMillis));
 
         recordSummaries(request.summariesOut());
         checkDiagnostics(result, console);
@@ -301,6 +303,10 @@ public class CheckMojo extends AbstractMojo {
         getLog().warn(console.summary() + (failOnViolation
                 ? " (within racer.maxAllowedViolations=" + maxAllowedViolations + ")"
                 : " (not failing: racer.failOnViolation=false)"));
+    }
+
+    private static String plural(long n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
     }
 
     private static List<String> trimmed(List<String> values) {
