@@ -62,8 +62,14 @@ class RacerNativeTest {
     }
 
     @Test
-    void emptyRequestGivesEmptyResult() {
-        AnalysisResult r = Racer.analyze(AnalysisRequest.builder().build());
+    void requestWithoutInputsIsAnErrorOrAnEmptyResult() {
+        AnalysisResult r;
+        try {
+            r = Racer.analyze(AnalysisRequest.builder().build());
+        } catch (RacerException e) {
+            assertTrue(e.getMessage().contains("input"), e.getMessage());
+            return;
+        }
         assertTrue(r.issues().isEmpty());
         assertEquals("racer", r.toolName());
     }

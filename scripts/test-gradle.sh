@@ -1,0 +1,395 @@
+#!/usr/bin/env bash
+# Functional tests of the racer bridge and Gradle plugin, with the real tools: cargo builds the
+# engine, Maven builds and unit-tests racer-bridge (JUnit, real native calls), and the installed
+# Gradle (4.4.1 on Debian) runs, offline, on sample-project and on small projects written here.
+#
+# Every check prints "ok" or "FAIL"; the last line is "N passed, N failed" and the exit code is
+# non-zero when a check failed. Logs are kept under build/test-gradle/.
+#
+#   scripts/test-gradle.sh [--skip-build]     (--skip-build: reuse the installed plugin jar)
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+skip_build=false
+[ "${1:-}" = "--skip-build" ] && skip_build=true
+
+passed=0
+failed=0
+failures=()
+
+work="$root/build/test-gradle"
+projects="$work/projects"
+logs="$work/logs"
+rm -rf "$projects" "$logs"
+mkdir -p "$projects" "$logs"
+
+# A Gradle home of our own: its daemon is reused by every run below and stopped at the end.
+export GRADLE_USER_HOME="$work/gradle-home"
+cleanup() { gradle --stop >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+ko() {
+    failed=$((failed + 1)); failures+=("$1"); echo "FAIL $1"
+    [ -n "${2:-}" ] && echo "     (log: ${2#"$root"/})"
+    return 0
+}
+
+# check NAME LOG COMMAND...: one test result.
+check() {
+    local name="$1" log="$2"; shift 2
+    if "$@"; then ok "$name"; else ko "$name" "$log"; fi
+}
+has() { grep -qF -- "$2" "$1"; }
+lacks() { ! grep -qF -- "$2" "$1"; }
+has_re() { grep -qE -- "$2" "$1"; }
+# Task outcome as printed by --console=plain: ":app:racerCheck" (executed) or ":app:racerCheck UP-TO-DATE".
+ran() { grep -qxE -- "$2( FAILED)?" "$1"; }
+up_to_date() { grep -qxF -- "$2 UP-TO-DATE" "$1"; }
+no_crash() { lacks "$1" "hs_err_pid" && lacks "$1" "disappeared unexpectedly" && lacks "$1" "SIGSEGV"; }
+
+# gradle_in DIR LOG ARGS...: runs Gradle offline; returns its exit code.
+gradle_in() {
+    local dir="$1" log="$2"; shift 2
+    (cd "$dir" && timeout 600 gradle --offline --console=plain --stacktrace "$@") >"$log" 2>&1
+}
+
+# ---------------------------------------------------------------- build
+if ! $skip_build; then
+    echo "== scripts/build-plugins.sh"
+    if ! scripts/build-plugins.sh >"$logs/build-plugins.log" 2>&1; then
+        tail -40 "$logs/build-plugins.log"
+        ko "build-plugins.sh builds the engine, the bridge and the plugin" "$logs/build-plugins.log"
+        echo "$passed passed, $failed failed"
+        exit 1
+    fi
+fi
+plugin_jar="$root/gradle-plugin/build/libs/racer-gradle-plugin-0.1.0.jar"
+check "plugin jar exists" "" test -f "$plugin_jar"
+check "plugin jar bundles the bridge and the native library" "" \
+    bash -c "unzip -l '$plugin_jar' | grep -q 'dev/racer/bridge/native/linux-x86_64/libracer_jni.so' \
+             && unzip -l '$plugin_jar' | grep -q 'dev/racer/bridge/Racer.class' \
+             && unzip -l '$plugin_jar' | grep -q 'META-INF/gradle-plugins/dev.racer.properties'"
+
+# ---------------------------------------------------------------- bridge unit tests (JUnit)
+echo "== bridge: mvn test"
+(cd bridge && mvn -B test) >"$logs/bridge-junit.log" 2>&1
+for report in bridge/target/surefire-reports/TEST-*.xml; do
+    [ -f "$report" ] || continue
+    # One result per JUnit test case.
+    while IFS=$'\t' read -r outcome name; do
+        if [ "$outcome" = ok ]; then ok "bridge junit: $name"; else ko "bridge junit: $name" "$logs/bridge-junit.log"; fi
+    done < <(python3 - "$report" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+for case in ET.parse(sys.argv[1]).getroot().iter('testcase'):
+    bad = any(child.tag in ('failure', 'error') for child in case)
+    skipped = any(child.tag == 'skipped' for child in case)
+    if not skipped:
+        print(('failed' if bad else 'ok') + '\t' + case.get('classname', '').split('.')[-1] + '.' + case.get('name', ''))
+EOF
+)
+done
+ls bridge/target/surefire-reports/TEST-*.xml >/dev/null 2>&1 || ko "bridge junit tests ran" "$logs/bridge-junit.log"
+
+# ---------------------------------------------------------------- helpers for projects
+# copy_sample NAME: a private copy of sample-project.
+copy_sample() {
+    local dir="$projects/$1"
+    mkdir -p "$dir"
+    (cd sample-project && tar --exclude=build --exclude=.gradle -cf - .) | (cd "$dir" && tar -xf -)
+    echo "$dir"
+}
+
+# write FILE: stdin into FILE (parents created).
+write() { mkdir -p "$(dirname "$1")"; cat >"$1"; }
+
+# A buildscript block that puts the plugin jar on the class path by file.
+buildscript_files="buildscript { dependencies { classpath files('$plugin_jar') } }"
+
+annotation_sources() {
+    local dir="$1"
+    write "$dir/src/main/java/p/ThreadSafe.java" <<'EOF'
+package p;
+@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.CLASS)
+public @interface ThreadSafe {}
+EOF
+}
+
+sample_line() { grep -n -- "$2" "$1" | head -1 | cut -d: -f1; }
+
+app_src="src/main/java/dev/racer/sample/app"
+stats_add_line=$(sample_line "sample-project/app/$app_src/Stats.java" "total += value")
+stats_get_line=$(sample_line "sample-project/app/$app_src/Stats.java" "return total")
+service_update_line=$(sample_line "sample-project/app/$app_src/Service.java" "counter.increment()")
+service_current_line=$(sample_line "sample-project/app/$app_src/Service.java" "return counter.get()")
+counter_line=$(sample_line "sample-project/lib/src/main/java/dev/racer/sample/lib/Counter.java" "count++")
+
+# ---------------------------------------------------------------- sample-project: races fail the build
+echo "== sample-project: gradle racerCheck --continue"
+sample=$(copy_sample sample)
+log="$logs/sample-racerCheck.log"
+gradle_in "$sample" "$log" racerCheck --continue
+rc=$?
+check "sample: build fails because of races" "$log" test "$rc" -ne 0
+check "sample: failure names the count and the report" "$log" \
+    has "$log" "racer found 4 races in project ':app'; see the report at file:$sample/app/build/reports/racer/racer.html"
+check "sample: lib and annotations pass" "$log" \
+    bash -c "grep -qxF ':lib:racerCheck' '$log' && grep -qxF ':annotations:racerCheck' '$log' && ! grep -qF \"in project ':lib'\" '$log'"
+check "sample: unprotected write in one module (Stats.add)" "$log" \
+    has "$log" "$app_src/Stats.java:$stats_add_line: THREAD_SAFETY_VIOLATION in Stats.add(long): this.total"
+check "sample: read/write race in one module (Stats.total)" "$log" \
+    has "$log" "$app_src/Stats.java:$stats_get_line: THREAD_SAFETY_VIOLATION in Stats.total(): this.total"
+check "sample: cross-module write race reported in app (Service.update)" "$log" \
+    has "$log" "$app_src/Service.java:$service_update_line: THREAD_SAFETY_VIOLATION in Service.update(): this.counter.count"
+check "sample: cross-module read race reported in app (Service.current)" "$log" \
+    has "$log" "$app_src/Service.java:$service_current_line: THREAD_SAFETY_VIOLATION in Service.current(): this.counter.count"
+check "sample: cross-module trace goes into lib's Counter.increment()" "$log" \
+    has "$log" "dev/racer/sample/lib/Counter.java:$counter_line Counter.increment()"
+check "sample: safe classes are not reported" "$log" \
+    bash -c "! grep -E 'THREAD_SAFETY_VIOLATION in (Cache|Formatter|Screen|SafeCounter|EventLog|Counter)\\.' '$log'"
+for f in racer.txt racer.json racer.sarif racer.html; do
+    check "sample: report app/build/reports/racer/$f written" "$log" test -s "$sample/app/build/reports/racer/$f"
+done
+check "sample: lib summary written to lib/build/racer/summaries.json" "$log" test -s "$sample/lib/build/racer/summaries.json"
+check "sample: no JVM crash" "$log" no_crash "$log"
+
+# ---------------------------------------------------------------- ignoreFailures, UP-TO-DATE, incremental
+echo "== sample-project with ignoreFailures: reruns and incremental changes"
+inc=$(copy_sample incremental)
+printf '\nracer { ignoreFailures = true }\n' >>"$inc/app/build.gradle"
+log="$logs/ignore-1.log"
+gradle_in "$inc" "$log" check
+rc=$?
+check "ignoreFailures: build succeeds" "$log" test "$rc" -eq 0
+check "ignoreFailures: races are still reported" "$log" \
+    has "$log" "$app_src/Service.java:$service_update_line: THREAD_SAFETY_VIOLATION in Service.update(): this.counter.count"
+check "ignoreFailures: warning names the count" "$log" has "$log" "racer found 4 races in project ':app'"
+check "check depends on racerCheck" "$log" ran "$log" ":app:racerCheck"
+
+log="$logs/ignore-2-noop.log"
+gradle_in "$inc" "$log" check
+check "second run: app racerCheck UP-TO-DATE" "$log" up_to_date "$log" ":app:racerCheck"
+check "second run: lib racerCheck UP-TO-DATE" "$log" up_to_date "$log" ":lib:racerCheck"
+
+# A change in app re-runs app only.
+sed -i 's|^}$|    public int size() { return 1; }\n}|' "$inc/app/$app_src/Formatter.java"
+log="$logs/ignore-3-app-change.log"
+gradle_in "$inc" "$log" racerCheck
+check "app change: app racerCheck re-runs" "$log" ran "$log" ":app:racerCheck"
+check "app change: lib racerCheck UP-TO-DATE" "$log" up_to_date "$log" ":lib:racerCheck"
+check "app change: annotations racerCheck UP-TO-DATE" "$log" up_to_date "$log" ":annotations:racerCheck"
+
+# A change in lib re-runs lib and its dependant app, not annotations.
+sed -i 's|^}$|    public void reset() { count = 0; }\n}|' "$inc/lib/src/main/java/dev/racer/sample/lib/Counter.java"
+log="$logs/ignore-4-lib-change.log"
+gradle_in "$inc" "$log" racerCheck
+check "lib change: lib racerCheck re-runs" "$log" ran "$log" ":lib:racerCheck"
+check "lib change: dependant app racerCheck re-runs" "$log" ran "$log" ":app:racerCheck"
+check "lib change: annotations racerCheck UP-TO-DATE" "$log" up_to_date "$log" ":annotations:racerCheck"
+
+# ---------------------------------------------------------------- clean code passes; plugins DSL; runOnCheck
+echo "== clean project (plugins { } DSL, mavenLocal marker)"
+clean="$projects/clean"
+write "$clean/settings.gradle" <<'EOF'
+pluginManagement { repositories { mavenLocal() } }
+rootProject.name = 'clean'
+EOF
+write "$clean/build.gradle" <<'EOF'
+plugins {
+    id 'java'
+    id 'dev.racer' version '0.1.0'
+}
+racer { showProgress = true }
+EOF
+annotation_sources "$clean"
+write "$clean/src/main/java/p/Account.java" <<'EOF'
+package p;
+
+@ThreadSafe
+public class Account {
+    private long balance;
+
+    public synchronized void deposit(long amount) {
+        balance += amount;
+    }
+
+    public synchronized long balance() {
+        return balance;
+    }
+
+    public long fresh() {
+        Account a = new Account();
+        a.balance = 5;
+        return a.balance;
+    }
+}
+EOF
+log="$logs/clean.log"
+gradle_in "$clean" "$log" check
+rc=$?
+check "clean code: build succeeds" "$log" test "$rc" -eq 0
+check "clean code: racerCheck ran from check" "$log" ran "$log" ":racerCheck"
+check "clean code: no races reported" "$log" has "$log" "racer: no races found in project 'clean'"
+check "clean code: summary written" "$log" test -s "$clean/build/racer/summaries.json"
+
+printf '\nracer { runOnCheck = false }\n' >>"$clean/build.gradle"
+log="$logs/clean-runOnCheck.log"
+gradle_in "$clean" "$log" check
+check "runOnCheck = false: check does not run racerCheck" "$log" bash -c "! grep -qE '^:racerCheck' '$log'"
+
+# ---------------------------------------------------------------- extension settings
+echo "== extension settings"
+cfg="$projects/settings"
+write "$cfg/settings.gradle" <<<"rootProject.name = 'settings'"
+write "$cfg/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'java'
+apply plugin: 'dev.racer'
+racer {
+    threadSafeAnnotations = ['Concurrent']
+    ignoreClasses = ['p.Ignored']
+    maxIssues = 10
+    reportsDir = file("\$buildDir/racer-out")
+    reports {
+        html = false
+        sarif = false
+    }
+}
+EOF
+annotation_sources "$cfg"
+write "$cfg/src/main/java/p/Concurrent.java" <<'EOF'
+package p;
+@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.CLASS)
+public @interface Concurrent {}
+EOF
+write "$cfg/src/main/java/p/Custom.java" <<'EOF'
+package p;
+
+@Concurrent
+public class Custom {
+    private int n;
+
+    public void bump() {
+        n++;
+    }
+}
+EOF
+write "$cfg/src/main/java/p/Ignored.java" <<'EOF'
+package p;
+
+@ThreadSafe
+public class Ignored {
+    private int n;
+
+    public void bump() {
+        n++;
+    }
+}
+EOF
+log="$logs/settings.log"
+gradle_in "$cfg" "$log" racerCheck
+rc=$?
+check "maxIssues: races under the threshold do not fail the build" "$log" test "$rc" -eq 0
+check "threadSafeAnnotations: @Concurrent class is checked" "$log" \
+    has "$log" "src/main/java/p/Custom.java:8: THREAD_SAFETY_VIOLATION in Custom.bump(): this.n"
+check "ignoreClasses: p.Ignored is not reported" "$log" lacks "$log" "Ignored.bump"
+check "reportsDir and toggles: text and json written" "$log" \
+    bash -c "test -s '$cfg/build/racer-out/racer.txt' && test -s '$cfg/build/racer-out/racer.json'"
+check "reports toggles: html and sarif not written" "$log" \
+    bash -c "test ! -e '$cfg/build/racer-out/racer.html' && test ! -e '$cfg/build/racer-out/racer.sarif'"
+
+# ---------------------------------------------------------------- broken inputs
+echo "== broken class file and corrupt upstream summary"
+broken="$projects/broken"
+write "$broken/settings.gradle" <<<"rootProject.name = 'broken'"
+write "$broken/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'java'
+apply plugin: 'dev.racer'
+// Leaves a truncated class file next to the good ones, as a broken tool or disk would.
+compileJava.doLast {
+    def bytes = file("\$destinationDir/p/Good.class").bytes
+    file("\$destinationDir/p/Broken.class").bytes = bytes[0..<(bytes.length / 2 as int)] as byte[]
+}
+EOF
+write "$broken/src/main/java/p/Good.java" <<'EOF'
+package p;
+
+public class Good {
+    private int n;
+
+    public synchronized void set(int v) {
+        n = v;
+    }
+}
+EOF
+log="$logs/broken.log"
+gradle_in "$broken" "$log" racerCheck
+rc=$?
+check "broken class: the build names the broken file (error or warning)" "$log" has_re "$log" "racer.*Broken\\.class"
+check "broken class: a failure is a clean task failure" "$log" \
+    bash -c "[ $rc -eq 0 ] || grep -qF \"Execution failed for task ':racerCheck'\" '$log'"
+check "broken class: no JVM crash" "$log" no_crash "$log"
+
+corrupt=$(copy_sample corrupt-summary)
+printf '\nracerCheck.doFirst { file("../lib/build/racer/summaries.json").text = "{ this is not json" }\n' >>"$corrupt/app/build.gradle"
+log="$logs/corrupt-summary.log"
+gradle_in "$corrupt" "$log" :app:racerCheck
+rc=$?
+check "corrupt upstream summary: build fails" "$log" test "$rc" -ne 0
+check "corrupt upstream summary: message names the summary file" "$log" \
+    has_re "$log" "racer: analysis of project ':app' failed: .*summaries\\.json"
+check "corrupt upstream summary: no JVM crash" "$log" no_crash "$log"
+
+# ---------------------------------------------------------------- class loaders and parallel projects
+echo "== two buildscript class paths, --parallel"
+multi="$projects/multi"
+write "$multi/settings.gradle" <<'EOF'
+rootProject.name = 'multi'
+include 'a', 'b', 'c'
+EOF
+write "$multi/build.gradle" <<<"// Each subproject brings the plugin on its own buildscript class path."
+# a and c: the jar by file; b: the same plugin from mavenLocal, i.e. another class loader.
+for m in a b c; do
+    if [ "$m" = b ]; then
+        bs="buildscript { repositories { mavenLocal() }; dependencies { classpath 'dev.racer:racer-gradle-plugin:0.1.0' } }"
+    else
+        bs="$buildscript_files"
+    fi
+    write "$multi/$m/build.gradle" <<EOF
+$bs
+apply plugin: 'java'
+apply plugin: 'dev.racer'
+racer { ignoreFailures = true }
+EOF
+    annotation_sources "$multi/$m"
+    write "$multi/$m/src/main/java/p/Racy${m}.java" <<EOF
+package p;
+
+@ThreadSafe
+public class Racy${m} {
+    private int n;
+
+    public void bump() {
+        n++;
+    }
+}
+EOF
+done
+log="$logs/multi.log"
+gradle_in "$multi" "$log" racerCheck --parallel
+rc=$?
+check "separate class loaders + --parallel: build succeeds" "$log" test "$rc" -eq 0
+check "separate class loaders: every module analysed" "$log" \
+    bash -c "for m in a b c; do grep -qF \"Racy\$m.bump(): this.n\" '$log' || exit 1; done"
+check "separate class loaders: no UnsatisfiedLinkError" "$log" lacks "$log" "UnsatisfiedLinkError"
+
+# ---------------------------------------------------------------- summary
+if [ "$failed" -gt 0 ]; then
+    echo
+    echo "failed checks:"
+    for f in "${failures[@]}"; do echo "  - $f"; done
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
