@@ -154,6 +154,12 @@ done
 check "sample: lib summary written to lib/build/racer/summaries.json" "$log" test -s "$sample/lib/build/racer/summaries.json"
 check "sample: no JVM crash" "$log" no_crash "$log"
 
+log="$logs/sample-property.log"
+gradle_in "$sample" "$log" racerCheck -Pracer.ignoreFailures=true
+rc=$?
+check "-Pracer.ignoreFailures=true: build succeeds and still reports" "$log" \
+    bash -c "[ $rc -eq 0 ] && grep -qF '(ignoreFailures is set)' '$log'"
+
 # ---------------------------------------------------------------- ignoreFailures, UP-TO-DATE, incremental
 echo "== sample-project with ignoreFailures: reruns and incremental changes"
 inc=$(copy_sample incremental)
@@ -361,7 +367,7 @@ for m in a b c; do
 $bs
 apply plugin: 'java'
 apply plugin: 'dev.racer'
-racer { ignoreFailures = true }
+racer { ignoreFailures = true; quiet = ('$m' == 'c') }
 EOF
     annotation_sources "$multi/$m"
     write "$multi/$m/src/main/java/p/Racy${m}.java" <<EOF
@@ -382,7 +388,9 @@ gradle_in "$multi" "$log" racerCheck --parallel
 rc=$?
 check "separate class loaders + --parallel: build succeeds" "$log" test "$rc" -eq 0
 check "separate class loaders: every module analysed" "$log" \
-    bash -c "for m in a b c; do grep -qF \"Racy\$m.bump(): this.n\" '$log' || exit 1; done"
+    bash -c "for m in a b c; do grep -qF \"racer: 1 race found in project ':\$m'\" '$log' || exit 1; done"
+check "quiet: only the summary line is printed" "$log" \
+    bash -c "grep -qF 'Racya.bump(): this.n' '$log' && ! grep -qF 'Racyc.bump(): this.n' '$log'"
 check "separate class loaders: no UnsatisfiedLinkError" "$log" lacks "$log" "UnsatisfiedLinkError"
 
 # ---------------------------------------------------------------- summary

@@ -45,6 +45,7 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
     private File summaryFile;
     private File reportsDir;
     private Boolean ignoreFailures;
+    private Boolean ignoreFailuresProperty;
     private Integer maxIssues;
     private List<String> threadSafeAnnotations;
     private List<String> ignoreClasses;
@@ -144,7 +145,10 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
     @Override
     @Input
     public boolean getIgnoreFailures() {
-        return ignoreFailures != null ? ignoreFailures : defaults.isIgnoreFailures();
+        if (ignoreFailures != null) {
+            return ignoreFailures;
+        }
+        return ignoreFailuresProperty != null ? ignoreFailuresProperty : defaults.isIgnoreFailures();
     }
 
     @Override
@@ -258,6 +262,11 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
         return report(ReportFormat.HTML, htmlReport, defaults.getReports().isHtml());
     }
 
+    /** The Gradle property {@code racer.ignoreFailures}, which wins over the extension. */
+    void setIgnoreFailuresProperty(Boolean value) {
+        this.ignoreFailuresProperty = value;
+    }
+
     /** Wires the project's defaults; called by {@link RacerPlugin}. */
     void useDefaults(RacerExtension extension, String displayName, File dir, File reports) {
         this.defaults = extension;
@@ -320,7 +329,9 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
         } catch (RacerException e) {
             throw new GradleException("racer: analysis of " + projectDisplayName + " failed: " + e.getMessage(), e);
         } catch (LinkageError e) {
-            throw new GradleException("racer: cannot use the native library: " + e, e);
+            throw new GradleException("racer: cannot load the plugin's classes or native library (" + e
+                    + "); if the plugin jar was replaced while a Gradle daemon was running, stop it with"
+                    + " `gradle --stop` and retry", e);
         }
 
         File report = request.preferredReport();

@@ -36,6 +36,8 @@ public class RacerPlugin implements Plugin<Project> {
     public static final String SUMMARY_PATH = "racer/summaries.json";
     /** Default reports directory, relative to the build directory. */
     public static final String REPORTS_PATH = "reports/racer";
+    /** Gradle property ({@code -Pracer.ignoreFailures=true}) overriding {@code racer.ignoreFailures}. */
+    public static final String IGNORE_FAILURES_PROPERTY = "racer.ignoreFailures";
 
     private static final int[] MINIMUM_GRADLE = {4, 4};
 
@@ -59,6 +61,10 @@ public class RacerPlugin implements Plugin<Project> {
         File buildDir = GradleCompat.buildDir(project);
         task.useDefaults(extension, projectName(project), project.getProjectDir(), new File(buildDir, REPORTS_PATH));
         task.setSummaryFile(new File(buildDir, SUMMARY_PATH));
+        Object ignore = project.findProperty(IGNORE_FAILURES_PROPERTY);
+        if (ignore != null) {
+            task.setIgnoreFailuresProperty(Boolean.valueOf(String.valueOf(ignore).trim()));
+        }
 
         final SourceSet main = mainSourceSet(project);
         task.setClassDirs(main.getOutput().getClassesDirs());
