@@ -105,6 +105,32 @@ if [ -f sample-project/pom.xml ]; then
             [ -f "$sample/app/target/racer/$f" ] || { fail "sample-project: reports written" "app/target/racer/$f missing"; continue 2; }
         done
         pass "sample-project: reports written"
+        # The races are Stats (inside app) and Service (through lib's Counter); lib and the safe
+        # classes of app (Cache, Screen, Formatter) have none.
+        if why="$(python3 - "$sample" <<'PY'
+import json, sys
+base = sys.argv[1]
+def issues(module):
+    with open(f"{base}/{module}/target/racer/racer.json") as f:
+        return json.load(f)["issues"]
+app = issues("app")
+classes = sorted({i["class"].rsplit(".", 1)[1] for i in app})
+problems = []
+if classes != ["Service", "Stats"]:
+    problems.append(f"races in app are in {classes}, expected Service and Stats")
+if not any(t["class"] == "dev.racer.sample.lib.Counter" for i in app if i["class"].endswith(".Service") for t in i["trace"]):
+    problems.append("no Service race has a trace into lib's Counter")
+for module in ("lib", "annotations"):
+    if issues(module):
+        problems.append(f"{module} has races: {[(i['class'], i['method']) for i in issues(module)]}")
+print("; ".join(problems))
+sys.exit(1 if problems else 0)
+PY
+)"; then
+            pass "sample-project: the expected races (Stats; Service through lib) and no others"
+        else
+            fail "sample-project: the expected races (Stats; Service through lib) and no others" "$why"
+        fi
     fi
 
     log="$work/sample-skip.log"

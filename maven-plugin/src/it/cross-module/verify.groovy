@@ -1,8 +1,8 @@
-// Both invocations (whole reactor; -pl app -am) find the race in app through lib's summaries.
+// Every invocation (whole reactor; -pl app -am; -T 2) finds the race in app through lib's summaries.
 def check = { ok, String what -> if (!ok) throw new AssertionError(what) }
 def log = new File(basedir, 'build.log').text
 def builds = log.split(/(?m)^\[INFO\] Scanning for projects\.\.\./).findAll { it.contains('racer') }
-check(builds.size() == 2, "two invocations logged, found ${builds.size()}")
+check(builds.size() == 3, "three invocations logged, found ${builds.size()}")
 builds.eachWithIndex { build, i ->
     def n = i + 1
     check(build.contains('racer: skipped, nothing to analyse in a module with pom packaging'), "#$n: the aggregator is skipped")

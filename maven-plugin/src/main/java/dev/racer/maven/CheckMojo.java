@@ -25,6 +25,7 @@ import org.eclipse.aether.RepositorySystem;
 import dev.racer.bridge.AnalysisRequest;
 import dev.racer.bridge.AnalysisResult;
 import dev.racer.bridge.ConsoleReport;
+import dev.racer.bridge.NativeLibrary;
 import dev.racer.bridge.Racer;
 import dev.racer.bridge.RacerException;
 import dev.racer.bridge.ReportFormat;
@@ -132,9 +133,14 @@ public class CheckMojo extends AbstractMojo {
             getLog().debug("racer: request " + request.toJson());
         }
 
-        long start = System.nanoTime();
         AnalysisResult result;
+        long start;
         try {
+            long loadStart = System.nanoTime();
+            NativeLibrary.ensureLoaded();
+            getLog().debug("racer: native library " + NativeLibrary.loadedFrom() + " ready in "
+                    + (System.nanoTime() - loadStart) / 1_000_000L + " ms");
+            start = System.nanoTime();
             result = Racer.analyze(request);
         } catch (RacerException e) {
             throw new MojoExecutionException("racer could not analyse " + project.getArtifactId() + ": "
