@@ -356,10 +356,12 @@ rootProject.name = 'multi'
 include 'a', 'b', 'c'
 EOF
 write "$multi/build.gradle" <<<"// Each subproject brings the plugin on its own buildscript class path."
-# a and c: the jar by file; b: the same plugin from mavenLocal, i.e. another class loader.
+# a and c: the jar by file; b: the same plugin from mavenLocal plus another entry, so another class loader.
 for m in a b c; do
     if [ "$m" = b ]; then
-        bs="buildscript { repositories { mavenLocal() }; dependencies { classpath 'dev.racer:racer-gradle-plugin:0.1.0' } }"
+        # Another class path (an extra entry) makes Gradle create another class loader.
+        write "$multi/b/extra/marker.txt" <<<"b"
+        bs="buildscript { repositories { mavenLocal() }; dependencies { classpath 'dev.racer:racer-gradle-plugin:0.1.0'; classpath files('extra') } }"
     else
         bs="$buildscript_files"
     fi
@@ -384,7 +386,7 @@ public class Racy${m} {
 EOF
 done
 log="$logs/multi.log"
-gradle_in "$multi" "$log" racerCheck --parallel
+gradle_in "$multi" "$log" racerCheck --parallel --info
 rc=$?
 check "separate class loaders + --parallel: build succeeds" "$log" test "$rc" -eq 0
 check "separate class loaders: every module analysed" "$log" \
@@ -392,6 +394,8 @@ check "separate class loaders: every module analysed" "$log" \
 check "quiet: only the summary line is printed" "$log" \
     bash -c "grep -qF 'Racya.bump(): this.n' '$log' && ! grep -qF 'Racyc.bump(): this.n' '$log'"
 check "separate class loaders: no UnsatisfiedLinkError" "$log" lacks "$log" "UnsatisfiedLinkError"
+check "separate class loaders: the second loader gets its own copy of the library" "$log" \
+    bash -c "[ \$(grep -oE 'racer: engine .* loaded from .*' '$log' | sort -u | wc -l) -ge 2 ]"
 
 # ---------------------------------------------------------------- summary
 if [ "$failed" -gt 0 ]; then

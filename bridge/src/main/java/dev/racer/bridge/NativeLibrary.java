@@ -124,29 +124,78 @@ public final class NativeLibrary {
                     + "=/path/to/" + libraryName + " to use a library built for this machine)");
         }
         String resource = RESOURCE_ROOT + platform + "/" + libraryName;
-        byte[] bytes = readResource(resource);
-        if (bytes == null) {
-            throw new RacerException("racer: no native library for " + platform + " in this jar (resource "
-                    + resource + " is missing); the jar bundles " + bundledPlatform() + " (set -D"
-                    + LIBRARY_PROPERTY + "=/path/to/" + libraryName + " to use a library built for this machine)");
+        // "<sha256> <size>", written at build time; without it the library is read and hashed here.
+        String[] recorded = readChecksum(resource + ".sha256");
+        byte[] bytes = null;
+        String sha;
+        long size;
+        if (recorded != null) {
+            sha = recorded[0];
+            size = Long.parseLong(recorded[1]);
+        } else {
+            bytes = readResource(resource);
+            if (bytes == null) {
+                throw missingResource(platform, resource, libraryName);
+            }
+            sha = sha256(bytes);
+            size = bytes.length;
         }
-        String sha = sha256(bytes);
         List<String> problems = new ArrayList<String>();
         for (File base : cacheRoots()) {
-            Path target;
+            Path target = base.toPath().resolve(sha).resolve(libraryName);
             try {
-                target = extract(base.toPath().resolve(sha), libraryName, bytes, sha);
+                // The directory is named after the content's hash and files only appear there by
+                // atomic rename, so a file of the right size is the complete library.
+                if (!(Files.isRegularFile(target) && Files.size(target) == size)) {
+                    if (bytes == null) {
+                        bytes = readResource(resource);
+                        if (bytes == null) {
+                            throw missingResource(platform, resource, libraryName);
+                        }
+                    }
+                    extract(target, bytes);
+                }
             } catch (IOException e) {
                 problems.add(base + ": " + e);
                 continue;
             }
-            return loadExtracted(target, bytes);
+            return loadExtracted(target);
         }
         throw new RacerException("racer: cannot extract the native library to a cache directory: " + problems);
     }
 
+    private static RacerException missingResource(String platform, String resource, String libraryName) {
+        return new RacerException("racer: no native library for " + platform + " in this jar (resource "
+                + resource + " is missing); the jar bundles " + bundledPlatform() + " (set -D"
+                + LIBRARY_PROPERTY + "=/path/to/" + libraryName + " to use a library built for this machine)");
+    }
+
+    private static String[] readChecksum(String name) {
+        InputStream in = NativeLibrary.class.getResourceAsStream(name);
+        if (in == null) {
+            return null;
+        }
+        try {
+            byte[] buffer = new byte[256];
+            int n = 0;
+            int r;
+            while (n < buffer.length && (r = in.read(buffer, n, buffer.length - n)) > 0) {
+                n += r;
+            }
+            String[] parts = new String(buffer, 0, n, "US-ASCII").trim().split("\\s+");
+            if (parts.length == 2 && parts[0].matches("[0-9a-f]{64}") && parts[1].matches("[0-9]{1,12}")) {
+                return parts;
+            }
+            return null;
+        } catch (IOException e) {
+            return null;
+        } finally {
+            closeQuietly(in);
+        }
+    }
+
     /** Loads the cached copy, or a private copy when another class loader holds the cached one. */
-    private static String loadExtracted(Path target, byte[] bytes) {
+    private static String loadExtracted(Path target) {
         try {
             System.load(target.toString());
             return target.toString();
@@ -157,7 +206,7 @@ public final class NativeLibrary {
         }
         try {
             Path copy = Files.createTempFile(target.getParent(), "libracer_jni-", ".so");
-            Files.write(copy, bytes);
+            Files.copy(target, copy, StandardCopyOption.REPLACE_EXISTING);
             copy.toFile().deleteOnExit();
             systemLoad(copy.toString());
             return copy.toString();
@@ -180,14 +229,10 @@ public final class NativeLibrary {
                 + System.getProperty("os.name") + "/" + System.getProperty("os.arch") + ": " + e.getMessage(), e);
     }
 
-    private static Path extract(Path dir, String libraryName, byte[] bytes, String sha) throws IOException {
-        Path target = dir.resolve(libraryName);
-        if (Files.isRegularFile(target) && Files.size(target) == bytes.length
-                && sha.equals(sha256(Files.readAllBytes(target)))) {
-            return target;
-        }
+    private static void extract(Path target, byte[] bytes) throws IOException {
+        Path dir = target.getParent();
         Files.createDirectories(dir);
-        Path temp = Files.createTempFile(dir, libraryName + ".", ".tmp");
+        Path temp = Files.createTempFile(dir, target.getFileName() + ".", ".tmp");
         try {
             Files.write(temp, bytes);
             try {
@@ -202,7 +247,6 @@ public final class NativeLibrary {
         } finally {
             Files.deleteIfExists(temp);
         }
-        return target;
     }
 
     private static List<File> cacheRoots() {

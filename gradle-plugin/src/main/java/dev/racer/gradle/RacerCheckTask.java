@@ -3,6 +3,7 @@ package dev.racer.gradle;
 import dev.racer.bridge.AnalysisRequest;
 import dev.racer.bridge.AnalysisResult;
 import dev.racer.bridge.ConsoleReport;
+import dev.racer.bridge.NativeLibrary;
 import dev.racer.bridge.Racer;
 import dev.racer.bridge.RacerException;
 import dev.racer.bridge.ReportFormat;
@@ -325,6 +326,10 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
 
         AnalysisResult result;
         try {
+            if (log.isInfoEnabled()) {
+                log.info("racer: engine {} loaded from {}", Racer.engineVersion(), NativeLibrary.loadedFrom());
+                log.info("racer: request {}", request.toJson());
+            }
             result = Racer.analyze(request);
         } catch (RacerException e) {
             throw new GradleException("racer: analysis of " + projectDisplayName + " failed: " + e.getMessage(), e);
