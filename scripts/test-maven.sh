@@ -13,18 +13,24 @@ cd "$root"
 build=true
 for arg in "$@"; do
     case "$arg" in
-        --no-build) build=false ;;
+        --no-build|--skip-build) build=false ;;
         *) echo "test-maven: unknown argument $arg (expected --no-build)" >&2; exit 2 ;;
     esac
 done
 [ "${RACER_SKIP_BUILD:-0}" = 1 ] && build=false
 
-if $build; then
-    scripts/build-plugins.sh || { echo "test-maven: scripts/build-plugins.sh failed"; echo "0 passed, 1 failed"; exit 1; }
-fi
-
 work="$(mktemp -d "${TMPDIR:-/tmp}/racer-test-maven.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
+
+if $build; then
+    echo "== scripts/build-plugins.sh"
+    if ! scripts/build-plugins.sh >"$work/build-plugins.log" 2>&1; then
+        tail -40 "$work/build-plugins.log"
+        echo "test-maven: scripts/build-plugins.sh failed"
+        echo "0 passed, 1 failed"
+        exit 1
+    fi
+fi
 passed=0
 failed=0
 failures=()
