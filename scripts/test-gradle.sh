@@ -97,7 +97,7 @@ ls bridge/target/surefire-reports/TEST-*.xml >/dev/null 2>&1 || ko "bridge junit
 copy_sample() {
     local dir="$projects/$1"
     mkdir -p "$dir"
-    (cd sample-project && tar --exclude=build --exclude=.gradle -cf - .) | (cd "$dir" && tar -xf -)
+    (cd sample-project && tar --exclude=build --exclude=.gradle --exclude=target -cf - .) | (cd "$dir" && tar -xf -)
     echo "$dir"
 }
 
@@ -293,6 +293,7 @@ public class Ignored {
     }
 }
 EOF
+mkdir -p "$cfg/build/racer-out" && echo stale >"$cfg/build/racer-out/racer.html"
 log="$logs/settings.log"
 gradle_in "$cfg" "$log" racerCheck
 rc=$?
@@ -302,7 +303,7 @@ check "threadSafeAnnotations: @Concurrent class is checked" "$log" \
 check "ignoreClasses: p.Ignored is not reported" "$log" lacks "$log" "Ignored.bump"
 check "reportsDir and toggles: text and json written" "$log" \
     bash -c "test -s '$cfg/build/racer-out/racer.txt' && test -s '$cfg/build/racer-out/racer.json'"
-check "reports toggles: html and sarif not written" "$log" \
+check "reports toggles: html and sarif not written (a stale racer.html is removed)" "$log" \
     bash -c "test ! -e '$cfg/build/racer-out/racer.html' && test ! -e '$cfg/build/racer-out/racer.sarif'"
 
 # ---------------------------------------------------------------- broken inputs

@@ -318,6 +318,7 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
                 .report(ReportFormat.SARIF, getSarifReportFile())
                 .report(ReportFormat.HTML, getHtmlReportFile());
         AnalysisRequest request = builder.build();
+        deleteDisabledReports(request);
         if (isShowProgress()) {
             log.lifecycle("racer: analysing {} class director{} of {} ({} classpath entries, {} upstream summar{})",
                     inputs.size(), inputs.size() == 1 ? "y" : "ies", projectDisplayName, context.size(),
@@ -370,6 +371,20 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
                 log.warn(message + " (ignoreFailures is set)");
             } else {
                 throw new GradleException(message);
+            }
+        }
+    }
+
+    /** Removes report files of formats that are switched off, so that no stale report is left behind. */
+    private void deleteDisabledReports(AnalysisRequest request) {
+        File dir = getReportsDir();
+        if (dir == null) {
+            return;
+        }
+        for (ReportFormat format : ReportFormat.values()) {
+            File stale = new File(dir, "racer." + format.extension());
+            if (!request.reports().containsKey(format) && stale.isFile() && !stale.delete()) {
+                getLogger().warn("racer: cannot delete the stale report {}", stale);
             }
         }
     }
