@@ -10,6 +10,7 @@ pub mod hierarchy;
 pub mod input;
 pub mod pipeline;
 pub mod report;
+pub mod fxhash;
 pub mod summaries;
 pub mod sym;
 

@@ -26,6 +26,13 @@ pub fn run(request: &Request) -> Result<Response, Error> {
     pool.install(|| run_in_pool(request))
 }
 
+/// `RACER_TIMINGS=1` prints the time of each phase to stderr (for benchmarking).
+fn phase(start: Instant, name: &str) {
+    if std::env::var_os("RACER_TIMINGS").is_some() {
+        eprintln!("racer: timing: {name}: {:.3}s", start.elapsed().as_secs_f64());
+    }
+}
+
 fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let start = Instant::now();
     if request.inputs.is_empty() {
@@ -39,6 +46,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let upstream = summaries::load_all(&request.summaries_in)?;
 
     let classes = load_inputs(&units, &mut diagnostics);
+    phase(start, "read+parse");
     let mut table = ClassTable::new();
     for h in &upstream.classes {
         table.insert(h.clone(), Origin::Upstream);
@@ -48,6 +56,8 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     }
     let index = ClasspathIndex::build(&request.classpath, &mut diagnostics);
     load_context(&mut table, &index, &classes, &upstream, &mut diagnostics);
+    table.freeze();
+    phase(start, "classpath+hierarchy");
 
     let config = AnnotationConfig { thread_safe_aliases: request.options.thread_safe_annotations.clone() };
     let ignore: HashSet<Sym> = request.options.ignore_classes.iter().map(|c| Sym::new(c)).collect();
@@ -60,6 +70,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         upstream_shapes: &upstream.shapes,
     };
     let analysis = schedule::run(&inputs);
+    phase(start, "summaries");
     let library_packages: Vec<String> = request.options.library_packages.iter().map(|p| package_prefix(p)).collect();
     let report_config = ReportConfig {
         table: &table,
@@ -69,6 +80,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         thread_safe_aliases: &request.options.thread_safe_annotations,
     };
     let issues = races::report(&analysis, &classes, &report_config);
+    phase(start, "reporting");
 
     if let Some(out) = &request.summaries_out {
         let file = summary_file(&classes, &analysis);

@@ -1,18 +1,19 @@
 //! Interned strings: class, field and method names are compared and hashed by
 //! pointer, ordered by content (so sorted output never depends on interning order).
 
-use std::collections::HashSet;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 
 use once_cell::sync::Lazy;
+
+use crate::fxhash::{FxHashSet, FxHasher};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 const SHARDS: usize = 32;
 
-static INTERNER: Lazy<Vec<Mutex<HashSet<&'static str>>>> =
-    Lazy::new(|| (0..SHARDS).map(|_| Mutex::new(HashSet::new())).collect());
+static INTERNER: Lazy<Vec<Mutex<FxHashSet<&'static str>>>> =
+    Lazy::new(|| (0..SHARDS).map(|_| Mutex::new(FxHashSet::default())).collect());
 
 /// An interned string. Equality and hashing are by address; ordering by content.
 #[derive(Clone, Copy)]
@@ -20,9 +21,9 @@ pub struct Sym(&'static str);
 
 impl Sym {
     pub fn new(text: &str) -> Sym {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        let mut hasher = FxHasher::default();
         text.hash(&mut hasher);
-        let shard = &INTERNER[(hasher.finish() as usize) % SHARDS];
+        let shard = &INTERNER[(hasher.finish() >> 59) as usize % SHARDS];
         let mut set = shard.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(existing) = set.get(text) {
             return Sym(existing);

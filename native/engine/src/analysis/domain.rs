@@ -110,7 +110,8 @@ pub enum Step {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Path {
     pub base: Base,
-    pub steps: Vec<Step>,
+    /// Shared: most paths are copied far more often than they are extended.
+    pub steps: Arc<[Step]>,
 }
 
 /// Paths longer than this are not extended (guards against unbounded growth
@@ -119,7 +120,8 @@ pub const MAX_PATH_STEPS: usize = 12;
 
 impl Path {
     pub fn of(base: Base) -> Path {
-        Path { base, steps: Vec::new() }
+        static NO_STEPS: once_cell::sync::Lazy<Arc<[Step]>> = once_cell::sync::Lazy::new(|| Arc::from(Vec::new()));
+        Path { base, steps: NO_STEPS.clone() }
     }
     pub fn with(&self, step: Step) -> Option<Path> {
         if self.steps.len() >= MAX_PATH_STEPS {
@@ -128,14 +130,17 @@ impl Path {
         let mut steps = Vec::with_capacity(self.steps.len() + 1);
         steps.extend_from_slice(&self.steps);
         steps.push(step);
-        Some(Path { base: self.base, steps })
+        Some(Path { base: self.base, steps: Arc::from(steps) })
     }
     pub fn field(&self, f: &FieldRef, declaring: Sym) -> Option<Path> {
         let _ = f;
         self.with(Step::Field { class: declaring, name: f.name })
     }
     pub fn prefix(&self, len: usize) -> Path {
-        Path { base: self.base, steps: self.steps[..len].to_vec() }
+        if len == self.steps.len() {
+            return self.clone();
+        }
+        Path { base: self.base, steps: Arc::from(&self.steps[..len]) }
     }
     pub fn last_field(&self) -> Option<(Sym, Sym)> {
         match self.steps.last() {
@@ -145,80 +150,93 @@ impl Path {
     }
 }
 
-/// A map from paths to values, organised by base (most keys are bare bases).
-/// Deterministic: iteration follows path order.
+/// A map from paths to values: a vector sorted by path (maps are small, and a
+/// vector clones with one allocation). Deterministic iteration in path order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PathMap<V: Copy + Eq> {
-    entries: std::collections::BTreeMap<Base, Vec<(Vec<Step>, V)>>,
+    entries: Vec<(Base, Arc<[Step]>, V)>,
 }
 
 impl<V: Copy + Eq> Default for PathMap<V> {
     fn default() -> Self {
-        PathMap { entries: std::collections::BTreeMap::new() }
+        PathMap { entries: Vec::new() }
     }
 }
 
 impl<V: Copy + Eq> PathMap<V> {
+    fn find(&self, base: Base, steps: &[Step]) -> Result<usize, usize> {
+        self.entries.binary_search_by(|(b, s, _)| b.cmp(&base).then_with(|| (**s).cmp(steps)))
+    }
     pub fn get(&self, p: &Path) -> Option<V> {
         self.get_parts(p.base, &p.steps)
     }
     pub fn get_parts(&self, base: Base, steps: &[Step]) -> Option<V> {
-        self.entries.get(&base)?.iter().find(|(s, _)| s.as_slice() == steps).map(|(_, v)| *v)
+        self.find(base, steps).ok().map(|i| self.entries[i].2)
     }
     pub fn set(&mut self, p: &Path, v: Option<V>) {
-        let list = self.entries.entry(p.base).or_default();
-        match (list.iter().position(|(s, _)| *s == p.steps), v) {
-            (Some(i), Some(v)) => list[i].1 = v,
-            (Some(i), None) => {
-                list.remove(i);
+        match (self.find(p.base, &p.steps), v) {
+            (Ok(i), Some(v)) => self.entries[i].2 = v,
+            (Ok(i), None) => {
+                self.entries.remove(i);
             }
-            (None, Some(v)) => list.push((p.steps.clone(), v)),
-            (None, None) => {}
-        }
-        if list.is_empty() {
-            self.entries.remove(&p.base);
+            (Err(i), Some(v)) => self.entries.insert(i, (p.base, p.steps.clone(), v)),
+            (Err(_), None) => {}
         }
     }
-    /// Entries for one base (any steps).
-    pub fn for_base(&self, base: Base) -> &[(Vec<Step>, V)] {
-        self.entries.get(&base).map(|v| v.as_slice()).unwrap_or(&[])
+    pub fn retain_bases(&mut self, keep: impl Fn(&Base) -> bool) {
+        self.entries.retain(|(b, _, _)| keep(b));
+    }
+    /// Entries for one base (any steps), in step order.
+    pub fn for_base(&self, base: Base) -> impl Iterator<Item = (&[Step], V)> {
+        let start = self.entries.partition_point(|(b, _, _)| *b < base);
+        self.entries[start..].iter().take_while(move |(b, _, _)| *b == base).map(|(_, s, v)| (&**s, *v))
     }
     pub fn iter(&self) -> impl Iterator<Item = (Path, V)> + '_ {
-        self.entries
-            .iter()
-            .flat_map(|(b, list)| list.iter().map(move |(s, v)| (Path { base: *b, steps: s.clone() }, *v)))
+        self.entries.iter().map(|(b, s, v)| (Path { base: *b, steps: s.clone() }, *v))
     }
     pub fn len(&self) -> usize {
-        self.entries.values().map(|l| l.len()).sum()
+        self.entries.len()
     }
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
-    /// Pointwise merge: `both` decides keys present on both sides, `one` keys on one side.
+    /// Pointwise merge: `both` decides keys present on both sides, `keep_single`
+    /// keeps keys present on one side only.
     pub fn merge(&self, other: &PathMap<V>, both: impl Fn(V, V) -> Option<V>, keep_single: bool) -> PathMap<V> {
-        let mut out = PathMap { entries: std::collections::BTreeMap::new() };
-        for (base, list) in &self.entries {
-            for (steps, v) in list {
-                let merged = match other.get_parts(*base, steps) {
-                    Some(w) => both(*v, w),
-                    None if keep_single => Some(*v),
-                    None => None,
-                };
-                if let Some(m) = merged {
-                    out.entries.entry(*base).or_default().push((steps.clone(), m));
-                }
-            }
-        }
-        if keep_single {
-            for (base, list) in &other.entries {
-                for (steps, v) in list {
-                    if self.get_parts(*base, steps).is_none() {
-                        out.entries.entry(*base).or_default().push((steps.clone(), *v));
+        let (a, b) = (&self.entries, &other.entries);
+        let mut out = Vec::with_capacity(a.len().max(b.len()));
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            let order = if i == a.len() {
+                std::cmp::Ordering::Greater
+            } else if j == b.len() {
+                std::cmp::Ordering::Less
+            } else {
+                a[i].0.cmp(&b[j].0).then_with(|| a[i].1.cmp(&b[j].1))
+            };
+            match order {
+                std::cmp::Ordering::Equal => {
+                    if let Some(v) = both(a[i].2, b[j].2) {
+                        out.push((a[i].0, a[i].1.clone(), v));
                     }
+                    i += 1;
+                    j += 1;
+                }
+                std::cmp::Ordering::Less => {
+                    if keep_single {
+                        out.push(a[i].clone());
+                    }
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    if keep_single {
+                        out.push(b[j].clone());
+                    }
+                    j += 1;
                 }
             }
         }
-        out
+        PathMap { entries: out }
     }
 }
 
@@ -272,13 +290,82 @@ pub struct CallSite {
     pub line: u32,
 }
 
+/// The call sites from a summary's method down to an access, outermost first:
+/// a shared list, so that applying a summary prepends one node per access
+/// instead of copying every trace.
+#[derive(Debug, Clone, Default)]
+pub struct Trace(Option<Arc<TraceNode>>);
+
+#[derive(Debug)]
+pub struct TraceNode {
+    site: CallSite,
+    len: u32,
+    next: Trace,
+}
+
+impl Trace {
+    pub fn empty() -> Trace {
+        Trace(None)
+    }
+    pub fn prepend(&self, site: CallSite) -> Trace {
+        Trace(Some(Arc::new(TraceNode { site, len: self.len() as u32 + 1, next: self.clone() })))
+    }
+    pub fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |n| n.len as usize)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+    pub fn first(&self) -> Option<&CallSite> {
+        self.0.as_ref().map(|n| &n.site)
+    }
+    pub fn iter(&self) -> impl Iterator<Item = &CallSite> {
+        let mut cur = self.0.as_deref();
+        std::iter::from_fn(move || {
+            let node = cur?;
+            cur = node.next.0.as_deref();
+            Some(&node.site)
+        })
+    }
+    pub fn from_vec(sites: Vec<CallSite>) -> Trace {
+        sites.into_iter().rev().fold(Trace::empty(), |t, s| t.prepend(s))
+    }
+}
+
+impl PartialEq for Trace {
+    fn eq(&self, other: &Trace) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+impl Eq for Trace {}
+impl PartialOrd for Trace {
+    fn partial_cmp(&self, other: &Trace) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Trace {
+    fn cmp(&self, other: &Trace) -> std::cmp::Ordering {
+        self.iter().cmp(other.iter())
+    }
+}
+impl Serialize for Trace {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+impl<'de> Deserialize<'de> for Trace {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Trace, D::Error> {
+        Ok(Trace::from_vec(Vec::<CallSite>::deserialize(d)?))
+    }
+}
+
 /// Where a snapshot happens: the access line in the innermost method, and the
-/// call sites from the summary's method down to it (outermost first).
+/// call sites from the summary's method down to it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Site {
     pub line: u32,
-    #[serde(default, skip_serializing_if = "<[CallSite]>::is_empty", with = "arc_slice")]
-    pub trace: Arc<[CallSite]>,
+    #[serde(default, skip_serializing_if = "Trace::is_empty")]
+    pub trace: Trace,
 }
 
 impl Site {
@@ -336,17 +423,3 @@ impl Summary {
     }
 }
 
-mod arc_slice {
-    use std::sync::Arc;
-
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    use super::CallSite;
-
-    pub fn serialize<S: Serializer>(v: &Arc<[CallSite]>, s: S) -> Result<S::Ok, S::Error> {
-        v.as_ref().serialize(s)
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<[CallSite]>, D::Error> {
-        Ok(Arc::from(Vec::<CallSite>::deserialize(d)?))
-    }
-}

@@ -2,7 +2,7 @@
 //! its summary. The operand stack is modelled symbolically so that `getfield`
 //! on a stack value yields a longer access path (2.2, implementation note).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -14,6 +14,7 @@ use crate::sym::Sym;
 use super::annotations::{is_initializer, AnnotationConfig, MethodFacts};
 use super::cfg::Cfg;
 use super::domain::*;
+use super::facts::{self, CallFacts, Facts};
 use super::models::{self, ContainerAccess, LockEffect, ThreadEffect};
 
 /// What is known about a callee.
@@ -26,6 +27,7 @@ pub enum Callee {
 /// Everything the interpreter needs besides the method itself.
 pub struct Env<'a> {
     pub table: &'a ClassTable,
+    pub facts: &'a Facts,
     pub config: &'a AnnotationConfig,
     pub ignore_classes: &'a std::collections::HashSet<Sym>,
     pub callee: &'a (dyn Fn(&MethodRef) -> Callee + Sync),
@@ -99,7 +101,7 @@ struct Interp<'a, 'e> {
     env: &'a Env<'e>,
     input: &'a MethodInput<'a>,
     body: &'a Body,
-    accesses: HashMap<AccessKey, Site>,
+    accesses: crate::fxhash::FxHashMap<AccessKey, Site>,
     exit: Option<Exit>,
     exits_after: Vec<bool>,
     line: u32,
@@ -115,10 +117,13 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
     let mut exits_after = vec![false; body.insns.len()];
     for (i, insn) in body.insns.iter().enumerate() {
         if let Insn::Invoke { method, .. } = insn {
-            exits_after[i] = models::is_exit_call(env.table, method);
+            exits_after[i] = match env.facts.calls.get(method) {
+                Some(f) => f.exits,
+                None => models::is_exit_call(env.table, method),
+            };
         }
     }
-    let mut interp = Interp { env, input, body, accesses: HashMap::new(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0 };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0 };
     interp.run();
     interp.summary()
 }
@@ -319,7 +324,7 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     // ---- recording accesses (5.1) ----
 
-    fn record(&mut self, kind: AccessKind, st: &State, own_pre: Own, trace: Arc<[CallSite]>, line: u32) {
+    fn record(&mut self, kind: AccessKind, st: &State, own_pre: Own, trace: Trace, line: u32) {
         let path = kind.path();
         if !path.base.is_reportable() || own_pre.is_owned() || has_switch_map(path) {
             return;
@@ -343,7 +348,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         for k in 1..=p.steps.len() {
             if let Step::Field { class, name } = p.steps[k - 1] {
-                if is_safe_field(self.env.table, class, name) {
+                if self.is_safe_step(class, name) {
                     continue;
                 }
                 if name.as_str() == "$assertionsDisabled" {
@@ -355,7 +360,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             let kind = if is_write && k == p.steps.len() { AccessKind::Write(access) } else { AccessKind::Read(access) };
             let own_pre = own(st, &prefix);
             let line = self.line;
-            self.record(kind, st, own_pre, Arc::from(Vec::new()), line);
+            self.record(kind, st, own_pre, Trace::empty(), line);
         }
     }
 
@@ -393,9 +398,22 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
+    fn is_safe_step(&self, class: Sym, name: Sym) -> bool {
+        match self.env.facts.safe_steps.get(&(class, name)) {
+            Some(safe) => *safe,
+            None => facts::is_safe_field(self.env.table, class, name),
+        }
+    }
+
+    fn declaring(&self, f: &FieldRef) -> Sym {
+        match self.env.facts.fields.get(f) {
+            Some(ff) => ff.declaring,
+            None => self.env.table.resolve_field(f.class, f.name),
+        }
+    }
+
     fn field_path(&self, base: &Path, f: &FieldRef) -> Option<Path> {
-        let declaring = self.env.table.resolve_field(f.class, f.name);
-        base.field(f, declaring)
+        base.field(f, self.declaring(f))
     }
 
     fn temp(&self) -> Path {
@@ -504,7 +522,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 push(st, e, f.is_wide());
             }
             Insn::GetStatic(f) => {
-                let declaring = self.env.table.resolve_field(f.class, f.name);
+                let declaring = self.declaring(f);
                 let e = match Path::of(Base::Static(declaring)).field(f, declaring) {
                     Some(p) => Expr::Path(p),
                     None => Expr::opaque(vec![], None, Own::Unowned),
@@ -518,7 +536,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             Insn::PutStatic(f) => {
                 let value = pop(st, f.is_wide());
-                let declaring = self.env.table.resolve_field(f.class, f.name);
+                let declaring = self.declaring(f);
                 match Path::of(Base::Static(declaring)).field(f, declaring) {
                     Some(lhs) => self.assign(st, &lhs, &value, f.is_wide()),
                     None => self.read_expr(st, &value),
@@ -676,10 +694,17 @@ impl<'a, 'e> Interp<'a, 'e> {
                 return;
             }
         }
+        let computed;
+        let cf: &CallFacts = match self.env.facts.calls.get(named) {
+            Some(f) => f,
+            None => {
+                computed = facts::call_facts(self.env.table, self.env.ignore_classes, named);
+                &computed
+            }
+        };
         let args = pop_args(st, named.descriptor.as_str(), !is_static);
         let ret_kind = return_kind(named.descriptor.as_str());
-        let table = self.env.table;
-        let resolved = table.resolve_method(named).unwrap_or(*named);
+        let resolved = cf.resolved;
         let ret = self.temp();
         st.own.set(&ret, None);
         st.attrs.set(&ret, None);
@@ -689,26 +714,25 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.read_expr(st, a);
         }
         // 2. ownership sources
-        if models::is_ownership_source(table, &resolved) || models::is_ownership_source(table, named) {
+        if cf.ownership_source {
             st.own.set(&ret, Some(OWNED));
-        } else if let Some(access) = (!is_static).then(|| models::container_access(table, &resolved)).flatten() {
+        } else if let Some(access) = cf.container.filter(|_| !is_static) {
             // 3-4. container writes/reads
-            self.container_call(st, named, &resolved, access, &args, &ret);
+            self.container_call(st, cf, access, &args, &ret);
         } else {
             // 5a. interface call
-            if kind == InvokeKind::Interface {
+            if kind == InvokeKind::Interface && cf.interface_candidate {
                 self.interface_call(st, named, &args);
             }
             // 5b. thread assertions and queries
-            match models::thread_effect(named) {
+            match cf.thread {
                 Some(ThreadEffect::AssertMain) => st.threads = Threads::AnyThreadButSelf,
                 Some(ThreadEffect::AssertBackground) => st.threads = Threads::AnyThread,
                 Some(ThreadEffect::IsMainQuery) => st.attrs.set(&ret, Some(Attr::OnMainThread)),
                 None => {}
             }
             // 5c. lock effects, ignored classes, summaries
-            let lock = models::lock_effect(named).or_else(|| models::lock_effect(&resolved));
-            match lock {
+            match cf.lock {
                 Some(LockEffect::TryAcquire) => {
                     st.attrs.set(&ret, Some(Attr::LockHeld));
                     apply_lock_thread(st);
@@ -719,18 +743,18 @@ impl<'a, 'e> Interp<'a, 'e> {
                     }
                     apply_lock_effect(st, effect)
                 }
-                None if self.env.ignore_classes.contains(&resolved.class) => {}
+                None if cf.ignored => {}
                 None => match (self.env.callee)(&resolved) {
                     Callee::Summary(s) => self.apply_summary(st, &resolved, &s, &args, &ret),
-                    Callee::Unknown => self.no_summary(st, &resolved, &args, &ret),
+                    Callee::Unknown => self.no_summary(st, cf, &args, &ret),
                 },
             }
             // 5d. functional
-            if table.lookup_l2(&resolved, &|a| a.matches("Functional")) || models::is_functional_model(table, &resolved) {
+            if cf.functional {
                 st.attrs.set(&ret, Some(Attr::Functional));
             }
             // 5e. returns ownership
-            if table.lookup_l2(&resolved, &|a| a.matches("ReturnsOwnership")) {
+            if cf.returns_ownership {
                 st.own.set(&ret, Some(OWNED));
             }
         }
@@ -766,15 +790,14 @@ impl<'a, 'e> Interp<'a, 'e> {
         true
     }
 
-    fn container_call(&mut self, st: &mut State, named: &MethodRef, resolved: &MethodRef, access: ContainerAccess, args: &[Expr], ret: &Path) {
+    fn container_call(&mut self, st: &mut State, cf: &CallFacts, access: ContainerAccess, args: &[Expr], ret: &Path) {
         let receiver = match args.first() {
             Some(Expr::Path(p)) => p.clone(),
             _ => return,
         };
-        let table = self.env.table;
+        let resolved = &cf.resolved;
         if st.attrs.get(&receiver) == Some(Attr::Synchronized)
-            || models::is_synchronized_container(table, named.class)
-            || models::is_synchronized_container(table, resolved.class)
+            || cf.synchronized_container
             || self.is_synchronized_collection_field(&receiver)
         {
             return;
@@ -785,7 +808,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             ContainerAccess::Read => AccessKind::ContainerRead(receiver.clone(), *resolved),
         };
         let line = self.line;
-        self.record(kind, st, own_pre, Arc::from(Vec::new()), line);
+        self.record(kind, st, own_pre, Trace::empty(), line);
         st.own.set(ret, Some(own_pre));
     }
 
@@ -804,29 +827,18 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     fn interface_call(&mut self, st: &mut State, callee: &MethodRef, args: &[Expr]) {
-        let table = self.env.table;
-        let class = callee.class.as_str();
-        if models::INTERFACE_CALL_SAFE_PACKAGES.iter().any(|p| class.starts_with(p)) || class.ends_with("$Builder") {
-            return;
-        }
         let receiver = match args.first() {
             Some(Expr::Path(p)) => p.clone(),
             _ => return,
         };
         if let Some(Step::Field { class, name }) = receiver.steps.last() {
-            if is_safe_field(table, *class, *name) {
+            if self.is_safe_step(*class, *name) {
                 return;
             }
         }
-        if table.lookup_l1(callee, &|a| a.matches("ThreadSafe") || a.matches("ThreadConfined")).is_some() {
-            return;
-        }
-        if table.is_subtype_of_any(callee.class, &["android.os.IInterface"]) {
-            return;
-        }
         let own_pre = own(st, &receiver);
         let line = self.line;
-        self.record(AccessKind::InterfaceCall(receiver, *callee), st, own_pre, Arc::from(Vec::new()), line);
+        self.record(AccessKind::InterfaceCall(receiver, *callee), st, own_pre, Trace::empty(), line);
     }
 
     fn apply_summary(&mut self, st: &mut State, callee: &MethodRef, s: &Summary, args: &[Expr], ret: &Path) {
@@ -840,8 +852,11 @@ impl<'a, 'e> Interp<'a, 'e> {
                         if actual.steps.len() + path.steps.len() > MAX_PATH_STEPS {
                             continue;
                         }
-                        let mut steps = actual.steps.clone();
-                        steps.extend_from_slice(&path.steps);
+                        let steps: Arc<[Step]> = if actual.steps.is_empty() {
+                            path.steps.clone()
+                        } else {
+                            actual.steps.iter().chain(path.steps.iter()).copied().collect()
+                        };
                         Path { base: actual.base, steps }
                     }
                     _ => continue,
@@ -868,10 +883,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             let thread = if acc.key.thread == Threads::AnyThreadButSelf { Threads::AnyThreadButSelf } else { st.threads };
             let key = AccessKey { kind: acc.key.kind.with_path(new_path), thread, lock: acc.key.lock || caller_lock, own_pre };
-            let mut trace = Vec::with_capacity(acc.site.trace.len() + 1);
-            trace.push(call_site.clone());
-            trace.extend(acc.site.trace.iter().cloned());
-            let site = Site { line: acc.site.line, trace: Arc::from(trace) };
+            let site = Site { line: acc.site.line, trace: acc.site.trace.prepend(call_site.clone()) };
             match self.accesses.get_mut(&key) {
                 Some(existing) => {
                     let old = std::mem::replace(existing, site.clone());
@@ -902,15 +914,14 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    fn no_summary(&mut self, st: &mut State, callee: &MethodRef, args: &[Expr], ret: &Path) {
-        let table = self.env.table;
-        if callee.name.as_str() == "<init>" && models::is_synchronized_container(table, callee.class) {
+    fn no_summary(&mut self, st: &mut State, cf: &CallFacts, args: &[Expr], ret: &Path) {
+        if cf.synchronized_constructor {
             if let Some(Expr::Path(r)) = args.first() {
                 st.attrs.set(r, Some(Attr::Synchronized));
             }
-        } else if models::is_synchronized_converter(callee) {
+        } else if cf.synchronized_converter {
             st.attrs.set(ret, Some(Attr::Synchronized));
-        } else if models::is_boxing(callee) {
+        } else if cf.boxing {
             if let Some(Expr::Path(p)) = args.first() {
                 if st.attrs.get(p) == Some(Attr::Functional) {
                     st.attrs.set(ret, Some(Attr::Functional));
@@ -967,15 +978,16 @@ fn dup_slots(st: &mut State, n: usize, depth: usize) {
 
 /// 3.4: deep ownership lookup.
 fn own(st: &State, p: &Path) -> Own {
-    let entries = st.own.for_base(p.base);
-    for k in (0..=p.steps.len()).rev() {
-        if let Some((_, v)) = entries.iter().find(|(s, _)| s.as_slice() == &p.steps[..k]) {
-            if let Own::OwnedIf(_) = v {
-                return *v;
+    // The longest prefix of `p` with an `OwnedIf` value wins (3.4).
+    let mut best: Option<(usize, Own)> = None;
+    for (steps, v) in st.own.for_base(p.base) {
+        if let Own::OwnedIf(_) = v {
+            if steps.len() <= p.steps.len() && *steps == p.steps[..steps.len()] && best.map_or(true, |(l, _)| steps.len() > l) {
+                best = Some((steps.len(), v));
             }
         }
     }
-    Own::Unowned
+    best.map_or(Own::Unowned, |(_, v)| v)
 }
 
 fn own_e(st: &State, e: &Expr) -> Own {
@@ -1025,18 +1037,6 @@ fn has_switch_map(p: &Path) -> bool {
     p.steps.iter().any(|s| matches!(s, Step::Field { name, .. } if name.as_str().contains("$SwitchMap")))
 }
 
-/// 5.1: a field step is safe when its class is `@ThreadConfined`, or the field is
-/// `@ThreadConfined` or `volatile`.
-pub fn is_safe_field(table: &ClassTable, class: Sym, name: Sym) -> bool {
-    match table.get(class) {
-        Some(h) => {
-            h.has_annotation("ThreadConfined")
-                || h.field(name).map_or(false, |f| f.flags & ACC_VOLATILE != 0 || f.annotations.iter().any(|a| a.matches("ThreadConfined")))
-        }
-        None => false,
-    }
-}
-
 /// Drops map entries for temporaries no longer on the stack.
 fn gc_temps(st: &mut State) {
     let mut live: Vec<u32> = Vec::new();
@@ -1049,17 +1049,9 @@ fn gc_temps(st: &mut State) {
             }
         }
     }
-    let dead = |m: &PathMap<Own>| -> Vec<Path> {
-        m.iter().filter(|(p, _)| matches!(p.base, Base::Temp(t) if !live.contains(&t))).map(|(p, _)| p).collect()
-    };
-    for p in dead(&st.own) {
-        st.own.set(&p, None);
-    }
-    let dead_attrs: Vec<Path> =
-        st.attrs.iter().filter(|(p, _)| matches!(p.base, Base::Temp(t) if !live.contains(&t))).map(|(p, _)| p).collect();
-    for p in dead_attrs {
-        st.attrs.set(&p, None);
-    }
+    let keep = |b: &Base| !matches!(b, Base::Temp(t) if !live.contains(t));
+    st.own.retain_bases(keep);
+    st.attrs.retain_bases(keep);
 }
 
 /// 3.8: join of two states at a control-flow merge.

@@ -2,6 +2,7 @@
 pub mod annotations;
 pub mod cfg;
 pub mod domain;
+pub mod facts;
 pub mod interp;
 pub mod models;
 pub mod races;

@@ -50,8 +50,8 @@ enum BaseKey {
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum GroupKey {
-    Location(BaseKey, Vec<Step>),
-    Container(BaseKey, Vec<Step>),
+    Location(BaseKey, Arc<[Step]>),
+    Container(BaseKey, Arc<[Step]>),
     Call(MethodRef),
 }
 
@@ -338,10 +338,6 @@ impl<'a> ClassReporter<'a> {
         self.issues.push(issue);
     }
 
-    fn method_header(&self, i: usize) -> &MethodHeader {
-        &self.class.methods[self.analysis.methods[i].index].header
-    }
-
     fn formal_names(&self, i: usize) -> &[Sym] {
         &self.class.methods[self.analysis.methods[i].index].formal_names
     }
@@ -561,7 +557,7 @@ pub fn render_path(p: &Path, formal_names: &[Sym]) -> String {
         Base::Local(i) => format!("local{i}"),
         Base::Temp(_) => "tmp".into(),
     };
-    for step in &p.steps {
+    for step in p.steps.iter() {
         s.push('.');
         match step {
             Step::Field { name, .. } => s.push_str(name.as_str()),

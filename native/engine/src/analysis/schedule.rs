@@ -144,7 +144,12 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         }
     };
     let shape = |r: &MethodRef| shapes.get(r).cloned();
-    let env = Env { table, config: inputs.config, ignore_classes: inputs.ignore_classes, callee: &callee, inline_shape: &shape };
+    let facts = super::facts::collect(
+        table,
+        inputs.ignore_classes,
+        methods.par_iter().filter(|e| e.analysed).filter_map(|e| inputs.classes[e.class].methods[e.index].body.as_ref()),
+    );
+    let env = Env { table, facts: &facts, config: inputs.config, ignore_classes: inputs.ignore_classes, callee: &callee, inline_shape: &shape };
     let analyse = |i: usize| {
         let e = &methods[i];
         let summary = if e.analysed {

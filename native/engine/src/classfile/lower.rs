@@ -13,6 +13,26 @@ use super::descriptor::param_widths;
 use super::model::*;
 use crate::sym::Sym;
 
+thread_local! {
+    /// Names already interned for the class being lowered, keyed by the address of
+    /// the borrowed string in the class bytes (constant pool entries repeat a lot).
+    static NAME_CACHE: std::cell::RefCell<crate::fxhash::FxHashMap<(usize, usize), Sym>> =
+        std::cell::RefCell::new(Default::default());
+}
+
+/// Interns a constant-pool string, converting `/` to `.` when `binary`; borrowed
+/// strings are cached by address for the duration of one class.
+fn cached(c: &Cow<'_, str>, binary: bool) -> Sym {
+    let make = || if binary { binary_name(c) } else { Sym::new(c) };
+    match c {
+        Cow::Borrowed(b) => {
+            let key = (b.as_ptr() as usize, b.len() * 2 + usize::from(binary));
+            NAME_CACHE.with(|cache| *cache.borrow_mut().entry(key).or_insert_with(make))
+        }
+        Cow::Owned(_) => make(),
+    }
+}
+
 /// Interns an internal name (`a/b/C`) as a binary name (`a.b.C`).
 pub fn binary_name(internal: &str) -> Sym {
     if internal.contains('/') {
@@ -22,12 +42,14 @@ pub fn binary_name(internal: &str) -> Sym {
     }
 }
 
-fn class_of_descriptor_or_name(name: &str) -> Sym {
-    // Array class refs (`[Ljava/lang/Object;`) keep their descriptor form.
-    binary_name(name)
+pub fn lower_class(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
+    NAME_CACHE.with(|cache| cache.borrow_mut().clear());
+    let class = lower_class_uncached(cf, with_bodies);
+    NAME_CACHE.with(|cache| cache.borrow_mut().clear());
+    class
 }
 
-pub fn lower_class(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
+fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
     let name = binary_name(&cf.this_class.to_string());
     let mut annotations = Vec::new();
     let mut source_file = None;
@@ -169,17 +191,17 @@ fn lower_method(m: &MethodInfo<'_>, with_bodies: bool) -> Method {
 
 fn field_ref(r: &MemberRef<'_>) -> FieldRef {
     FieldRef {
-        class: class_of_descriptor_or_name(&r.class_name),
-        name: Sym::new(&r.name_and_type.name),
-        descriptor: Sym::new(&r.name_and_type.descriptor),
+        class: cached(&r.class_name, true),
+        name: cached(&r.name_and_type.name, false),
+        descriptor: cached(&r.name_and_type.descriptor, false),
     }
 }
 
 fn method_ref(r: &MemberRef<'_>) -> MethodRef {
     MethodRef {
-        class: class_of_descriptor_or_name(&r.class_name),
-        name: Sym::new(&r.name_and_type.name),
-        descriptor: Sym::new(&r.name_and_type.descriptor),
+        class: cached(&r.class_name, true),
+        name: cached(&r.name_and_type.name, false),
+        descriptor: cached(&r.name_and_type.descriptor, false),
     }
 }
 
@@ -291,8 +313,8 @@ fn lower_opcode(pc: usize, o: &Opcode<'_>, index_of: &dyn Fn(usize, i32) -> u32)
         Invokespecial(r) => Insn::Invoke { kind: InvokeKind::Special, method: method_ref(r) },
         Invokestatic(r) => Insn::Invoke { kind: InvokeKind::Static, method: method_ref(r) },
         Invokeinterface(r, _) => Insn::Invoke { kind: InvokeKind::Interface, method: method_ref(r) },
-        Invokedynamic(d) => Insn::InvokeDynamic { descriptor: Sym::new(&d.name_and_type.descriptor) },
-        New(c) => Insn::New { class: binary_name(c) },
+        Invokedynamic(d) => Insn::InvokeDynamic { descriptor: cached(&d.name_and_type.descriptor, false) },
+        New(c) => Insn::New { class: cached(c, true) },
         Newarray(_) | Anewarray(_) => Insn::NewArray { dims: 1 },
         Multianewarray(_, dims) => Insn::NewArray { dims: *dims },
         Arraylength => Insn::ArrayLength,

@@ -4,8 +4,10 @@
 
 mod jdk;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
+
+use crate::fxhash::FxHashMap;
 
 use crate::classfile::model::*;
 use crate::sym::Sym;
@@ -21,7 +23,10 @@ pub enum Origin {
 }
 
 pub struct ClassTable {
-    classes: HashMap<Sym, (Arc<ClassHeader>, Origin)>,
+    classes: FxHashMap<Sym, (Arc<ClassHeader>, Origin)>,
+    /// Each class followed by all its supertypes (DFS pre-order, declaration
+    /// order, each once); filled by [`ClassTable::freeze`].
+    closures: FxHashMap<Sym, Arc<[Sym]>>,
     object: Sym,
 }
 
@@ -35,7 +40,7 @@ pub enum L1Hit {
 
 impl ClassTable {
     pub fn new() -> ClassTable {
-        let mut t = ClassTable { classes: HashMap::new(), object: Sym::new("java.lang.Object") };
+        let mut t = ClassTable { classes: FxHashMap::default(), closures: FxHashMap::default(), object: Sym::new("java.lang.Object") };
         for header in jdk::bundled_headers() {
             t.classes.insert(header.name, (Arc::new(header), Origin::Context));
         }
@@ -75,9 +80,44 @@ impl ClassTable {
         }
     }
 
+    /// Precomputes every known class's supertype closure; call once all classes are in.
+    pub fn freeze(&mut self) {
+        let names: Vec<Sym> = self.classes.keys().copied().collect();
+        let mut closures = FxHashMap::default();
+        for n in names {
+            let mut list = Vec::new();
+            self.walk_supertypes(n, |c| {
+                list.push(c);
+                None::<()>
+            });
+            closures.insert(n, Arc::from(list));
+        }
+        self.closures = closures;
+    }
+
     /// Visits `class` and all its supertypes depth-first, pre-order, in declaration
     /// order, each once; stops when `visit` returns `Some`.
     pub fn find_in_supertypes<T>(&self, class: Sym, mut visit: impl FnMut(Sym) -> Option<T>) -> Option<T> {
+        if let Some(list) = self.closures.get(&class) {
+            return list.iter().find_map(|c| visit(*c));
+        }
+        if let Some(found) = visit(class) {
+            return Some(found);
+        }
+        let supers = self.direct_supers(class);
+        for s in supers {
+            if let Some(list) = self.closures.get(&s) {
+                if let Some(found) = list.iter().find_map(|c| visit(*c)) {
+                    return Some(found);
+                }
+            } else {
+                return self.walk_supertypes(s, visit);
+            }
+        }
+        None
+    }
+
+    fn walk_supertypes<T>(&self, class: Sym, mut visit: impl FnMut(Sym) -> Option<T>) -> Option<T> {
         let mut seen = HashSet::new();
         let mut stack = vec![class];
         while let Some(c) = stack.pop() {

@@ -1,0 +1,131 @@
+//! Per-callee and per-field facts, computed once per distinct reference before
+//! the bodies are interpreted (the hierarchy walks behind them are the costly
+//! part of a call's transfer function).
+
+use rayon::prelude::*;
+
+use crate::classfile::model::*;
+use crate::fxhash::{FxHashMap, FxHashSet};
+use crate::hierarchy::ClassTable;
+use crate::sym::Sym;
+
+use super::models::{self, ContainerAccess, LockEffect, ThreadEffect};
+
+#[derive(Debug, Clone)]
+pub struct CallFacts {
+    pub resolved: MethodRef,
+    pub ownership_source: bool,
+    pub container: Option<ContainerAccess>,
+    pub synchronized_container: bool,
+    /// The class-level conditions of 8.7.2 hold (receiver conditions are checked at the call).
+    pub interface_candidate: bool,
+    pub thread: Option<ThreadEffect>,
+    pub lock: Option<LockEffect>,
+    pub ignored: bool,
+    pub functional: bool,
+    pub returns_ownership: bool,
+    pub exits: bool,
+    pub synchronized_constructor: bool,
+    pub synchronized_converter: bool,
+    pub boxing: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct FieldFacts {
+    pub declaring: Sym,
+    /// 5.1: volatile or `@ThreadConfined` field, or a `@ThreadConfined` class.
+    pub safe: bool,
+}
+
+pub fn call_facts(table: &ClassTable, ignore: &std::collections::HashSet<Sym>, named: &MethodRef) -> CallFacts {
+    let resolved = table.resolve_method(named).unwrap_or(*named);
+    let class = named.class.as_str();
+    let interface_candidate = !models::INTERFACE_CALL_SAFE_PACKAGES.iter().any(|p| class.starts_with(p))
+        && !class.ends_with("$Builder")
+        && table.lookup_l1(named, &|a| a.matches("ThreadSafe") || a.matches("ThreadConfined")).is_none()
+        && !table.is_subtype_of_any(named.class, &["android.os.IInterface"]);
+    CallFacts {
+        resolved,
+        ownership_source: models::is_ownership_source(table, &resolved) || models::is_ownership_source(table, named),
+        container: models::container_access(table, &resolved),
+        synchronized_container: models::is_synchronized_container(table, named.class)
+            || models::is_synchronized_container(table, resolved.class),
+        interface_candidate,
+        thread: models::thread_effect(named),
+        lock: models::lock_effect(named).or_else(|| models::lock_effect(&resolved)),
+        ignored: ignore.contains(&resolved.class),
+        functional: table.lookup_l2(&resolved, &|a| a.matches("Functional")) || models::is_functional_model(table, &resolved),
+        returns_ownership: table.lookup_l2(&resolved, &|a| a.matches("ReturnsOwnership")),
+        exits: models::is_exit_call(table, named),
+        synchronized_constructor: resolved.name.as_str() == "<init>"
+            && models::is_synchronized_container(table, resolved.class),
+        synchronized_converter: models::is_synchronized_converter(&resolved),
+        boxing: models::is_boxing(&resolved),
+    }
+}
+
+pub fn field_facts(table: &ClassTable, f: &FieldRef) -> FieldFacts {
+    let declaring = table.resolve_field(f.class, f.name);
+    FieldFacts { declaring, safe: is_safe_field(table, declaring, f.name) || is_safe_field(table, f.class, f.name) }
+}
+
+/// 5.1: a field step is safe when its class is `@ThreadConfined`, or the field is
+/// `@ThreadConfined` or `volatile`.
+pub fn is_safe_field(table: &ClassTable, class: Sym, name: Sym) -> bool {
+    match table.get(class) {
+        Some(h) => {
+            h.has_annotation("ThreadConfined")
+                || h.field(name).map_or(false, |f| {
+                    f.flags & ACC_VOLATILE != 0 || f.annotations.iter().any(|a| a.matches("ThreadConfined"))
+                })
+        }
+        None => false,
+    }
+}
+
+/// The facts of every callee and field referenced by the given bodies.
+pub struct Facts {
+    pub calls: FxHashMap<MethodRef, CallFacts>,
+    pub fields: FxHashMap<FieldRef, FieldFacts>,
+    /// Safety of fields by (declaring class, name), for steps of substituted paths.
+    pub safe_steps: FxHashMap<(Sym, Sym), bool>,
+}
+
+pub fn collect<'a>(
+    table: &ClassTable,
+    ignore: &std::collections::HashSet<Sym>,
+    bodies: impl ParallelIterator<Item = &'a Body>,
+) -> Facts {
+    let (methods, fields) = bodies
+        .fold(
+            || (FxHashSet::default(), FxHashSet::default()),
+            |(mut ms, mut fs), body| {
+                for insn in &body.insns {
+                    match insn {
+                        Insn::Invoke { method, .. } => {
+                            ms.insert(*method);
+                        }
+                        Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
+                            fs.insert(*f);
+                        }
+                        _ => {}
+                    }
+                }
+                (ms, fs)
+            },
+        )
+        .reduce(
+            || (FxHashSet::default(), FxHashSet::default()),
+            |(mut a, mut b), (c, d)| {
+                a.extend(c);
+                b.extend(d);
+                (a, b)
+            },
+        );
+    let methods: Vec<MethodRef> = methods.into_iter().collect();
+    let fields: Vec<FieldRef> = fields.into_iter().collect();
+    let calls = methods.par_iter().map(|m| (*m, call_facts(table, ignore, m))).collect();
+    let field_facts: Vec<(FieldRef, FieldFacts)> = fields.par_iter().map(|f| (*f, field_facts(table, f))).collect();
+    let safe_steps = field_facts.iter().map(|(f, ff)| ((ff.declaring, f.name), ff.safe)).collect();
+    Facts { calls, fields: field_facts.into_iter().collect(), safe_steps }
+}
