@@ -205,6 +205,12 @@ public class CheckMojo extends AbstractMojo {
             }
             reports.put(format, new File(outputDirectory, "racer." + format.extension()));
         }
+        for (ReportFormat format : ReportFormat.values()) {
+            File stale = new File(outputDirectory, "racer." + format.extension());
+            if (!reports.containsKey(format) && stale.isFile() && !stale.delete()) {
+                getLog().warn("racer: cannot delete the outdated report " + stale);
+            }
+        }
         return reports;
     }
 
