@@ -52,7 +52,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         table.insert(h.clone(), Origin::Upstream);
     }
     for c in &classes {
-        table.insert(Arc::new(c.header.clone()), Origin::Analysed);
+        table.insert(c.header.clone(), Origin::Analysed);
     }
     let index = ClasspathIndex::build(&request.classpath, &mut diagnostics);
     load_context(&mut table, &index, &classes, &upstream, &mut diagnostics);
@@ -167,7 +167,7 @@ fn load_context(
             match r {
                 Ok(c) => {
                     wanted.extend(c.header.supertypes());
-                    table.insert(Arc::new(c.header), Origin::Context);
+                    table.insert(c.header, Origin::Context);
                 }
                 Err(d) => diagnostics.push(Diagnostic { file: d.file, message: format!("classpath: {}", d.message) }),
             }
@@ -196,22 +196,14 @@ fn referenced_classes(class: &Arc<Class>) -> HashSet<Sym> {
 }
 
 fn summary_file(classes: &[Arc<Class>], analysis: &Analysis) -> SummaryFile {
-    let mut methods: Vec<summaries::MethodEntry> = analysis
+    let mut methods: Vec<(MethodRef, &crate::analysis::domain::Summary)> =
+        analysis.methods.iter().zip(&analysis.summaries).map(|(e, s)| (e.mref, &**s)).collect();
+    methods.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut inline: Vec<(MethodRef, InlineShape)> = analysis
         .methods
         .iter()
-        .zip(&analysis.summaries)
-        .map(|(e, s)| summaries::MethodEntry {
-            method: e.mref,
-            summary: (**s).clone(),
-            inline: classes[e.class].methods[e.index].inline_shape.clone(),
-        })
+        .filter_map(|e| classes[e.class].methods[e.index].inline_shape.clone().map(|s| (e.mref, s)))
         .collect();
-    methods.sort_by(|a, b| a.method.cmp(&b.method));
-    SummaryFile {
-        format: summaries::FORMAT.into(),
-        format_version: summaries::FORMAT_VERSION,
-        tool_version: crate::api::TOOL_VERSION.into(),
-        classes: classes.iter().map(|c| c.header.clone()).collect(),
-        methods,
-    }
+    inline.sort_by(|a, b| a.0.cmp(&b.0));
+    SummaryFile::new(classes.iter().map(|c| (*c.header).clone()).collect(), inline, &methods)
 }

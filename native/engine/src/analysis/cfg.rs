@@ -18,26 +18,29 @@ pub struct Cfg {
     pub rpo: Vec<usize>,
 }
 
-/// Successor instruction indexes of `insns[i]` (`None` means "falls into the exit").
-pub fn successors(insns: &[Insn], i: usize) -> Vec<usize> {
+/// Calls `f` with each successor instruction index of `insns[i]`.
+pub fn for_each_successor(insns: &[Insn], i: usize, mut f: impl FnMut(usize)) {
     let next = i + 1;
-    let mut out = Vec::new();
-    match &insns[i] {
-        Insn::Goto { target } => out.push(*target as usize),
-        Insn::If { target, .. } => {
-            out.push(next);
-            out.push(*target as usize);
+    let n = insns.len();
+    let mut emit = |s: usize| {
+        if s < n {
+            f(s)
         }
-        Insn::Switch { targets } => out.extend(targets.iter().map(|t| *t as usize)),
+    };
+    match &insns[i] {
+        Insn::Goto { target } => emit(*target as usize),
+        Insn::If { target, .. } => {
+            emit(next);
+            emit(*target as usize);
+        }
+        Insn::Switch { targets } => targets.iter().for_each(|t| emit(*t as usize)),
         Insn::Jsr { target } => {
-            out.push(*target as usize);
-            out.push(next);
+            emit(*target as usize);
+            emit(next);
         }
         Insn::Return { .. } | Insn::Athrow | Insn::Ret => {}
-        _ => out.push(next),
+        _ => emit(next),
     }
-    out.retain(|&s| s < insns.len());
-    out
 }
 
 fn ends_block(insn: &Insn) -> bool {
@@ -59,11 +62,14 @@ impl Cfg {
             if ends_block(&insns[i]) || splits_after(i) {
                 leader[i + 1] = true;
             }
-            for s in successors(insns, i) {
+            if !matches!(insns[i], Insn::Goto { .. } | Insn::If { .. } | Insn::Switch { .. } | Insn::Jsr { .. }) {
+                continue;
+            }
+            for_each_successor(insns, i, |s| {
                 if s != i + 1 {
                     leader[s] = true;
                 }
-            }
+            });
         }
         let mut blocks = Vec::new();
         let mut block_of = vec![u32::MAX; n];
@@ -89,7 +95,9 @@ impl Cfg {
         if splits_after(last) {
             return Vec::new();
         }
-        successors(insns, last).into_iter().map(|s| self.block_of[s] as usize).collect()
+        let mut out = Vec::new();
+        for_each_successor(insns, last, |s| out.push(self.block_of[s] as usize));
+        out
     }
 
     fn reverse_post_order(&self, insns: &[Insn], splits_after: &dyn Fn(usize) -> bool) -> Vec<usize> {

@@ -14,6 +14,9 @@ use super::models::{self, ContainerAccess, LockEffect, ThreadEffect};
 #[derive(Debug, Clone)]
 pub struct CallFacts {
     pub resolved: MethodRef,
+    /// Parameter widths from the descriptor (true = long/double).
+    pub arg_widths: Vec<bool>,
+    pub return_kind: Option<bool>,
     pub ownership_source: bool,
     pub container: Option<ContainerAccess>,
     pub synchronized_container: bool,
@@ -46,6 +49,8 @@ pub fn call_facts(table: &ClassTable, ignore: &std::collections::HashSet<Sym>, n
         && !table.is_subtype_of_any(named.class, &["android.os.IInterface"]);
     CallFacts {
         resolved,
+        arg_widths: crate::classfile::descriptor::param_widths(named.descriptor.as_str()),
+        return_kind: crate::classfile::descriptor::return_kind(named.descriptor.as_str()),
         ownership_source: models::is_ownership_source(table, &resolved) || models::is_ownership_source(table, named),
         container: models::container_access(table, &resolved),
         synchronized_container: models::is_synchronized_container(table, named.class)

@@ -156,7 +156,7 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     fn run(&mut self) {
         let insns = &self.body.insns;
-        let exits_after = self.exits_after.clone();
+        let exits_after = std::mem::take(&mut self.exits_after);
         let splits = |i: usize| exits_after[i];
         let cfg = Cfg::build(insns, &splits);
         if cfg.blocks.is_empty() {
@@ -178,7 +178,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Some(s) => s,
                 None => continue,
             };
-            let outgoing = self.run_block(&cfg, b, state);
+            let outgoing = self.run_block(&cfg, b, state, &exits_after);
             for (succ, mut out) in outgoing {
                 gc_temps(&mut out);
                 let merged = match &entry[succ] {
@@ -196,7 +196,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     /// Runs one block; returns the states flowing to successor blocks.
-    fn run_block(&mut self, cfg: &Cfg, b: usize, mut st: State) -> Vec<(usize, State)> {
+    fn run_block(&mut self, cfg: &Cfg, b: usize, mut st: State, exits_after: &[bool]) -> Vec<(usize, State)> {
         let block = cfg.blocks[b].clone();
         let insns = &self.body.insns;
         for i in block.start..block.end {
@@ -248,7 +248,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
                 insn => {
                     self.step(&mut st, insn);
-                    if self.exits_after[i] {
+                    if exits_after[i] {
                         self.finish(&st, None);
                         return Vec::new();
                     }
@@ -301,9 +301,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             // The exit is unreachable (e.g. an endless loop): nothing flows out.
             None => return Summary { threads: self.input.facts.initial_threads, ..Summary::empty() },
         };
-        let mut accesses: Vec<Access> =
-            self.accesses.into_iter().map(|(key, site)| Access { key, site }).collect();
-        accesses.sort_by(|a, b| a.key.cmp(&b.key));
+        // Unordered: consumers that need an order sort (reporting, summary files).
+        let accesses: Vec<Access> = self.accesses.into_iter().map(|(key, site)| Access { key, site }).collect();
         let mut synchronized_fields: Vec<Path> = exit
             .attrs
             .iter()
@@ -668,9 +667,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
         };
         let mut taken = st.clone();
-        let mut fall = st.clone();
+        let mut fall = std::mem::replace(st, State { threads: Threads::NoThread, locks: 0, own: PathMap::default(), attrs: PathMap::default(), stack: Vec::new() });
         if let (Some(Expr::Path(p)), Some(b)) = (subject, taken_bool) {
-            match st.attrs.get(&p) {
+            match fall.attrs.get(&p) {
                 Some(Attr::LockHeld) => {
                     assume_lock(&mut taken, b);
                     assume_lock(&mut fall, !b);
@@ -702,8 +701,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                 &computed
             }
         };
-        let args = pop_args(st, named.descriptor.as_str(), !is_static);
-        let ret_kind = return_kind(named.descriptor.as_str());
+        let args = pop_widths(st, &cf.arg_widths, !is_static);
+        let ret_kind = cf.return_kind;
         let resolved = cf.resolved;
         let ret = self.temp();
         st.own.set(&ret, None);
@@ -954,7 +953,10 @@ fn pop(st: &mut State, wide: bool) -> Expr {
 
 /// Pops a call's arguments (and receiver), returned in formal order.
 fn pop_args(st: &mut State, descriptor: &str, has_receiver: bool) -> Vec<Expr> {
-    let widths = param_widths(descriptor);
+    pop_widths(st, &param_widths(descriptor), has_receiver)
+}
+
+fn pop_widths(st: &mut State, widths: &[bool], has_receiver: bool) -> Vec<Expr> {
     let mut args: Vec<Expr> = widths.iter().rev().map(|w| pop(st, *w)).collect();
     if has_receiver {
         args.push(pop(st, false));

@@ -158,7 +158,9 @@ impl<'a> ClassReporter<'a> {
             }
             let summary = &self.analysis.summaries[i];
             let mut accesses: Vec<&Access> = summary.accesses.iter().collect();
-            accesses.sort_by_key(|a| (a.site.outer_line(), a.site.line));
+            accesses.sort_unstable_by(|a, b| {
+                (a.site.outer_line(), a.site.line).cmp(&(b.site.outer_line(), b.site.line)).then_with(|| a.key.cmp(&b.key))
+            });
             for a in accesses {
                 groups.entry(group_key(a, i)).or_default().push(Entry { access: a, method: i, t: summary.threads });
             }

@@ -83,7 +83,7 @@ fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
         methods: methods.iter().map(|m| m.header.clone()).collect(),
         source_file,
     };
-    Class { header, methods }
+    Class { header: std::sync::Arc::new(header), methods }
 }
 
 fn annotations_of(attrs: &[AttributeInfo<'_>]) -> Vec<Annotation> {
@@ -157,7 +157,7 @@ fn lower_method(m: &MethodInfo<'_>, with_bodies: bool) -> Method {
             if !is_static && i == 0 {
                 Sym::new("this")
             } else {
-                Sym::new(&format!("arg{}", if is_static { i } else { i - 1 }))
+                arg_name(if is_static { i } else { i - 1 })
             }
         })
         .collect();
@@ -376,4 +376,11 @@ fn inline_shape_of(body: &Body, formals: usize) -> Option<InlineShape> {
 
 pub fn cow_str<'a>(c: &'a Cow<'a, str>) -> &'a str {
     c.as_ref()
+}
+
+/// `argN`: the name of a parameter without debug information.
+fn arg_name(i: usize) -> Sym {
+    static NAMES: once_cell::sync::Lazy<Vec<Sym>> =
+        once_cell::sync::Lazy::new(|| (0..32).map(|i| Sym::new(&format!("arg{i}"))).collect());
+    NAMES.get(i).copied().unwrap_or_else(|| Sym::new(&format!("arg{i}")))
 }

@@ -309,6 +309,7 @@ pub struct Method {
 /// An analysed class: header plus method bodies.
 #[derive(Debug, Clone)]
 pub struct Class {
-    pub header: ClassHeader,
+    /// Shared with the class table.
+    pub header: std::sync::Arc<ClassHeader>,
     pub methods: Vec<Method>,
 }

@@ -13,6 +13,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+mod codec;
+
 use crate::analysis::domain::Summary;
 use crate::api::{Error, TOOL_VERSION};
 use crate::classfile::model::{ClassHeader, InlineShape, MethodRef};
@@ -27,15 +29,23 @@ pub struct SummaryFile {
     pub format_version: u32,
     pub tool_version: String,
     pub classes: Vec<ClassHeader>,
-    pub methods: Vec<MethodEntry>,
+    /// Synthetic accessors that callers inline (2.4), sorted by method.
+    pub inline: Vec<(MethodRef, InlineShape)>,
+    pub summaries: codec::Encoded,
 }
 
-#[derive(Serialize, Deserialize)]
-pub struct MethodEntry {
-    pub method: MethodRef,
-    pub summary: Summary,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub inline: Option<InlineShape>,
+impl SummaryFile {
+    /// `summaries` must be sorted by method (the file is then byte-identical for identical input).
+    pub fn new(classes: Vec<ClassHeader>, inline: Vec<(MethodRef, InlineShape)>, summaries: &[(MethodRef, &Summary)]) -> SummaryFile {
+        SummaryFile {
+            format: FORMAT.into(),
+            format_version: FORMAT_VERSION,
+            tool_version: TOOL_VERSION.into(),
+            classes,
+            inline,
+            summaries: codec::encode(summaries),
+        }
+    }
 }
 
 /// Everything loaded from upstream summary files.
@@ -63,18 +73,26 @@ fn bad(path: &Path, what: &str) -> Error {
 }
 
 pub fn load_all(paths: &[PathBuf]) -> Result<Upstream, Error> {
-    let files: Vec<Result<SummaryFile, Error>> = paths.par_iter().map(|p| load(p)).collect();
+    let files: Vec<Result<(SummaryFile, Vec<(MethodRef, Summary)>), Error>> = paths
+        .par_iter()
+        .map(|p| {
+            let f = load(p)?;
+            let decoded = codec::decode(&f.summaries).map_err(|e| bad(p, &format!("malformed summary file: {e}")))?;
+            Ok((f, decoded))
+        })
+        .collect();
     let mut up = Upstream::default();
     for f in files {
         let f = f?;
+        let (f, decoded) = f;
         for c in f.classes {
             up.classes.push(Arc::new(c));
         }
-        for m in f.methods {
-            if let Some(shape) = m.inline {
-                up.shapes.insert(m.method, shape);
-            }
-            up.summaries.entry(m.method).or_insert_with(|| Arc::new(m.summary));
+        for (m, shape) in f.inline {
+            up.shapes.insert(m, shape);
+        }
+        for (m, s) in decoded {
+            up.summaries.entry(m).or_insert_with(|| Arc::new(s));
         }
     }
     Ok(up)

@@ -1,0 +1,315 @@
+//! Compact encoding of method summaries: every string, method, field and trace
+//! node is stored once in a table and referred to by index, so summary files
+//! stay small and load fast (traces share their tails, as in memory).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::domain::*;
+use crate::classfile::model::MethodRef;
+use crate::fxhash::FxHashMap;
+use crate::sym::Sym;
+
+/// `[kind, path, callee, thread, lock, own, line, trace]`; `path` is
+/// `[base tag, base value, step...]` with a step a field index or -1 for `[_]`.
+type EncodedAccess = (u8, Vec<i64>, i64, u8, u8, i64, u32, i64);
+
+#[derive(Serialize, Deserialize, Default)]
+pub struct Encoded {
+    pub strings: Vec<String>,
+    /// `[class, name, descriptor]` string indexes.
+    pub methods: Vec<[u32; 3]>,
+    /// `[class, name]` string indexes.
+    pub fields: Vec<[u32; 2]>,
+    /// Trace nodes `[callee method, line, next node or -1]`; `next` always precedes.
+    pub calls: Vec<(u32, u32, i64)>,
+    /// One per summarised method: `[method, threads, locks, return ownership,
+    /// return attribute or -1, synchronized field paths, accesses]`.
+    pub summaries: Vec<(u32, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>)>,
+}
+
+fn threads_code(t: Threads) -> u8 {
+    match t {
+        Threads::NoThread => 0,
+        Threads::AnyThreadButSelf => 1,
+        Threads::AnyThread => 2,
+    }
+}
+
+fn threads_of(c: u8) -> Result<Threads, String> {
+    Ok(match c {
+        0 => Threads::NoThread,
+        1 => Threads::AnyThreadButSelf,
+        2 => Threads::AnyThread,
+        _ => return Err(format!("bad thread value {c}")),
+    })
+}
+
+fn own_code(o: Own) -> i64 {
+    match o {
+        Own::Unowned => -1,
+        Own::OwnedIf(mask) => (mask & (i64::MAX as u64)) as i64,
+    }
+}
+
+fn own_of(c: i64) -> Own {
+    if c < 0 {
+        Own::Unowned
+    } else {
+        Own::OwnedIf(c as u64)
+    }
+}
+
+fn attr_code(a: Option<Attr>) -> i8 {
+    match a {
+        None => -1,
+        Some(Attr::Functional) => 0,
+        Some(Attr::OnMainThread) => 1,
+        Some(Attr::LockHeld) => 2,
+        Some(Attr::Synchronized) => 3,
+    }
+}
+
+fn attr_of(c: i8) -> Option<Attr> {
+    match c {
+        0 => Some(Attr::Functional),
+        1 => Some(Attr::OnMainThread),
+        2 => Some(Attr::LockHeld),
+        3 => Some(Attr::Synchronized),
+        _ => None,
+    }
+}
+
+struct Encoder {
+    strings: BTreeMap<Sym, u32>,
+    methods: BTreeMap<MethodRef, u32>,
+    fields: BTreeMap<(Sym, Sym), u32>,
+    calls: Vec<(u32, u32, i64)>,
+    call_ids: HashMap<(u32, u32, i64), i64>,
+}
+
+impl Encoder {
+    fn path(&self, p: &Path) -> Vec<i64> {
+        let mut out = Vec::with_capacity(2 + p.steps.len());
+        match p.base {
+            Base::This => out.extend([0, 0]),
+            Base::Param(i) => out.extend([1, i as i64]),
+            Base::Static(c) => out.extend([2, self.strings[&c] as i64]),
+            // Never in summaries (filtered at creation); kept total for safety.
+            Base::Local(i) => out.extend([3, i as i64]),
+            Base::Temp(i) => out.extend([4, i as i64]),
+        }
+        for s in p.steps.iter() {
+            out.push(match s {
+                Step::Field { class, name } => self.fields[&(*class, *name)] as i64,
+                Step::Array => -1,
+            });
+        }
+        out
+    }
+
+    fn trace(&mut self, t: &Trace) -> i64 {
+        let sites: Vec<&CallSite> = t.iter().collect();
+        let mut next = -1i64;
+        for site in sites.iter().rev() {
+            let key = (self.methods[&site.callee], site.line, next);
+            next = match self.call_ids.get(&key) {
+                Some(id) => *id,
+                None => {
+                    let id = self.calls.len() as i64;
+                    self.calls.push(key);
+                    self.call_ids.insert(key, id);
+                    id
+                }
+            };
+        }
+        next
+    }
+}
+
+fn collect_symbols(p: &Path, strings: &mut BTreeSet<Sym>, fields: &mut BTreeSet<(Sym, Sym)>) {
+    if let Base::Static(c) = p.base {
+        strings.insert(c);
+    }
+    for s in p.steps.iter() {
+        if let Step::Field { class, name } = s {
+            strings.insert(*class);
+            strings.insert(*name);
+            fields.insert((*class, *name));
+        }
+    }
+}
+
+/// Encodes summaries given in a deterministic order (sorted by method).
+pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
+    let mut strings = BTreeSet::new();
+    let mut methods = BTreeSet::new();
+    let mut fields = BTreeSet::new();
+    let mut add_method = |m: &MethodRef, strings: &mut BTreeSet<Sym>| {
+        strings.insert(m.class);
+        strings.insert(m.name);
+        strings.insert(m.descriptor);
+        methods.insert(*m);
+    };
+    for (m, s) in summaries {
+        add_method(m, &mut strings);
+        for p in &s.synchronized_fields {
+            collect_symbols(p, &mut strings, &mut fields);
+        }
+        for a in &s.accesses {
+            collect_symbols(a.key.kind.path(), &mut strings, &mut fields);
+            match &a.key.kind {
+                AccessKind::ContainerRead(_, c) | AccessKind::ContainerWrite(_, c) | AccessKind::InterfaceCall(_, c) => {
+                    add_method(c, &mut strings)
+                }
+                _ => {}
+            }
+            for site in a.site.trace.iter() {
+                add_method(&site.callee, &mut strings);
+            }
+        }
+    }
+    let strings: BTreeMap<Sym, u32> = strings.into_iter().enumerate().map(|(i, s)| (s, i as u32)).collect();
+    let mut enc = Encoder {
+        methods: methods.into_iter().enumerate().map(|(i, m)| (m, i as u32)).collect(),
+        fields: fields.into_iter().enumerate().map(|(i, f)| (f, i as u32)).collect(),
+        strings,
+        calls: Vec::new(),
+        call_ids: HashMap::new(),
+    };
+    let mut out_summaries = Vec::with_capacity(summaries.len());
+    for (m, s) in summaries {
+        let sync = s.synchronized_fields.iter().map(|p| enc.path(p)).collect();
+        let mut sorted: Vec<&Access> = s.accesses.iter().collect();
+        sorted.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+        let mut accesses = Vec::with_capacity(sorted.len());
+        for a in sorted {
+            let (kind, callee) = match &a.key.kind {
+                AccessKind::Read(_) => (0, -1),
+                AccessKind::Write(_) => (1, -1),
+                AccessKind::ContainerRead(_, c) => (2, enc.methods[c] as i64),
+                AccessKind::ContainerWrite(_, c) => (3, enc.methods[c] as i64),
+                AccessKind::InterfaceCall(_, c) => (4, enc.methods[c] as i64),
+            };
+            let path = enc.path(a.key.kind.path());
+            let trace = enc.trace(&a.site.trace);
+            accesses.push((
+                kind,
+                path,
+                callee,
+                threads_code(a.key.thread),
+                a.key.lock as u8,
+                own_code(a.key.own_pre),
+                a.site.line,
+                trace,
+            ));
+        }
+        out_summaries.push((
+            enc.methods[m],
+            threads_code(s.threads),
+            s.locks,
+            own_code(s.return_ownership),
+            attr_code(s.return_attribute),
+            sync,
+            accesses,
+        ));
+    }
+    Encoded {
+        strings: enc.strings.keys().map(|s| s.to_string()).collect(),
+        methods: enc.methods.keys().map(|m| [enc.strings[&m.class], enc.strings[&m.name], enc.strings[&m.descriptor]]).collect(),
+        fields: enc.fields.keys().map(|(c, n)| [enc.strings[c], enc.strings[n]]).collect(),
+        calls: enc.calls,
+        summaries: out_summaries,
+    }
+}
+
+/// Decodes; errors name what is inconsistent (the caller adds the file name).
+pub fn decode(e: &Encoded) -> Result<Vec<(MethodRef, Summary)>, String> {
+    let strings: Vec<Sym> = e.strings.iter().map(|s| Sym::new(s)).collect();
+    let sym = |i: u32| strings.get(i as usize).copied().ok_or_else(|| format!("string index {i} out of range"));
+    let methods: Vec<MethodRef> = e
+        .methods
+        .iter()
+        .map(|[c, n, d]| Ok(MethodRef { class: sym(*c)?, name: sym(*n)?, descriptor: sym(*d)? }))
+        .collect::<Result<_, String>>()?;
+    let method = |i: i64| methods.get(i as usize).copied().ok_or_else(|| format!("method index {i} out of range"));
+    let fields: Vec<Step> =
+        e.fields.iter().map(|[c, n]| Ok(Step::Field { class: sym(*c)?, name: sym(*n)? })).collect::<Result<_, String>>()?;
+    let mut traces: Vec<Trace> = Vec::with_capacity(e.calls.len());
+    for (i, (m, line, next)) in e.calls.iter().enumerate() {
+        let tail = if *next < 0 {
+            Trace::empty()
+        } else if (*next as usize) < i {
+            traces[*next as usize].clone()
+        } else {
+            return Err(format!("trace node {i} refers forward"));
+        };
+        traces.push(tail.prepend(CallSite { callee: method(*m as i64)?, line: *line }));
+    }
+    let mut step_cache: FxHashMap<Vec<i64>, Arc<[Step]>> = FxHashMap::default();
+    let mut path = |v: &[i64]| -> Result<Path, String> {
+        if v.len() < 2 {
+            return Err("short path".into());
+        }
+        let base = match v[0] {
+            0 => Base::This,
+            1 => Base::Param(v[1] as u16),
+            2 => Base::Static(sym(v[1] as u32)?),
+            3 => Base::Local(v[1] as u16),
+            4 => Base::Temp(v[1] as u32),
+            t => return Err(format!("bad path base {t}")),
+        };
+        let key = v[2..].to_vec();
+        let steps = match step_cache.get(&key) {
+            Some(s) => s.clone(),
+            None => {
+                let steps: Arc<[Step]> = key
+                    .iter()
+                    .map(|&f| if f < 0 { Ok(Step::Array) } else { fields.get(f as usize).copied().ok_or_else(|| format!("field index {f} out of range")) })
+                    .collect::<Result<Vec<_>, String>>()?
+                    .into();
+                step_cache.insert(key, steps.clone());
+                steps
+            }
+        };
+        Ok(Path { base, steps })
+    };
+    let mut out = Vec::with_capacity(e.summaries.len());
+    for (m, threads, locks, ret_own, ret_attr, sync, accesses) in &e.summaries {
+        let mut decoded = Vec::with_capacity(accesses.len());
+        for (kind, p, callee, thread, lock, own, line, trace) in accesses {
+            let p = path(p)?;
+            let kind = match kind {
+                0 => AccessKind::Read(p),
+                1 => AccessKind::Write(p),
+                2 => AccessKind::ContainerRead(p, method(*callee)?),
+                3 => AccessKind::ContainerWrite(p, method(*callee)?),
+                4 => AccessKind::InterfaceCall(p, method(*callee)?),
+                k => return Err(format!("bad access kind {k}")),
+            };
+            let trace = if *trace < 0 {
+                Trace::empty()
+            } else {
+                traces.get(*trace as usize).cloned().ok_or_else(|| format!("trace index {trace} out of range"))?
+            };
+            decoded.push(Access {
+                key: AccessKey { kind, thread: threads_of(*thread)?, lock: *lock != 0, own_pre: own_of(*own) },
+                site: Site { line: *line, trace },
+            });
+        }
+        out.push((
+            method(*m as i64)?,
+            Summary {
+                threads: threads_of(*threads)?,
+                locks: *locks,
+                accesses: decoded,
+                return_ownership: own_of(*ret_own),
+                return_attribute: attr_of(*ret_attr),
+                synchronized_fields: sync.iter().map(|p| path(p)).collect::<Result<_, String>>()?,
+            },
+        ));
+    }
+    Ok(out)
+}
