@@ -71,6 +71,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     };
     let analysis = schedule::run(&inputs);
     phase(start, "summaries");
+    if std::env::var_os("RACER_TIMINGS").is_some() { eprintln!("exec {} total {}", crate::analysis::interp::EXEC.load(std::sync::atomic::Ordering::Relaxed), crate::analysis::interp::TOTAL.load(std::sync::atomic::Ordering::Relaxed)); }
     let library_packages: Vec<String> = request.options.library_packages.iter().map(|p| package_prefix(p)).collect();
     let report_config = ReportConfig {
         table: &table,
@@ -101,6 +102,8 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         ..Response::default()
     };
     crate::report::write_reports(request, &response)?;
+    // Freeing the whole program model takes a noticeable time; do it off the caller's path.
+    std::thread::spawn(move || drop((analysis, classes, table)));
     Ok(response)
 }
 

@@ -7,17 +7,18 @@ use std::sync::Mutex;
 
 use once_cell::sync::Lazy;
 
-use crate::fxhash::{FxHashSet, FxHasher};
+use crate::fxhash::{FxHashMap, FxHasher};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 const SHARDS: usize = 32;
 
-static INTERNER: Lazy<Vec<Mutex<FxHashSet<&'static str>>>> =
-    Lazy::new(|| (0..SHARDS).map(|_| Mutex::new(FxHashSet::default())).collect());
+static INTERNER: Lazy<Vec<Mutex<FxHashMap<&'static str, &'static Box<str>>>>> =
+    Lazy::new(|| (0..SHARDS).map(|_| Mutex::new(FxHashMap::default())).collect());
 
 /// An interned string. Equality and hashing are by address; ordering by content.
+/// A thin pointer (to a leaked `Box<str>`), so references built from symbols stay small.
 #[derive(Clone, Copy)]
-pub struct Sym(&'static str);
+pub struct Sym(&'static Box<str>);
 
 impl Sym {
     pub fn new(text: &str) -> Sym {
@@ -26,29 +27,34 @@ impl Sym {
         let shard = &INTERNER[(hasher.finish() >> 59) as usize % SHARDS];
         let mut set = shard.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(existing) = set.get(text) {
-            return Sym(existing);
+            return Sym(*existing);
         }
         // Names live for the process: the set of distinct names is bounded by the code seen.
-        let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
-        set.insert(leaked);
+        let leaked: &'static Box<str> = Box::leak(Box::new(text.to_owned().into_boxed_str()));
+        set.insert(&**leaked, leaked);
         Sym(leaked)
     }
 
     pub fn as_str(self) -> &'static str {
         self.0
     }
+
+    /// Address of the interned string: a cheap, run-local identity.
+    pub fn addr(self) -> usize {
+        self.0 as *const Box<str> as usize
+    }
 }
 
 impl PartialEq for Sym {
     fn eq(&self, other: &Sym) -> bool {
-        std::ptr::eq(self.0.as_ptr(), other.0.as_ptr()) && self.0.len() == other.0.len()
+        std::ptr::eq(self.0, other.0)
     }
 }
 impl Eq for Sym {}
 
 impl Hash for Sym {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        (self.0.as_ptr() as usize).hash(state)
+        self.addr().hash(state)
     }
 }
 
@@ -62,25 +68,25 @@ impl Ord for Sym {
         if self == other {
             std::cmp::Ordering::Equal
         } else {
-            self.0.cmp(other.0)
+            self.as_str().cmp(other.as_str())
         }
     }
 }
 
 impl fmt::Debug for Sym {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self.0, f)
+        fmt::Debug::fmt(self.as_str(), f)
     }
 }
 impl fmt::Display for Sym {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0)
+        f.write_str(self.as_str())
     }
 }
 
 impl Serialize for Sym {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.0)
+        s.serialize_str(self.as_str())
     }
 }
 impl<'de> Deserialize<'de> for Sym {

@@ -140,6 +140,9 @@ impl Path {
         if len == self.steps.len() {
             return self.clone();
         }
+        if len == 0 {
+            return Path::of(self.base);
+        }
         Path { base: self.base, steps: Arc::from(&self.steps[..len]) }
     }
     pub fn last_field(&self) -> Option<(Sym, Sym)> {

@@ -17,6 +17,8 @@ use super::domain::*;
 use super::facts::{self, CallFacts, Facts};
 use super::models::{self, ContainerAccess, LockEffect, ThreadEffect};
 
+pub static EXEC: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+pub static TOTAL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 /// What is known about a callee.
 pub enum Callee {
     Summary(Arc<Summary>),
@@ -107,6 +109,17 @@ struct Interp<'a, 'e> {
     line: u32,
     pc: usize,
     inline_depth: u32,
+    /// Call sites whose summary accesses were already added, with the caller facts
+    /// they depend on: re-running a loop body does not re-add them.
+    applied: crate::fxhash::FxHashMap<(u32, u32), Vec<AppliedAt>>,
+}
+
+/// What the accesses added by one summary application depend on.
+#[derive(PartialEq)]
+struct AppliedAt {
+    threads: Threads,
+    lock: bool,
+    args: Vec<(Option<Path>, Own)>,
 }
 
 pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
@@ -123,7 +136,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
             };
         }
     }
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0 };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default() };
     interp.run();
     interp.summary()
 }
@@ -159,6 +172,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let exits_after = std::mem::take(&mut self.exits_after);
         let splits = |i: usize| exits_after[i];
         let cfg = Cfg::build(insns, &splits);
+        TOTAL.fetch_add(insns.len(), std::sync::atomic::Ordering::Relaxed);
         if cfg.blocks.is_empty() {
             return;
         }
@@ -178,6 +192,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Some(s) => s,
                 None => continue,
             };
+            EXEC.fetch_add(cfg.blocks[b].end - cfg.blocks[b].start, std::sync::atomic::Ordering::Relaxed);
             let outgoing = self.run_block(&cfg, b, state, &exits_after);
             for (succ, mut out) in outgoing {
                 gc_temps(&mut out);
@@ -843,7 +858,23 @@ impl<'a, 'e> Interp<'a, 'e> {
     fn apply_summary(&mut self, st: &mut State, callee: &MethodRef, s: &Summary, args: &[Expr], ret: &Path) {
         let caller_lock = st.locks > 0;
         let call_site = CallSite { callee: *callee, line: self.line };
-        for acc in &s.accesses {
+        let at = AppliedAt {
+            threads: st.threads,
+            lock: caller_lock,
+            args: args
+                .iter()
+                .map(|a| (if let Expr::Path(p) = a { Some(p.clone()) } else { None }, own_e(st, a)))
+                .collect(),
+        };
+        let site_key = (self.pc as u32, self.inline_depth);
+        let seen = self.applied.entry(site_key).or_default();
+        let accesses: &[Access] = if seen.contains(&at) {
+            &[]
+        } else {
+            seen.push(at);
+            &s.accesses
+        };
+        for acc in accesses {
             let path = acc.key.kind.path();
             let new_path = match path.base.formal_index() {
                 Some(i) => match args.get(i) {

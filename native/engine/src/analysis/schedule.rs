@@ -4,6 +4,7 @@
 //! not ready yet has no summary (5.6), as with on-demand analysis.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use once_cell::sync::OnceCell;
@@ -109,23 +110,18 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
             scc_of[m] = i;
         }
     }
-    // Tarjan yields callees first: a level is one more than the deepest callee's.
-    let mut level = vec![0usize; sccs.len()];
+    // Dependency counting: an SCC starts as soon as every SCC it calls is done.
+    let mut callers_of: Vec<Vec<usize>> = vec![Vec::new(); sccs.len()];
+    let pending: Vec<AtomicUsize> = (0..sccs.len()).map(|_| AtomicUsize::new(0)).collect();
     for (i, scc) in sccs.iter().enumerate() {
-        let mut l = 0;
-        for &m in scc {
-            for &c in &edges[m] {
-                if scc_of[c] != i {
-                    l = l.max(level[scc_of[c]] + 1);
-                }
-            }
+        let mut callees: Vec<usize> =
+            scc.iter().flat_map(|&m| edges[m].iter().map(|&c| scc_of[c])).filter(|&c| c != i).collect();
+        callees.sort_unstable();
+        callees.dedup();
+        pending[i].store(callees.len(), Ordering::Relaxed);
+        for c in callees {
+            callers_of[c].push(i);
         }
-        level[i] = l;
-    }
-    let max_level = level.iter().copied().max().unwrap_or(0);
-    let mut by_level: Vec<Vec<usize>> = vec![Vec::new(); max_level + 1];
-    for (i, l) in level.iter().enumerate() {
-        by_level[*l].push(i);
     }
 
     let cells: Vec<OnceCell<Arc<Summary>>> = (0..methods.len()).map(|_| OnceCell::new()).collect();
@@ -161,15 +157,35 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         };
         let _ = cells[i].set(Arc::new(summary));
     };
-    for group in &by_level {
-        group.par_iter().for_each(|&s| {
-            let mut members = sccs[s].clone();
-            members.sort_by(|a, b| methods[*a].mref.cmp(&methods[*b].mref));
-            for m in members {
-                analyse(m);
+    fn run_scc<'s>(
+        scope: &rayon::Scope<'s>,
+        s: usize,
+        sccs: &'s [Vec<usize>],
+        callers_of: &'s [Vec<usize>],
+        pending: &'s [AtomicUsize],
+        methods: &'s [MethodEntry],
+        analyse: &'s (dyn Fn(usize) + Sync),
+    ) {
+        let mut members = sccs[s].clone();
+        members.sort_by(|a, b| methods[*a].mref.cmp(&methods[*b].mref));
+        for m in members {
+            analyse(m);
+        }
+        for &caller in &callers_of[s] {
+            if pending[caller].fetch_sub(1, Ordering::AcqRel) == 1 {
+                scope.spawn(move |scope| run_scc(scope, caller, sccs, callers_of, pending, methods, analyse));
             }
-        });
+        }
     }
+    let analyse_ref: &(dyn Fn(usize) + Sync) = &analyse;
+    rayon::scope(|scope| {
+        for s in 0..sccs.len() {
+            if pending[s].load(Ordering::Acquire) == 0 {
+                let (sccs, callers_of, pending, methods) = (&sccs, &callers_of, &pending, &methods);
+                scope.spawn(move |scope| run_scc(scope, s, sccs, callers_of, pending, methods, analyse_ref));
+            }
+        }
+    });
     // Methods never reached by the levels (cannot happen, but keep every slot filled).
     let summaries = cells.into_iter().map(|c| c.into_inner().unwrap_or_else(|| empty.clone())).collect();
     Analysis { methods, summaries, by_ref }

@@ -27,6 +27,9 @@ pub struct ClassTable {
     /// Each class followed by all its supertypes (DFS pre-order, declaration
     /// order, each once); filled by [`ClassTable::freeze`].
     closures: FxHashMap<Sym, Arc<[Sym]>>,
+    /// Classes whose closure carries no annotation anywhere (class or method):
+    /// annotation lookups on them answer at once.
+    unannotated: crate::fxhash::FxHashSet<Sym>,
     object: Sym,
 }
 
@@ -40,7 +43,7 @@ pub enum L1Hit {
 
 impl ClassTable {
     pub fn new() -> ClassTable {
-        let mut t = ClassTable { classes: FxHashMap::default(), closures: FxHashMap::default(), object: Sym::new("java.lang.Object") };
+        let mut t = ClassTable { classes: FxHashMap::default(), closures: FxHashMap::default(), unannotated: Default::default(), object: Sym::new("java.lang.Object") };
         for header in jdk::bundled_headers() {
             t.classes.insert(header.name, (Arc::new(header), Origin::Context));
         }
@@ -92,6 +95,14 @@ impl ClassTable {
             });
             closures.insert(n, Arc::from(list));
         }
+        let has_annotations = |c: &Sym| {
+            self.get(*c).map_or(false, |h| !h.annotations.is_empty() || h.methods.iter().any(|m| !m.annotations.is_empty()))
+        };
+        self.unannotated = closures
+            .iter()
+            .filter(|(_, list): &(&Sym, &Arc<[Sym]>)| !list.iter().any(has_annotations))
+            .map(|(n, _)| *n)
+            .collect();
         self.closures = closures;
     }
 
@@ -185,6 +196,9 @@ impl ClassTable {
     /// Rule L1: on the method itself, else walk the class and its supertypes:
     /// the type's own annotation, or a same-signature non-constructor method's.
     pub fn lookup_l1(&self, m: &MethodRef, pred: &dyn Fn(&Annotation) -> bool) -> Option<L1Hit> {
+        if self.unannotated.contains(&m.class) {
+            return None;
+        }
         if let Some(h) = self.get(m.class).and_then(|h| h.method(m.name, m.descriptor)) {
             if h.annotations.iter().any(|a| pred(a)) {
                 return Some(L1Hit::Direct);
@@ -211,6 +225,9 @@ impl ClassTable {
 
     /// Rule L2: the method or a method it overrides (same name and parameter types).
     pub fn lookup_l2(&self, m: &MethodRef, pred: &dyn Fn(&Annotation) -> bool) -> bool {
+        if self.unannotated.contains(&m.class) {
+            return false;
+        }
         let params = m.params();
         self.find_in_supertypes(m.class, |c| {
             let h = self.get(c)?;
