@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Runs every test of the project: installs what is missing, builds the engine,
-# runs the Rust unit and fixture tests, then the Gradle and Maven plugin tests.
+# Runs every test of the project, installing what a fresh machine lacks:
+#   1. the Rust workspace: unit tests, the Java fixture suite, command and summary tests;
+#   2. the bridge, Gradle plugin and Maven plugin builds (scripts/build-plugins.sh);
+#   3. the Gradle functional tests (real gradle on real projects);
+#   4. the Maven integration tests (real mvn on real projects).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh
-cargo build --release --workspace
+# Real third-party jars (Debian packages) for the corpus tests.
+RACER_CORPUS="$(scripts/corpus.sh)"
+export RACER_CORPUS
+echo "== cargo test --release --workspace"
 cargo test --release --workspace
 
-for suite in scripts/test-gradle.sh scripts/test-maven.sh; do
-    if [ -x "$suite" ]; then
-        echo "== $suite"
-        "$suite"
-    fi
-done
+scripts/build-plugins.sh --skip-cargo
+echo "== scripts/test-gradle.sh"
+scripts/test-gradle.sh --skip-build
+echo "== scripts/test-maven.sh"
+scripts/test-maven.sh --no-build
 echo "all test suites passed"

@@ -102,8 +102,13 @@ pub fn load(path: &Path) -> Result<SummaryFile, Error> {
     let bytes = std::fs::read(path).map_err(|e| {
         Error(format!("racer: {}: cannot read summary file: {}", path.display(), e))
     })?;
-    let header: Header = serde_json::from_slice(&bytes)
-        .map_err(|e| bad(path, &format!("not a racer summary file (invalid JSON: {e})")))?;
+    let header: Header = serde_json::from_slice(&bytes).map_err(|e| {
+        if e.is_eof() {
+            bad(path, &format!("truncated summary file ({e})"))
+        } else {
+            bad(path, &format!("not a racer summary file (invalid JSON: {e})"))
+        }
+    })?;
     if header.format.as_deref() != Some(FORMAT) {
         return Err(bad(path, "not a racer summary file"));
     }

@@ -1,0 +1,304 @@
+//! Compositional summaries: analysing a module with its upstream modules' summary
+//! files gives the same issues (traces and messages included) as analysing it
+//! together with the upstream classes; summary files are deterministic, portable,
+//! and bad ones are rejected with a one-line message.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use racer::api::{Options, Request, Response};
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+}
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("racer-summaries-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn java_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("list sources").flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            java_files(&p, out);
+        } else if p.extension().map_or(false, |e| e == "java") {
+            out.push(p);
+        }
+    }
+}
+
+fn javac(sources: &Path, out: &Path, classpath: &[PathBuf], release8: bool) {
+    let mut files = Vec::new();
+    java_files(sources, &mut files);
+    files.sort();
+    let mut cmd = Command::new("javac");
+    cmd.arg("-g").arg("-nowarn").arg("-d").arg(out);
+    if release8 {
+        cmd.args(["--release", "8"]);
+    }
+    if !classpath.is_empty() {
+        let cp: Vec<String> = classpath.iter().map(|p| p.display().to_string()).collect();
+        cmd.arg("-cp").arg(cp.join(":"));
+    }
+    cmd.args(&files);
+    let status = cmd.status().expect("run javac");
+    assert!(status.success(), "javac failed for {}", sources.display());
+}
+
+/// Compiles the annotation stubs and each module of `tests/modules/<name>` in order.
+fn compile_modules(name: &str, modules: &[&str], tmp: &Path) -> (PathBuf, Vec<PathBuf>) {
+    let root = workspace_root();
+    let support = tmp.join("support");
+    javac(&root.join("tests/fixtures/_support"), &support, &[], true);
+    let mut outs: Vec<PathBuf> = Vec::new();
+    for m in modules {
+        let out = tmp.join(format!("classes-{m}"));
+        let mut cp = vec![support.clone()];
+        cp.extend(outs.iter().cloned());
+        javac(&root.join("tests/modules").join(name).join(m), &out, &cp, false);
+        outs.push(out);
+    }
+    (support, outs)
+}
+
+fn request(inputs: Vec<PathBuf>, classpath: Vec<PathBuf>, summaries_in: Vec<PathBuf>, summaries_out: Option<PathBuf>) -> Request {
+    Request {
+        request_version: racer::api::REQUEST_VERSION,
+        inputs,
+        classpath,
+        summaries_in,
+        summaries_out,
+        options: Options { threads: 2, ..Options::default() },
+        ..Request::default()
+    }
+}
+
+fn run(r: &Request) -> Response {
+    racer::analyze(r).unwrap_or_else(|e| panic!("analysis failed: {e}"))
+}
+
+fn issues_json(resp: &Response, class_prefix: &str) -> Vec<serde_json::Value> {
+    resp.issues
+        .iter()
+        .filter(|i| i.class.starts_with(class_prefix))
+        .map(|i| serde_json::to_value(i).expect("issue json"))
+        .collect()
+}
+
+/// Analyses `modules` one by one with the summaries of all earlier modules, and
+/// checks each against the analysis of everything up to it together.
+fn check_equivalence(name: &str, modules: &[&str], packages: &[&str]) -> Vec<usize> {
+    let tmp = TempDir::new(name);
+    let (support, outs) = compile_modules(name, modules, &tmp.0);
+    let mut summary_files: Vec<PathBuf> = Vec::new();
+    let mut counts = Vec::new();
+    for (k, m) in modules.iter().enumerate() {
+        let out = tmp.0.join(format!("{m}.summaries.json"));
+        // Separately: this module alone, upstream known only through summary files.
+        let alone = run(&request(vec![outs[k].clone()], vec![support.clone()], summary_files.clone(), Some(out.clone())));
+        // Together: this module and all upstream modules analysed from their classes.
+        let together = run(&request(outs[..=k].to_vec(), vec![support.clone()], vec![], None));
+        let expected = issues_json(&together, packages[k]);
+        let got = issues_json(&alone, packages[k]);
+        assert_eq!(
+            serde_json::to_string_pretty(&got).unwrap(),
+            serde_json::to_string_pretty(&expected).unwrap(),
+            "module {m} of {name}: issues differ between summary-based and whole analysis"
+        );
+        assert!(alone.issues.iter().all(|i| i.class.starts_with(packages[k])), "upstream classes must never be reported on");
+        assert_eq!(alone.stats.upstream_methods > 0, k > 0, "upstream summaries loaded for {m}");
+        counts.push(got.len());
+        summary_files.push(out);
+    }
+    counts
+}
+
+#[test]
+fn pair_of_modules_matches_whole_analysis() {
+    let counts = check_equivalence("pair", &["a", "b"], &["com.acme.a.", "com.acme.b."]);
+    assert!(counts[1] >= 5, "the application module must have cross-module races, got {counts:?}");
+}
+
+#[test]
+fn pair_reports_the_races_that_live_upstream_with_full_traces() {
+    let tmp = TempDir::new("pair-traces");
+    let (support, outs) = compile_modules("pair", &["a", "b"], &tmp.0);
+    let a_sum = tmp.0.join("a.json");
+    run(&request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(a_sum.clone())));
+    let b = run(&request(vec![outs[1].clone()], vec![support], vec![a_sum], None));
+    let find = |method: &str, path: &str| {
+        b.issues
+            .iter()
+            .find(|i| i.class == "com.acme.b.Service" && i.method == method && i.access_path == path)
+            .unwrap_or_else(|| panic!("no issue on Service.{method} {path}: {:#?}", b.issues))
+    };
+    let update = find("update", "this.counter.count");
+    assert_eq!(update.kind, racer::report::IssueKind::ThreadSafetyViolation);
+    let trace: Vec<(&str, &str)> = update.trace.iter().map(|t| (t.class.as_str(), t.method.as_str())).collect();
+    assert_eq!(trace, vec![("com.acme.b.Service", "update"), ("com.acme.a.Counter", "increment")]);
+    assert_eq!(update.trace[1].line, 9, "the access line inside the upstream method");
+    find("rememberViaLibrary", "this.registry.plain");
+    // Not reported: the volatile field, the synchronized container set up by Registry's
+    // constructor, the locked library method, the owned local, the @ThreadSafe interface.
+    assert!(b.issues.iter().all(|i| !i.access_path.ends_with(".seen")));
+    assert!(b.issues.iter().all(|i| i.access_path != "this.registry.safe"));
+    assert!(b.issues.iter().all(|i| i.method != "rememberLocked" && i.method != "owned"));
+    let interface_calls: Vec<&str> = b
+        .issues
+        .iter()
+        .filter(|i| i.kind == racer::report::IssueKind::InterfaceNotThreadSafe)
+        .map(|i| i.access_path.as_str())
+        .collect();
+    assert_eq!(interface_calls, vec!["l"], "only the un-annotated upstream interface, called on a parameter");
+    // @ThreadSafe inherited from the upstream superclass.
+    assert!(b.issues.iter().any(|i| i.class == "com.acme.b.Derived" && i.method == "work"));
+    assert!(b.issues.iter().all(|i| i.class != "com.acme.b.Plain"));
+}
+
+#[test]
+fn chain_of_three_modules_matches_whole_analysis() {
+    let counts = check_equivalence("chain", &["a", "b", "c"], &["com.acme.chain.a.", "com.acme.chain.b.", "com.acme.chain.c."]);
+    assert!(counts[2] >= 2, "the race two modules deep must be found, got {counts:?}");
+}
+
+#[test]
+fn chain_trace_goes_two_modules_deep() {
+    let tmp = TempDir::new("chain-trace");
+    let (support, outs) = compile_modules("chain", &["a", "b", "c"], &tmp.0);
+    let (a_sum, b_sum) = (tmp.0.join("a.json"), tmp.0.join("b.json"));
+    run(&request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(a_sum.clone())));
+    run(&request(vec![outs[1].clone()], vec![support.clone()], vec![a_sum.clone()], Some(b_sum.clone())));
+    let c = run(&request(vec![outs[2].clone()], vec![support], vec![a_sum, b_sum], None));
+    let deposit = c
+        .issues
+        .iter()
+        .find(|i| i.method == "deposit" && i.access_path.starts_with("this.ledger.store."))
+        .unwrap_or_else(|| panic!("deposit race missing: {:#?}", c.issues));
+    let methods: Vec<&str> = deposit.trace.iter().map(|t| t.method.as_str()).collect();
+    assert_eq!(methods, vec!["deposit", "record", "add"]);
+    // The locked path's writes are protected; its locked read still races with the
+    // unlocked write of `deposit` (8.7.5).
+    let safely: Vec<_> = c.issues.iter().filter(|i| i.method == "depositSafely").collect();
+    assert_eq!(safely.len(), 1, "{safely:#?}");
+    assert!(safely[0].message.contains("reads with synchronization"), "{}", safely[0].message);
+    assert_eq!(safely[0].conflicts[0].method, "deposit");
+}
+
+#[test]
+fn summary_files_are_deterministic_and_portable() {
+    let tmp = TempDir::new("determinism");
+    let (support, outs) = compile_modules("pair", &["a", "b"], &tmp.0);
+    let mut bytes = Vec::new();
+    for threads in [1, 2, 2] {
+        let out = tmp.0.join(format!("a-{threads}-{}.json", bytes.len()));
+        let mut r = request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(out.clone()));
+        r.options.threads = threads;
+        run(&r);
+        bytes.push(std::fs::read(&out).expect("summary file"));
+    }
+    assert!(bytes.windows(2).all(|w| w[0] == w[1]), "summary files differ between runs");
+    let text = String::from_utf8(bytes[0].clone()).expect("utf-8");
+    assert!(!text.contains(&tmp.0.display().to_string()), "no absolute paths in summary files");
+    assert!(!text.contains(&workspace_root().display().to_string()));
+    let head: serde_json::Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(head["format"], "racer-summaries");
+    assert_eq!(head["tool_version"], racer::api::TOOL_VERSION);
+}
+
+#[test]
+fn bad_summary_files_are_rejected_with_a_clear_message() {
+    let tmp = TempDir::new("bad");
+    let (support, outs) = compile_modules("pair", &["a", "b"], &tmp.0);
+    let good = tmp.0.join("a.json");
+    run(&request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(good.clone())));
+    let text = std::fs::read_to_string(&good).unwrap();
+    let version = format!("\"tool_version\":\"{}\"", racer::api::TOOL_VERSION);
+    assert!(text.contains(&version), "tool version field");
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("truncated", text[..text.len() / 2].to_string(), "truncated"),
+        ("not-json", "this is not json\n".to_string(), "not a racer summary file"),
+        ("other-json", "{\"hello\": 1}".to_string(), "not a racer summary file"),
+        ("old-format", text.replacen("\"format_version\":1", "\"format_version\":0", 1), "format version 0"),
+        ("other-tool", text.replacen(&version, "\"tool_version\":\"0.0.1\"", 1), "written by racer 0.0.1"),
+        ("bad-index", text.replacen("\"strings\":[", "\"strings\":[],\"unused\":[", 1), "out of range"),
+    ];
+    for (name, content, expected) in cases {
+        let path = tmp.0.join(format!("{name}.json"));
+        std::fs::write(&path, content).unwrap();
+        let err = racer::analyze(&request(vec![outs[1].clone()], vec![support.clone()], vec![path.clone()], None))
+            .expect_err(&format!("{name}: a bad summary file must be an error"));
+        let message = err.to_string();
+        assert!(!message.contains('\n'), "{name}: one line: {message}");
+        assert!(message.contains(&path.display().to_string()), "{name}: names the file: {message}");
+        assert!(message.contains(expected), "{name}: says what is wrong ({expected}): {message}");
+        assert!(message.contains("rebuild the upstream module"), "{name}: says what to do: {message}");
+    }
+    let missing = tmp.0.join("missing.json");
+    let err = racer::analyze(&request(vec![outs[1].clone()], vec![support], vec![missing.clone()], None)).unwrap_err();
+    assert!(err.to_string().contains(&missing.display().to_string()));
+}
+
+/// Real jars that depend on each other (`RACER_CORPUS`: the jar paths, one per line, as
+/// printed by `scripts/corpus.sh`; `scripts/test.sh` sets it). Downstream analysed with the
+/// upstream jar's summaries must equal downstream analysed together with the upstream jar.
+#[test]
+fn real_jar_pairs_match_whole_analysis() {
+    let corpus = match std::env::var("RACER_CORPUS") {
+        Ok(list) => list,
+        Err(_) => {
+            eprintln!("RACER_CORPUS not set: real jar pairs not checked (scripts/test.sh sets it)");
+            return;
+        }
+    };
+    let jar = |name: &str| -> PathBuf {
+        PathBuf::from(
+            corpus
+                .lines()
+                .find(|l| Path::new(l).file_name().map_or(false, |f| f.to_string_lossy().starts_with(name)))
+                .unwrap_or_else(|| panic!("{name} not in RACER_CORPUS")),
+        )
+    };
+    let tmp = TempDir::new("jars");
+    // (upstream, downstream): h2 uses lucene-core, log4j-core uses jackson-databind.
+    for (up, down) in [("lucene-core", "h2-"), ("jackson-databind", "log4j-core")] {
+        let (up_jar, down_jar) = (jar(up), jar(down));
+        let sums = tmp.0.join(format!("{up}.json"));
+        run(&request(vec![up_jar.clone()], vec![], vec![], Some(sums.clone())));
+        let alone = run(&request(vec![down_jar.clone()], vec![], vec![sums.clone()], None));
+        let together = run(&request(vec![up_jar.clone(), down_jar.clone()], vec![], vec![], None));
+        // The upstream jar's classes, as listed in its summary file.
+        let file: serde_json::Value = serde_json::from_slice(&std::fs::read(&sums).unwrap()).unwrap();
+        let upstream_classes: std::collections::HashSet<String> = file["classes"]
+            .as_array()
+            .expect("classes")
+            .iter()
+            .map(|c| c["name"].as_str().expect("class name").to_string())
+            .collect();
+        assert!(alone.issues.iter().all(|i| !upstream_classes.contains(&i.class)), "upstream classes are never reported on");
+        let keep = |r: &Response| -> Vec<serde_json::Value> {
+            r.issues
+                .iter()
+                .filter(|i| !upstream_classes.contains(&i.class))
+                .map(|i| serde_json::to_value(i).unwrap())
+                .collect()
+        };
+        let (got, expected) = (keep(&alone), keep(&together));
+        assert!(alone.stats.upstream_classes > 100, "{up}: upstream summaries loaded");
+        assert_eq!(got.len(), expected.len(), "{down} with {up} summaries: issue counts differ");
+        assert!(got == expected, "{down} with {up} summaries: issues differ from the whole analysis");
+        eprintln!("{down} with {up} summaries: {} issues, identical to the whole analysis", got.len());
+    }
+}
