@@ -44,6 +44,9 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         units.extend(input::list_units(path, &mut diagnostics)?);
     }
     let upstream = summaries::load_all(&request.summaries_in)?;
+    if !request.summaries_in.is_empty() {
+        phase(start, "load upstream summaries");
+    }
 
     let classes = load_inputs(&units, &mut diagnostics);
     phase(start, "read+parse");

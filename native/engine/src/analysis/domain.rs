@@ -116,7 +116,7 @@ pub struct Path {
 
 /// Paths longer than this are not extended (guards against unbounded growth
 /// through recursive data structures and summary substitution).
-pub const MAX_PATH_STEPS: usize = 12;
+pub const MAX_PATH_STEPS: usize = 8;
 
 impl Path {
     pub fn of(base: Base) -> Path {

@@ -183,9 +183,14 @@ impl<'a, 'e> Interp<'a, 'e> {
         let mut entry: Vec<Option<State>> = vec![None; cfg.blocks.len()];
         let mut visits = vec![0u32; cfg.blocks.len()];
         entry[0] = Some(self.initial_state());
-        let mut work: BTreeSet<usize> = BTreeSet::new();
-        work.insert(rpo_index[0]);
-        while let Some(k) = work.pop_first() {
+        // Worklist in reverse post-order: a dirty flag per position and a cursor that
+        // restarts from the lowest dirty position.
+        let mut dirty = vec![false; cfg.rpo.len()];
+        let mut lowest = rpo_index[0];
+        dirty[lowest] = true;
+        while let Some(k) = (lowest..dirty.len()).find(|&k| dirty[k]) {
+            dirty[k] = false;
+            lowest = k;
             let b = cfg.rpo[k];
             visits[b] += 1;
             let state = match entry[b].clone() {
@@ -203,7 +208,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                 if entry[succ].as_ref() != Some(&merged) && visits[succ] < MAX_BLOCK_VISITS {
                     entry[succ] = Some(merged);
                     if rpo_index[succ] != usize::MAX {
-                        work.insert(rpo_index[succ]);
+                        dirty[rpo_index[succ]] = true;
+                        lowest = lowest.min(rpo_index[succ]);
                     }
                 }
             }

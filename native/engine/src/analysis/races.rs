@@ -150,6 +150,13 @@ impl<'a> ClassReporter<'a> {
         if !self.is_reported_class() {
             return Vec::new();
         }
+        // Without an AnyThread reportable method no group passes the gate (8.5), and
+        // without a @GuardedBy field the checks before the gate find nothing.
+        let any_thread = self.methods.iter().any(|&i| self.analysis.summaries[i].threads.is_any() && self.is_reportable(i));
+        let guarded_fields = self.class.header.fields.iter().any(|f| f.annotations.iter().any(|a| a.matches("GuardedBy")));
+        if !any_thread && !guarded_fields {
+            return Vec::new();
+        }
         let mut groups: BTreeMap<GroupKey, Vec<Entry<'a>>> = BTreeMap::new();
         // Method declaration order, then line (8.6).
         for &i in self.methods {

@@ -43,7 +43,14 @@ pub struct Inputs<'a> {
     pub upstream_shapes: &'a HashMap<MethodRef, InlineShape>,
 }
 
+fn phase(start: std::time::Instant, name: &str) {
+    if std::env::var_os("RACER_TIMINGS").is_some() {
+        eprintln!("racer: timing:   {name}: {:.3}s", start.elapsed().as_secs_f64());
+    }
+}
+
 pub fn run(inputs: &Inputs<'_>) -> Analysis {
+    let start = std::time::Instant::now();
     let table = inputs.table;
     let mut methods = Vec::new();
     let mut by_ref = HashMap::new();
@@ -69,6 +76,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         }
     }
 
+    phase(start, "method facts");
     // Call graph over analysed methods.
     let edges: Vec<Vec<usize>> = methods
         .par_iter()
@@ -103,6 +111,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         })
         .collect();
 
+    phase(start, "call graph");
     let sccs = tarjan(methods.len(), &edges);
     let mut scc_of = vec![0usize; methods.len()];
     for (i, scc) in sccs.iter().enumerate() {
@@ -145,6 +154,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         inputs.ignore_classes,
         methods.par_iter().filter(|e| e.analysed).filter_map(|e| inputs.classes[e.class].methods[e.index].body.as_ref()),
     );
+    phase(start, "callee facts");
     let env = Env { table, facts: &facts, config: inputs.config, ignore_classes: inputs.ignore_classes, callee: &callee, inline_shape: &shape };
     let analyse = |i: usize| {
         let e = &methods[i];
@@ -177,6 +187,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
             }
         }
     }
+    phase(start, "schedule");
     let analyse_ref: &(dyn Fn(usize) + Sync) = &analyse;
     rayon::scope(|scope| {
         for s in 0..sccs.len() {
@@ -186,6 +197,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
             }
         }
     });
+    phase(start, "interpretation");
     // Methods never reached by the levels (cannot happen, but keep every slot filled).
     let summaries = cells.into_iter().map(|c| c.into_inner().unwrap_or_else(|| empty.clone())).collect();
     Analysis { methods, summaries, by_ref }

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# racer's benchmark on real code (not a test: it prints figures, it asserts nothing).
+#
+#   bench/run.sh [--floor PARSE_FLOOR_MANIFEST] [--runs N]
+#
+# 1. per jar of the corpus (scripts/corpus.sh): classes, issues, wall time, peak memory;
+# 2. the whole corpus in one run: median wall time and peak memory of `racer analyze`, and,
+#    with --floor, the same-run median of the parse-floor tool (read+unzip+parse of the same
+#    jars) and the ratio between the two;
+# 3. compositional summaries on a real pair (h2 depends on lucene-core): analysing h2 with
+#    lucene's summaries vs with lucene analysed from scratch, summary loading vs re-analysis,
+#    and summary file sizes vs class bytes.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+floor=""
+runs=5
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --floor) floor="$2"; shift 2 ;;
+        --runs) runs="$2"; shift 2 ;;
+        *) echo "bench: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+
+cargo build --release -q -p racer
+racer="$root/target/release/racer"
+mapfile -t jars < <(scripts/corpus.sh)
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+# time_racer OUT ARGS...: runs racer, prints "wall_seconds peak_kb"
+time_racer() {
+    local out="$1"; shift
+    /usr/bin/time -f "%e %M" -o "$tmp/time" "$racer" analyze --format json --output "$out" "$@" 2>/dev/null || true
+    cat "$tmp/time"
+}
+
+issues_in() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["issues"]))' "$1"; }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+echo "## Per jar"
+echo
+echo "| jar | classes | issues | wall (s) | peak RSS (MB) |"
+echo "|---|---:|---:|---:|---:|"
+for jar in "${jars[@]}"; do
+    classes=$(unzip -l "$jar" | grep -c '\.class$' || true)
+    read -r wall kb < <(time_racer "$tmp/one.json" "$jar")
+    echo "| $(basename "$jar") | $classes | $(issues_in "$tmp/one.json") | $wall | $((kb / 1024)) |"
+done
+
+echo
+echo "## Whole corpus ($runs runs, 2 worker threads, medians)"
+echo
+walls=(); peaks=()
+for _ in $(seq "$runs"); do
+    read -r wall kb < <(time_racer "$tmp/all.json" "${jars[@]}")
+    walls+=("$wall"); peaks+=("$kb")
+done
+racer_wall=$(printf '%s\n' "${walls[@]}" | median)
+racer_peak=$(printf '%s\n' "${peaks[@]}" | sort -n | tail -1)
+echo "- racer analyze (all jars): ${racer_wall} s wall, peak RSS $((racer_peak / 1024)) MB, $(issues_in "$tmp/all.json") issues"
+if [ -n "$floor" ]; then
+    cargo build --release -q --manifest-path "$floor"
+    floor_bin="$(dirname "$floor")/target/release/parse-floor"
+    floor_wall=$("$floor_bin" --runs "$runs" --mode parse "${jars[@]}" 2>/dev/null | awk '/^ +read\+unzip\+parse/ {print $2}')
+    ratio=$(python3 -c "print(f'{$racer_wall / $floor_wall:.2f}')")
+    echo "- parse floor (read+unzip+parse, same jars, same run): ${floor_wall} s"
+    echo "- ratio racer / floor: ${ratio}x"
+fi
+
+echo
+echo "## Compositional summaries (h2 uses lucene-core)"
+echo
+lucene=$(printf '%s\n' "${jars[@]}" | grep '/lucene-core')
+h2=$(printf '%s\n' "${jars[@]}" | grep '/h2-')
+read -r lucene_wall _ < <(time_racer "$tmp/l.json" --summaries-out "$tmp/lucene.summaries.json" "$lucene")
+scratch=(); with=(); loads=()
+for _ in $(seq "$runs"); do
+    read -r w _ < <(time_racer "$tmp/t.json" "$lucene" "$h2"); scratch+=("$w")
+    RACER_TIMINGS=1 "$racer" analyze --format json --output "$tmp/s.json" --summaries-in "$tmp/lucene.summaries.json" "$h2" 2>"$tmp/timings" >/dev/null || true
+    read -r w _ < <(time_racer "$tmp/s.json" --summaries-in "$tmp/lucene.summaries.json" "$h2"); with+=("$w")
+    loads+=("$(awk -F': ' '/load upstream summaries/ {print $4}' "$tmp/timings" | tr -d s)")
+done
+scratch_wall=$(printf '%s\n' "${scratch[@]}" | median)
+with_wall=$(printf '%s\n' "${with[@]}" | median)
+load=$(printf '%s\n' "${loads[@]}" | median)
+class_bytes=$(unzip -l "$lucene" | awk '/\.class$/ {s += $1} END {print s}')
+sum_bytes=$(stat -c %s "$tmp/lucene.summaries.json")
+echo "- h2 with lucene analysed from scratch: ${scratch_wall} s; h2 with lucene's summaries loaded: ${with_wall} s"
+echo "- analysing lucene-core alone: ${lucene_wall} s; loading its summaries: ${load} s ($(python3 -c "print(f'{$lucene_wall / max($load, 1e-9):.1f}')")x faster)"
+echo "- lucene-core class bytes: $((class_bytes / 1024)) KiB; its summary file: $((sum_bytes / 1024)) KiB ($(python3 -c "print(f'{$sum_bytes / $class_bytes:.2f}')")x)"
