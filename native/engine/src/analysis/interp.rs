@@ -919,14 +919,19 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             let thread = if acc.key.thread == Threads::AnyThreadButSelf { Threads::AnyThreadButSelf } else { st.threads };
             let key = AccessKey { kind: acc.key.kind.with_path(new_path), thread, lock: acc.key.lock || caller_lock, own_pre };
-            let site = Site { line: acc.site.line, trace: acc.site.trace.prepend(call_site.clone()) };
-            match self.accesses.get_mut(&key) {
-                Some(existing) => {
-                    let old = std::mem::replace(existing, site.clone());
-                    *existing = Site::preferred(old, site);
+            // Build the new site (one trace node) only when it is kept (see `Site::preferred`).
+            let rank = (call_site.line, acc.site.trace.len() + 1, acc.site.line);
+            match self.accesses.entry(key) {
+                std::collections::hash_map::Entry::Occupied(mut e) => {
+                    let old_rank = (e.get().outer_line(), e.get().trace.len(), e.get().line);
+                    if rank <= old_rank {
+                        let site = Site { line: acc.site.line, trace: acc.site.trace.prepend(call_site.clone()) };
+                        let old = std::mem::replace(e.get_mut(), site.clone());
+                        *e.get_mut() = Site::preferred(old, site);
+                    }
                 }
-                None => {
-                    self.accesses.insert(key, site);
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(Site { line: acc.site.line, trace: acc.site.trace.prepend(call_site.clone()) });
                 }
             }
         }

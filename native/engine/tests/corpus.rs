@@ -1,0 +1,59 @@
+//! Real third-party code: every jar of the corpus (`RACER_CORPUS`, one jar path per line, as
+//! printed by `scripts/corpus.sh`; `scripts/test.sh` sets it) is analysed without error or
+//! panic, and the JSON report is byte-identical across runs and worker-thread counts.
+
+use std::path::PathBuf;
+
+use racer::api::{Options, Request};
+use racer::report::Format;
+
+fn corpus() -> Option<Vec<PathBuf>> {
+    match std::env::var("RACER_CORPUS") {
+        Ok(list) => Some(list.lines().filter(|l| !l.trim().is_empty()).map(PathBuf::from).collect()),
+        Err(_) => {
+            eprintln!("RACER_CORPUS not set: corpus not checked (scripts/test.sh sets it)");
+            None
+        }
+    }
+}
+
+fn json_report(inputs: Vec<PathBuf>, threads: usize) -> String {
+    let request = Request {
+        request_version: racer::api::REQUEST_VERSION,
+        inputs,
+        options: Options { threads, ..Options::default() },
+        ..Request::default()
+    };
+    let response = racer::analyze(&request).unwrap_or_else(|e| panic!("analysis failed: {e}"));
+    racer::report::render(Format::Json, &response, &[])
+}
+
+#[test]
+fn every_corpus_jar_is_analysed() {
+    let Some(jars) = corpus() else { return };
+    assert!(jars.len() >= 10, "the corpus lists its jars");
+    for jar in &jars {
+        let request = Request {
+            request_version: racer::api::REQUEST_VERSION,
+            inputs: vec![jar.clone()],
+            options: Options { threads: 2, ..Options::default() },
+            ..Request::default()
+        };
+        let response = racer::analyze(&request).unwrap_or_else(|e| panic!("{}: {e}", jar.display()));
+        assert!(response.stats.classes > 0, "{}: classes read", jar.display());
+        assert!(response.diagnostics.is_empty(), "{}: unreadable classes: {:?}", jar.display(), response.diagnostics);
+        eprintln!("{}: {} classes, {} issues", jar.display(), response.stats.classes, response.issues.len());
+    }
+}
+
+#[test]
+fn whole_corpus_report_is_deterministic_across_thread_counts() {
+    let Some(jars) = corpus() else { return };
+    let one = json_report(jars.clone(), 1);
+    let two = json_report(jars.clone(), 2);
+    let again = json_report(jars, 2);
+    assert!(one == two, "--threads 1 and --threads 2 differ");
+    assert!(two == again, "two runs differ");
+    let issues = serde_json::from_str::<serde_json::Value>(&one).unwrap()["issues"].as_array().unwrap().len();
+    assert!(issues > 100, "real code has reports ({issues})");
+}
