@@ -11,6 +11,7 @@ scripts/setup.sh
 # Real third-party jars (Debian packages) for the corpus tests.
 RACER_CORPUS="$(scripts/corpus.sh)"
 export RACER_CORPUS
+export RACER_KOTLINC="$PWD/scripts/kotlinc.sh"
 echo "== cargo test --release --workspace"
 cargo test --release --workspace
 

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Compiles Kotlin sources with the Kotlin compiler resolved from Maven (tests/kotlin/kotlinc/pom.xml).
+#   scripts/kotlinc.sh SRC_DIR OUT_DIR [CLASSPATH]   compile every .kt file below SRC_DIR into OUT_DIR
+#   scripts/kotlinc.sh --stdlib                      print the path of the kotlin-stdlib jar
+# The compiler classpath is resolved once (offline first, online if that fails) and cached in
+# tests/kotlin/kotlinc/target/classpath.txt. Exits non-zero on compile errors.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+project="$root/tests/kotlin/kotlinc"
+cache="$project/target/classpath.txt"
+
+usage() {
+    echo "usage: $0 SRC_DIR OUT_DIR [CLASSPATH] | $0 --stdlib" >&2
+    exit 2
+}
+
+# Is the cached classpath present and are all its jars still there?
+cache_valid() {
+    [ -s "$cache" ] || return 1
+    local jar
+    IFS=: read -r -a jars <"$cache"
+    for jar in "${jars[@]}"; do
+        [ -f "$jar" ] || return 1
+    done
+}
+
+resolve() {
+    mkdir -p "$project/target"
+    local tmp="$cache.$$"
+    if ! mvn -q -o -f "$project/pom.xml" dependency:build-classpath -Dmdep.outputFile="$tmp" >&2; then
+        echo "kotlinc.sh: offline resolution failed, trying online" >&2
+        mvn -q -f "$project/pom.xml" dependency:build-classpath -Dmdep.outputFile="$tmp" >&2
+    fi
+    mv -f "$tmp" "$cache"
+}
+
+cache_valid || resolve
+compiler_cp="$(cat "$cache")"
+stdlib=""
+IFS=: read -r -a jars <<<"$compiler_cp"
+for jar in "${jars[@]}"; do
+    case "$(basename "$jar")" in
+        kotlin-stdlib-[0-9]*.jar) stdlib="$jar" ;;
+    esac
+done
+if [ -z "$stdlib" ]; then
+    echo "kotlinc.sh: no kotlin-stdlib jar in $cache" >&2
+    exit 1
+fi
+
+if [ "${1:-}" = "--stdlib" ]; then
+    [ $# -eq 1 ] || usage
+    echo "$stdlib"
+    exit 0
+fi
+
+[ $# -ge 2 ] && [ $# -le 3 ] || usage
+src="$1"
+out="$2"
+classpath="$stdlib${3:+:$3}"
+
+sources=()
+while IFS= read -r -d '' file; do
+    sources+=("$file")
+done < <(find "$src" -name '*.kt' -type f -print0 | sort -z)
+if [ ${#sources[@]} -eq 0 ]; then
+    echo "kotlinc.sh: no .kt files under $src" >&2
+    exit 1
+fi
+
+mkdir -p "$out"
+exec java -cp "$compiler_cp" org.jetbrains.kotlin.cli.jvm.K2JVMCompiler \
+    -no-reflect -no-stdlib -classpath "$classpath" -d "$out" "${sources[@]}"
