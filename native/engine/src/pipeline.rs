@@ -1,7 +1,7 @@
 //! One analysis run, start to finish: inputs, upstream summaries, classpath
 //! context, summaries bottom-up, race reporting, and output files.
 
-use std::collections::{HashMap, HashSet};
+use crate::fxhash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -63,7 +63,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     phase(start, "classpath+hierarchy");
 
     let config = AnnotationConfig { thread_safe_aliases: request.options.thread_safe_annotations.clone() };
-    let ignore: HashSet<Sym> = request.options.ignore_classes.iter().map(|c| Sym::new(c)).collect();
+    let ignore: FxHashSet<Sym> = request.options.ignore_classes.iter().map(|c| Sym::new(c)).collect();
     let inputs = Inputs {
         classes: &classes,
         table: &table,
@@ -117,7 +117,7 @@ fn package_prefix(p: &str) -> String {
 }
 
 fn load_inputs(units: &[input::Unit], diagnostics: &mut Vec<Diagnostic>) -> Vec<Arc<Class>> {
-    let mut seen: HashMap<Sym, String> = HashMap::new();
+    let mut seen: FxHashMap<Sym, String> = FxHashMap::default();
     let mut classes = Vec::new();
     for (unit, loaded) in units.iter().zip(input::load_classes(units, true)) {
         match loaded {
@@ -149,14 +149,14 @@ fn load_context(
     upstream: &Upstream,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    let mut wanted: HashSet<Sym> = classes.par_iter().map(referenced_classes).reduce(HashSet::new, |mut a, b| {
+    let mut wanted: FxHashSet<Sym> = classes.par_iter().map(referenced_classes).reduce(FxHashSet::default, |mut a, b| {
         a.extend(b);
         a
     });
     for h in &upstream.classes {
         wanted.extend(h.supertypes());
     }
-    let mut tried: HashSet<Sym> = HashSet::new();
+    let mut tried: FxHashSet<Sym> = FxHashSet::default();
     loop {
         let mut batch: Vec<(Sym, input::Unit)> = wanted
             .iter()
@@ -181,8 +181,8 @@ fn load_context(
     }
 }
 
-fn referenced_classes(class: &Arc<Class>) -> HashSet<Sym> {
-    let mut out: HashSet<Sym> = class.header.supertypes().collect();
+fn referenced_classes(class: &Arc<Class>) -> FxHashSet<Sym> {
+    let mut out: FxHashSet<Sym> = class.header.supertypes().collect();
     for m in &class.methods {
         if let Some(body) = &m.body {
             for insn in &body.insns {

@@ -166,9 +166,32 @@ impl<V: Copy + Eq> Default for PathMap<V> {
     }
 }
 
+/// A run-local total order on bases and steps by symbol address: cheaper than the
+/// content order, and path maps never expose their order to anything persistent.
+fn base_key(b: &Base) -> (u8, usize) {
+    match b {
+        Base::This => (0, 0),
+        Base::Param(i) => (1, *i as usize),
+        Base::Static(c) => (2, c.addr()),
+        Base::Local(i) => (3, *i as usize),
+        Base::Temp(i) => (4, *i as usize),
+    }
+}
+
+fn step_key(s: &Step) -> (usize, usize) {
+    match s {
+        Step::Field { class, name } => (class.addr(), name.addr()),
+        Step::Array => (0, 0),
+    }
+}
+
+fn fast_cmp(b1: &Base, s1: &[Step], b2: &Base, s2: &[Step]) -> std::cmp::Ordering {
+    base_key(b1).cmp(&base_key(b2)).then_with(|| s1.iter().map(step_key).cmp(s2.iter().map(step_key)))
+}
+
 impl<V: Copy + Eq> PathMap<V> {
     fn find(&self, base: Base, steps: &[Step]) -> Result<usize, usize> {
-        self.entries.binary_search_by(|(b, s, _)| b.cmp(&base).then_with(|| (**s).cmp(steps)))
+        self.entries.binary_search_by(|(b, s, _)| fast_cmp(b, s, &base, steps))
     }
     pub fn get(&self, p: &Path) -> Option<V> {
         self.get_parts(p.base, &p.steps)
@@ -191,7 +214,8 @@ impl<V: Copy + Eq> PathMap<V> {
     }
     /// Entries for one base (any steps), in step order.
     pub fn for_base(&self, base: Base) -> impl Iterator<Item = (&[Step], V)> {
-        let start = self.entries.partition_point(|(b, _, _)| *b < base);
+        let key = base_key(&base);
+        let start = self.entries.partition_point(|(b, _, _)| base_key(b) < key);
         self.entries[start..].iter().take_while(move |(b, _, _)| *b == base).map(|(_, s, v)| (&**s, *v))
     }
     pub fn iter(&self) -> impl Iterator<Item = (Path, V)> + '_ {
@@ -215,7 +239,7 @@ impl<V: Copy + Eq> PathMap<V> {
             } else if j == b.len() {
                 std::cmp::Ordering::Less
             } else {
-                a[i].0.cmp(&b[j].0).then_with(|| a[i].1.cmp(&b[j].1))
+                fast_cmp(&a[i].0, &a[i].1, &b[j].0, &b[j].1)
             };
             match order {
                 std::cmp::Ordering::Equal => {

@@ -40,7 +40,7 @@ pub struct FieldFacts {
     pub safe: bool,
 }
 
-pub fn call_facts(table: &ClassTable, ignore: &std::collections::HashSet<Sym>, named: &MethodRef) -> CallFacts {
+pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, named: &MethodRef) -> CallFacts {
     let resolved = table.resolve_method(named).unwrap_or(*named);
     let class = named.class.as_str();
     let interface_candidate = !models::INTERFACE_CALL_SAFE_PACKAGES.iter().any(|p| class.starts_with(p))
@@ -98,7 +98,7 @@ pub struct Facts {
 
 pub fn collect<'a>(
     table: &ClassTable,
-    ignore: &std::collections::HashSet<Sym>,
+    ignore: &crate::fxhash::FxHashSet<Sym>,
     bodies: impl ParallelIterator<Item = &'a Body>,
 ) -> Facts {
     let (methods, fields) = bodies

@@ -31,7 +31,7 @@ pub struct Env<'a> {
     pub table: &'a ClassTable,
     pub facts: &'a Facts,
     pub config: &'a AnnotationConfig,
-    pub ignore_classes: &'a std::collections::HashSet<Sym>,
+    pub ignore_classes: &'a crate::fxhash::FxHashSet<Sym>,
     pub callee: &'a (dyn Fn(&MethodRef) -> Callee + Sync),
     pub inline_shape: &'a (dyn Fn(&MethodRef) -> Option<InlineShape> + Sync),
 }

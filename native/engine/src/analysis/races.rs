@@ -1,6 +1,7 @@
 //! Sections 8-9: class-level race reporting, de-duplication and report content.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use crate::fxhash::{FxHashMap, FxHashSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -16,10 +17,10 @@ use super::schedule::Analysis;
 
 pub struct ReportConfig<'a> {
     pub table: &'a ClassTable,
-    pub ignore_classes: &'a HashSet<Sym>,
+    pub ignore_classes: &'a FxHashSet<Sym>,
     pub library_packages: &'a [String],
     /// Summaries of upstream methods (for the synchronized-field filter of upstream classes).
-    pub upstream: &'a HashMap<MethodRef, Arc<Summary>>,
+    pub upstream: &'a FxHashMap<MethodRef, Arc<Summary>>,
     pub thread_safe_aliases: &'a [String],
 }
 
@@ -98,10 +99,10 @@ struct ClassReporter<'a> {
     methods: &'a [usize],
     cfg: &'a ReportConfig<'a>,
     // de-duplication state (9.1)
-    sites: HashSet<(usize, u32)>,
-    interface_methods: HashSet<usize>,
-    group_reads: HashSet<usize>,
-    group_writes: HashSet<usize>,
+    sites: FxHashSet<(usize, u32)>,
+    interface_methods: FxHashSet<usize>,
+    group_reads: FxHashSet<usize>,
+    group_writes: FxHashSet<usize>,
     issues: Vec<Issue>,
 }
 
@@ -112,10 +113,10 @@ impl<'a> ClassReporter<'a> {
             class,
             methods,
             cfg,
-            sites: HashSet::new(),
-            interface_methods: HashSet::new(),
-            group_reads: HashSet::new(),
-            group_writes: HashSet::new(),
+            sites: FxHashSet::default(),
+            interface_methods: FxHashSet::default(),
+            group_reads: FxHashSet::default(),
+            group_writes: FxHashSet::default(),
             issues: Vec::new(),
         }
     }
@@ -200,12 +201,12 @@ impl<'a> ClassReporter<'a> {
 
     // ---- 8.4 ----
 
-    fn synchronized_fields_cache(&self) -> HashMap<Sym, HashSet<Sym>> {
-        HashMap::new()
+    fn synchronized_fields_cache(&self) -> FxHashMap<Sym, FxHashSet<Sym>> {
+        FxHashMap::default()
     }
 
-    fn synchronized_fields_of(&self, class: Sym) -> HashSet<Sym> {
-        let mut out = HashSet::new();
+    fn synchronized_fields_of(&self, class: Sym) -> FxHashSet<Sym> {
+        let mut out = FxHashSet::default();
         let header = match self.cfg.table.get(class) {
             Some(h) => h,
             None => return out,
@@ -227,7 +228,7 @@ impl<'a> ClassReporter<'a> {
         out
     }
 
-    fn is_synchronized_container_group(&self, steps: &[Step], _cache: &HashMap<Sym, HashSet<Sym>>) -> bool {
+    fn is_synchronized_container_group(&self, steps: &[Step], _cache: &FxHashMap<Sym, FxHashSet<Sym>>) -> bool {
         let mut steps = steps;
         while let Some(Step::Array) = steps.last() {
             steps = &steps[..steps.len() - 1];

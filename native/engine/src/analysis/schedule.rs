@@ -3,7 +3,7 @@
 //! rayon's pool; inside a recursion cycle a call to a member whose summary is
 //! not ready yet has no summary (5.6), as with on-demand analysis.
 
-use std::collections::{HashMap, HashSet};
+use crate::fxhash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -31,16 +31,16 @@ pub struct MethodEntry {
 pub struct Analysis {
     pub methods: Vec<MethodEntry>,
     pub summaries: Vec<Arc<Summary>>,
-    pub by_ref: HashMap<MethodRef, usize>,
+    pub by_ref: FxHashMap<MethodRef, usize>,
 }
 
 pub struct Inputs<'a> {
     pub classes: &'a [Arc<Class>],
     pub table: &'a ClassTable,
     pub config: &'a AnnotationConfig,
-    pub ignore_classes: &'a HashSet<Sym>,
-    pub upstream: &'a HashMap<MethodRef, Arc<Summary>>,
-    pub upstream_shapes: &'a HashMap<MethodRef, InlineShape>,
+    pub ignore_classes: &'a FxHashSet<Sym>,
+    pub upstream: &'a FxHashMap<MethodRef, Arc<Summary>>,
+    pub upstream_shapes: &'a FxHashMap<MethodRef, InlineShape>,
 }
 
 fn phase(start: std::time::Instant, name: &str) {
@@ -53,7 +53,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
     let start = std::time::Instant::now();
     let table = inputs.table;
     let mut methods = Vec::new();
-    let mut by_ref = HashMap::new();
+    let mut by_ref = FxHashMap::default();
     for (ci, class) in inputs.classes.iter().enumerate() {
         for (mi, m) in class.methods.iter().enumerate() {
             if m.body.is_none() {
@@ -66,7 +66,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
             methods.push(MethodEntry { class: ci, index: mi, mref, facts, analysed });
         }
     }
-    let mut shapes: HashMap<MethodRef, InlineShape> = inputs.upstream_shapes.clone();
+    let mut shapes: FxHashMap<MethodRef, InlineShape> = inputs.upstream_shapes.clone();
     for e in &methods {
         let m = &inputs.classes[e.class].methods[e.index];
         if let Some(shape) = &m.inline_shape {

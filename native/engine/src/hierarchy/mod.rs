@@ -4,10 +4,9 @@
 
 mod jdk;
 
-use std::collections::HashSet;
+use crate::fxhash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
-use crate::fxhash::FxHashMap;
 
 use crate::classfile::model::*;
 use crate::sym::Sym;
@@ -129,7 +128,7 @@ impl ClassTable {
     }
 
     fn walk_supertypes<T>(&self, class: Sym, mut visit: impl FnMut(Sym) -> Option<T>) -> Option<T> {
-        let mut seen = HashSet::new();
+        let mut seen = FxHashSet::default();
         let mut stack = vec![class];
         while let Some(c) = stack.pop() {
             if !seen.insert(c) {

@@ -2,14 +2,14 @@
 //! node is stored once in a table and referred to by index, so summary files
 //! stay small and load fast (traces share their tails, as in memory).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use crate::fxhash::FxHashMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::domain::*;
 use crate::classfile::model::MethodRef;
-use crate::fxhash::FxHashMap;
 use crate::sym::Sym;
 
 /// `[kind, path, callee, thread, lock, own, line, trace]`; `path` is
@@ -87,7 +87,7 @@ struct Encoder {
     methods: BTreeMap<MethodRef, u32>,
     fields: BTreeMap<(Sym, Sym), u32>,
     calls: Vec<(u32, u32, i64)>,
-    call_ids: HashMap<(u32, u32, i64), i64>,
+    call_ids: FxHashMap<(u32, u32, i64), i64>,
 }
 
 impl Encoder {
@@ -177,7 +177,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         fields: fields.into_iter().enumerate().map(|(i, f)| (f, i as u32)).collect(),
         strings,
         calls: Vec::new(),
-        call_ids: HashMap::new(),
+        call_ids: FxHashMap::default(),
     };
     let mut out_summaries = Vec::with_capacity(summaries.len());
     for (m, s) in summaries {

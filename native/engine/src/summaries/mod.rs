@@ -6,7 +6,7 @@
 //! summary, all sorted, with no paths or timestamps, so identical inputs give
 //! identical bytes on any machine.
 
-use std::collections::HashMap;
+use crate::fxhash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -52,8 +52,8 @@ impl SummaryFile {
 #[derive(Default)]
 pub struct Upstream {
     pub classes: Vec<Arc<ClassHeader>>,
-    pub summaries: HashMap<MethodRef, Arc<Summary>>,
-    pub shapes: HashMap<MethodRef, InlineShape>,
+    pub summaries: FxHashMap<MethodRef, Arc<Summary>>,
+    pub shapes: FxHashMap<MethodRef, InlineShape>,
 }
 
 /// Minimal header read first, so version mismatches are reported before the
