@@ -71,10 +71,10 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         ignore_classes: &ignore,
         upstream: &upstream.summaries,
         upstream_shapes: &upstream.shapes,
+        all_summaries: request.summaries_out.is_some(),
     };
     let analysis = schedule::run(&inputs);
     phase(start, "summaries");
-    if std::env::var_os("RACER_TIMINGS").is_some() { eprintln!("exec {} total {}", crate::analysis::interp::EXEC.load(std::sync::atomic::Ordering::Relaxed), crate::analysis::interp::TOTAL.load(std::sync::atomic::Ordering::Relaxed)); }
     let library_packages: Vec<String> = request.options.library_packages.iter().map(|p| package_prefix(p)).collect();
     let report_config = ReportConfig {
         table: &table,

@@ -57,3 +57,27 @@ fn whole_corpus_report_is_deterministic_across_thread_counts() {
     let issues = serde_json::from_str::<serde_json::Value>(&one).unwrap()["issues"].as_array().unwrap().len();
     assert!(issues > 100, "real code has reports ({issues})");
 }
+
+/// Without a summary file only the methods that reporting depends on are analysed;
+/// the issues must be exactly those of the full analysis.
+#[test]
+fn demand_driven_analysis_reports_what_the_full_analysis_reports() {
+    let Some(jars) = corpus() else { return };
+    let dir = std::env::temp_dir().join(format!("racer-corpus-demand-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |summaries_out: Option<PathBuf>| {
+        let request = Request {
+            request_version: racer::api::REQUEST_VERSION,
+            inputs: jars.clone(),
+            summaries_out,
+            options: Options { threads: 2, ..Options::default() },
+            ..Request::default()
+        };
+        let response = racer::analyze(&request).unwrap_or_else(|e| panic!("analysis failed: {e}"));
+        racer::report::render(Format::Json, &response, &[])
+    };
+    let demand = run(None);
+    let full = run(Some(dir.join("all.summaries.json")));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(demand == full, "issues differ between demand-driven and full analysis");
+}

@@ -107,11 +107,81 @@ pub enum Step {
     Array,
 }
 
+/// The steps of a path: shared when non-empty (paths are copied far more often
+/// than extended); the empty case holds no allocation, so copying a bare base never
+/// touches a reference count that other threads also touch.
+#[derive(Debug, Clone, Default)]
+pub struct Steps(Option<Arc<[Step]>>);
+
+impl std::ops::Deref for Steps {
+    type Target = [Step];
+    fn deref(&self) -> &[Step] {
+        self.0.as_deref().unwrap_or(&[])
+    }
+}
+
+impl From<Vec<Step>> for Steps {
+    fn from(v: Vec<Step>) -> Steps {
+        if v.is_empty() {
+            Steps(None)
+        } else {
+            Steps(Some(Arc::from(v)))
+        }
+    }
+}
+
+impl From<&[Step]> for Steps {
+    fn from(v: &[Step]) -> Steps {
+        if v.is_empty() {
+            Steps(None)
+        } else {
+            Steps(Some(Arc::from(v)))
+        }
+    }
+}
+
+impl FromIterator<Step> for Steps {
+    fn from_iter<I: IntoIterator<Item = Step>>(iter: I) -> Steps {
+        Steps::from(iter.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl PartialEq for Steps {
+    fn eq(&self, other: &Steps) -> bool {
+        **self == **other
+    }
+}
+impl Eq for Steps {}
+impl PartialOrd for Steps {
+    fn partial_cmp(&self, other: &Steps) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Steps {
+    fn cmp(&self, other: &Steps) -> std::cmp::Ordering {
+        (**self).cmp(&**other)
+    }
+}
+impl std::hash::Hash for Steps {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (**self).hash(h)
+    }
+}
+impl Serialize for Steps {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+impl<'de> Deserialize<'de> for Steps {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Steps, D::Error> {
+        Ok(Steps::from(Vec::<Step>::deserialize(d)?))
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Path {
     pub base: Base,
-    /// Shared: most paths are copied far more often than they are extended.
-    pub steps: Arc<[Step]>,
+    pub steps: Steps,
 }
 
 /// Paths longer than this are not extended (guards against unbounded growth
@@ -120,8 +190,7 @@ pub const MAX_PATH_STEPS: usize = 8;
 
 impl Path {
     pub fn of(base: Base) -> Path {
-        static NO_STEPS: once_cell::sync::Lazy<Arc<[Step]>> = once_cell::sync::Lazy::new(|| Arc::from(Vec::new()));
-        Path { base, steps: NO_STEPS.clone() }
+        Path { base, steps: Steps::default() }
     }
     pub fn with(&self, step: Step) -> Option<Path> {
         if self.steps.len() >= MAX_PATH_STEPS {
@@ -130,7 +199,7 @@ impl Path {
         let mut steps = Vec::with_capacity(self.steps.len() + 1);
         steps.extend_from_slice(&self.steps);
         steps.push(step);
-        Some(Path { base: self.base, steps: Arc::from(steps) })
+        Some(Path { base: self.base, steps: Steps::from(steps) })
     }
     pub fn field(&self, f: &FieldRef, declaring: Sym) -> Option<Path> {
         let _ = f;
@@ -143,7 +212,7 @@ impl Path {
         if len == 0 {
             return Path::of(self.base);
         }
-        Path { base: self.base, steps: Arc::from(&self.steps[..len]) }
+        Path { base: self.base, steps: Steps::from(&self.steps[..len]) }
     }
     pub fn last_field(&self) -> Option<(Sym, Sym)> {
         match self.steps.last() {
@@ -157,7 +226,7 @@ impl Path {
 /// vector clones with one allocation). Deterministic iteration in path order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PathMap<V: Copy + Eq> {
-    entries: Vec<(Base, Arc<[Step]>, V)>,
+    entries: Vec<(Base, Steps, V)>,
 }
 
 impl<V: Copy + Eq> Default for PathMap<V> {

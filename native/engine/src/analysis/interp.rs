@@ -4,7 +4,6 @@
 
 use std::collections::BTreeSet;
 use std::rc::Rc;
-use std::sync::Arc;
 
 use crate::classfile::descriptor::{param_widths, return_kind};
 use crate::classfile::model::*;
@@ -17,11 +16,10 @@ use super::domain::*;
 use super::facts::{self, CallFacts, Facts};
 use super::models::{self, ContainerAccess, LockEffect, ThreadEffect};
 
-pub static EXEC: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-pub static TOTAL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 /// What is known about a callee.
-pub enum Callee {
-    Summary(Arc<Summary>),
+pub enum Callee<'s> {
+    /// Borrowed: summaries outlive the analysis of their callers.
+    Summary(&'s Summary),
     /// No summary: no body, abstract, native, recursion cycle (5.6).
     Unknown,
 }
@@ -32,7 +30,7 @@ pub struct Env<'a> {
     pub facts: &'a Facts,
     pub config: &'a AnnotationConfig,
     pub ignore_classes: &'a crate::fxhash::FxHashSet<Sym>,
-    pub callee: &'a (dyn Fn(&MethodRef) -> Callee + Sync),
+    pub callee: &'a (dyn Fn(&MethodRef) -> Callee<'a> + Sync),
     pub inline_shape: &'a (dyn Fn(&MethodRef) -> Option<InlineShape> + Sync),
 }
 
@@ -172,7 +170,6 @@ impl<'a, 'e> Interp<'a, 'e> {
         let exits_after = std::mem::take(&mut self.exits_after);
         let splits = |i: usize| exits_after[i];
         let cfg = Cfg::build(insns, &splits);
-        TOTAL.fetch_add(insns.len(), std::sync::atomic::Ordering::Relaxed);
         if cfg.blocks.is_empty() {
             return;
         }
@@ -197,7 +194,6 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Some(s) => s,
                 None => continue,
             };
-            EXEC.fetch_add(cfg.blocks[b].end - cfg.blocks[b].start, std::sync::atomic::Ordering::Relaxed);
             let outgoing = self.run_block(&cfg, b, state, &exits_after);
             for (succ, mut out) in outgoing {
                 gc_temps(&mut out);
@@ -765,7 +761,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
                 None if cf.ignored => {}
                 None => match (self.env.callee)(&resolved) {
-                    Callee::Summary(s) => self.apply_summary(st, &resolved, &s, &args, &ret),
+                    Callee::Summary(s) => self.apply_summary(st, &resolved, s, &args, &ret),
                     Callee::Unknown => self.no_summary(st, cf, &args, &ret),
                 },
             }
@@ -888,7 +884,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                         if actual.steps.len() + path.steps.len() > MAX_PATH_STEPS {
                             continue;
                         }
-                        let steps: Arc<[Step]> = if actual.steps.is_empty() {
+                        let steps: Steps = if actual.steps.is_empty() {
                             path.steps.clone()
                         } else {
                             actual.steps.iter().chain(path.steps.iter()).copied().collect()

@@ -51,8 +51,8 @@ enum BaseKey {
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum GroupKey {
-    Location(BaseKey, Arc<[Step]>),
-    Container(BaseKey, Arc<[Step]>),
+    Location(BaseKey, Steps),
+    Container(BaseKey, Steps),
     Call(MethodRef),
 }
 

@@ -41,6 +41,9 @@ pub struct Inputs<'a> {
     pub ignore_classes: &'a FxHashSet<Sym>,
     pub upstream: &'a FxHashMap<MethodRef, Arc<Summary>>,
     pub upstream_shapes: &'a FxHashMap<MethodRef, InlineShape>,
+    /// Every method's summary is wanted (a summary file is written). Otherwise only the
+    /// methods that reporting can depend on are analysed (the issues are the same).
+    pub all_summaries: bool,
 }
 
 fn phase(start: std::time::Instant, name: &str) {
@@ -135,15 +138,15 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
 
     let cells: Vec<OnceCell<Arc<Summary>>> = (0..methods.len()).map(|_| OnceCell::new()).collect();
     let empty = Arc::new(Summary::empty());
-    let callee = |r: &MethodRef| -> Callee {
+    let callee = |r: &MethodRef| -> Callee<'_> {
         match by_ref.get(r) {
-            Some(&i) if !methods[i].analysed => Callee::Summary(empty.clone()),
+            Some(&i) if !methods[i].analysed => Callee::Summary(&empty),
             Some(&i) => match cells[i].get() {
-                Some(s) => Callee::Summary(s.clone()),
+                Some(s) => Callee::Summary(s),
                 None => Callee::Unknown,
             },
             None => match inputs.upstream.get(r) {
-                Some(s) => Callee::Summary(s.clone()),
+                Some(s) => Callee::Summary(s),
                 None => Callee::Unknown,
             },
         }
@@ -155,10 +158,16 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         methods.par_iter().filter(|e| e.analysed).filter_map(|e| inputs.classes[e.class].methods[e.index].body.as_ref()),
     );
     phase(start, "callee facts");
+    let needed = if inputs.all_summaries {
+        vec![true; methods.len()]
+    } else {
+        needed_for_reporting(inputs, &methods, &edges, &facts, &shapes)
+    };
+    phase(start, "demand");
     let env = Env { table, facts: &facts, config: inputs.config, ignore_classes: inputs.ignore_classes, callee: &callee, inline_shape: &shape };
     let analyse = |i: usize| {
         let e = &methods[i];
-        let summary = if e.analysed {
+        let summary = if e.analysed && needed[i] {
             let class = &inputs.classes[e.class];
             let input = MethodInput { class: &class.header, method: &class.methods[e.index], mref: e.mref, facts: &e.facts };
             analyze_method(&env, &input)
@@ -201,6 +210,67 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
     // Methods never reached by the levels (cannot happen, but keep every slot filled).
     let summaries = cells.into_iter().map(|c| c.into_inner().unwrap_or_else(|| empty.clone())).collect();
     Analysis { methods, summaries, by_ref }
+}
+
+/// The methods whose summaries reporting can depend on: every method of a class that may
+/// have a method running on any thread (8.5) or a `@GuardedBy` field (8.7.1), every
+/// constructor and class initialiser (8.4), and everything they call.
+fn needed_for_reporting(
+    inputs: &Inputs<'_>,
+    methods: &[MethodEntry],
+    edges: &[Vec<usize>],
+    facts: &super::facts::Facts,
+    shapes: &FxHashMap<MethodRef, InlineShape>,
+) -> Vec<bool> {
+    use super::domain::Threads;
+    use super::models::ThreadEffect;
+    let call_may_go_concurrent = |m: &MethodRef| {
+        let mut target = *m;
+        for _ in 0..8 {
+            if let Some(f) = facts.calls.get(&target) {
+                if f.lock.is_some() || matches!(f.thread, Some(ThreadEffect::AssertBackground | ThreadEffect::IsMainQuery)) {
+                    return true;
+                }
+            }
+            match shapes.get(&target) {
+                Some(InlineShape::Forward(next, _)) => target = *next,
+                _ => return false,
+            }
+        }
+        false
+    };
+    let may_run_on_any_thread = |e: &MethodEntry| {
+        e.facts.initial_threads == Threads::AnyThread
+            || inputs.classes[e.class].methods[e.index].body.as_ref().map_or(false, |b| {
+                b.insns.iter().any(|insn| match insn {
+                    Insn::MonitorEnter | Insn::MonitorExit => true,
+                    Insn::Invoke { method, .. } => call_may_go_concurrent(method),
+                    _ => false,
+                })
+            })
+    };
+    let mut candidate = vec![false; inputs.classes.len()];
+    for (ci, class) in inputs.classes.iter().enumerate() {
+        candidate[ci] = class.header.fields.iter().any(|f| f.annotations.iter().any(|a| a.matches("GuardedBy")));
+    }
+    let concurrent: Vec<bool> = methods.par_iter().map(|e| may_run_on_any_thread(e)).collect();
+    for (e, c) in methods.iter().zip(&concurrent) {
+        if *c {
+            candidate[e.class] = true;
+        }
+    }
+    let mut needed = vec![false; methods.len()];
+    let mut stack: Vec<usize> = (0..methods.len())
+        .filter(|&i| candidate[methods[i].class] || matches!(methods[i].mref.name.as_str(), "<init>" | "<clinit>"))
+        .collect();
+    while let Some(i) = stack.pop() {
+        if needed[i] {
+            continue;
+        }
+        needed[i] = true;
+        stack.extend(edges[i].iter().copied().filter(|&c| !needed[c]));
+    }
+    needed
 }
 
 /// Iterative Tarjan: strongly connected components, callees before callers.

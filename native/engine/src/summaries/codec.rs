@@ -4,7 +4,6 @@
 
 use crate::fxhash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -248,7 +247,7 @@ pub fn decode(e: &Encoded) -> Result<Vec<(MethodRef, Summary)>, String> {
         };
         traces.push(tail.prepend(CallSite { callee: method(*m as i64)?, line: *line }));
     }
-    let mut step_cache: FxHashMap<Vec<i64>, Arc<[Step]>> = FxHashMap::default();
+    let mut step_cache: FxHashMap<Vec<i64>, Steps> = FxHashMap::default();
     let mut path = |v: &[i64]| -> Result<Path, String> {
         if v.len() < 2 {
             return Err("short path".into());
@@ -265,7 +264,7 @@ pub fn decode(e: &Encoded) -> Result<Vec<(MethodRef, Summary)>, String> {
         let steps = match step_cache.get(&key) {
             Some(s) => s.clone(),
             None => {
-                let steps: Arc<[Step]> = key
+                let steps: Steps = key
                     .iter()
                     .map(|&f| if f < 0 { Ok(Step::Array) } else { fields.get(f as usize).copied().ok_or_else(|| format!("field index {f} out of range")) })
                     .collect::<Result<Vec<_>, String>>()?
