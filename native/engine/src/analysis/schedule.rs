@@ -152,18 +152,22 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         }
     };
     let shape = |r: &MethodRef| shapes.get(r).cloned();
-    let facts = super::facts::collect(
-        table,
-        inputs.ignore_classes,
-        methods.par_iter().filter(|e| e.analysed).filter_map(|e| inputs.classes[e.class].methods[e.index].body.as_ref()),
-    );
-    phase(start, "callee facts");
     let needed = if inputs.all_summaries {
         vec![true; methods.len()]
     } else {
-        needed_for_reporting(inputs, &methods, &edges, &facts, &shapes)
+        needed_for_reporting(inputs, &methods, &edges, &shapes)
     };
     phase(start, "demand");
+    let facts = super::facts::collect(
+        table,
+        inputs.ignore_classes,
+        methods
+            .par_iter()
+            .zip(needed.par_iter())
+            .filter(|(e, n)| e.analysed && **n)
+            .filter_map(|(e, _)| inputs.classes[e.class].methods[e.index].body.as_ref()),
+    );
+    phase(start, "callee facts");
     let env = Env { table, facts: &facts, config: inputs.config, ignore_classes: inputs.ignore_classes, callee: &callee, inline_shape: &shape };
     let analyse = |i: usize| {
         let e = &methods[i];
@@ -219,18 +223,19 @@ fn needed_for_reporting(
     inputs: &Inputs<'_>,
     methods: &[MethodEntry],
     edges: &[Vec<usize>],
-    facts: &super::facts::Facts,
     shapes: &FxHashMap<MethodRef, InlineShape>,
 ) -> Vec<bool> {
     use super::domain::Threads;
-    use super::models::ThreadEffect;
+    use super::models::{self, ThreadEffect};
     let call_may_go_concurrent = |m: &MethodRef| {
         let mut target = *m;
         for _ in 0..8 {
-            if let Some(f) = facts.calls.get(&target) {
-                if f.lock.is_some() || matches!(f.thread, Some(ThreadEffect::AssertBackground | ThreadEffect::IsMainQuery)) {
-                    return true;
-                }
+            // The same lock and thread models as `facts::call_facts`, on the named and
+            // the resolved callee.
+            let resolved = inputs.table.resolve_method(&target).unwrap_or(target);
+            let lock = models::lock_effect(&target).or_else(|| models::lock_effect(&resolved));
+            if lock.is_some() || matches!(models::thread_effect(&target), Some(ThreadEffect::AssertBackground | ThreadEffect::IsMainQuery)) {
+                return true;
             }
             match shapes.get(&target) {
                 Some(InlineShape::Forward(next, _)) => target = *next,

@@ -43,9 +43,13 @@ pub fn binary_name(internal: &str) -> Sym {
 }
 
 pub fn lower_class(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
-    NAME_CACHE.with(|cache| cache.borrow_mut().clear());
+    let clear = || {
+        NAME_CACHE.with(|cache| cache.borrow_mut().clear());
+        REF_CACHE.with(|cache| cache.borrow_mut().clear());
+    };
+    clear();
     let class = lower_class_uncached(cf, with_bodies);
-    NAME_CACHE.with(|cache| cache.borrow_mut().clear());
+    clear();
     class
 }
 
@@ -197,11 +201,30 @@ fn field_ref(r: &MemberRef<'_>) -> FieldRef {
     }
 }
 
+thread_local! {
+    /// Member references of the class being lowered, keyed by the addresses of their
+    /// borrowed strings: one lookup per instruction instead of three.
+    static REF_CACHE: std::cell::RefCell<crate::fxhash::FxHashMap<(usize, usize, usize), MethodRef>> =
+        std::cell::RefCell::new(Default::default());
+}
+
 fn method_ref(r: &MemberRef<'_>) -> MethodRef {
-    MethodRef {
+    let make = || MethodRef {
         class: cached(&r.class_name, true),
         name: cached(&r.name_and_type.name, false),
         descriptor: cached(&r.name_and_type.descriptor, false),
+    };
+    match (&r.class_name, &r.name_and_type.name, &r.name_and_type.descriptor) {
+        (Cow::Borrowed(c), Cow::Borrowed(n), Cow::Borrowed(d)) => {
+            let key = (c.as_ptr() as usize, n.as_ptr() as usize, d.as_ptr() as usize ^ (d.len() << 48));
+            if let Some(m) = REF_CACHE.with(|cache| cache.borrow().get(&key).copied()) {
+                return m;
+            }
+            let m = make();
+            REF_CACHE.with(|cache| cache.borrow_mut().insert(key, m));
+            m
+        }
+        _ => make(),
     }
 }
 
@@ -221,18 +244,18 @@ fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>) -> Body {
         }
     }
     line_table.sort();
-    let line_at = |pc: usize| -> u32 {
-        match line_table.binary_search_by(|(start, _)| start.cmp(&pc)) {
-            Ok(i) => line_table[i].1,
-            Err(0) => 0,
-            Err(i) => line_table[i - 1].1,
-        }
-    };
     let mut insns = Vec::with_capacity(bc.opcodes.len());
     let mut lines = Vec::with_capacity(bc.opcodes.len());
+    // Instructions come in increasing pc order: walk the line table alongside.
+    let mut next_entry = 0;
+    let mut line = 0;
     for (pc, op) in &bc.opcodes {
+        while next_entry < line_table.len() && line_table[next_entry].0 <= *pc {
+            line = line_table[next_entry].1;
+            next_entry += 1;
+        }
         insns.push(lower_opcode(*pc, op, &index_of));
-        lines.push(line_at(*pc));
+        lines.push(line);
     }
     Body { insns, lines, max_locals: code.max_locals }
 }
