@@ -53,20 +53,26 @@ done
 echo
 echo "## Whole corpus ($runs runs, 2 worker threads, medians)"
 echo
-walls=(); peaks=()
+if [ -n "$floor" ]; then
+    cargo build --release -q --manifest-path "$floor"
+    floor_bin="$(dirname "$floor")/target/release/parse-floor"
+fi
+# racer and the floor alternate, so that both see the same machine conditions.
+walls=(); peaks=(); floors=()
 for _ in $(seq "$runs"); do
     read -r wall kb < <(time_racer "$tmp/all.json" "${jars[@]}")
     walls+=("$wall"); peaks+=("$kb")
+    if [ -n "$floor" ]; then
+        floors+=("$("$floor_bin" --runs 1 --mode parse "${jars[@]}" 2>/dev/null | awk '/^ +read\+unzip\+parse/ {print $2}')")
+    fi
 done
 racer_wall=$(printf '%s\n' "${walls[@]}" | median)
 racer_peak=$(printf '%s\n' "${peaks[@]}" | sort -n | tail -1)
 echo "- racer analyze (all jars): ${racer_wall} s wall, peak RSS $((racer_peak / 1024)) MB, $(issues_in "$tmp/all.json") issues"
 if [ -n "$floor" ]; then
-    cargo build --release -q --manifest-path "$floor"
-    floor_bin="$(dirname "$floor")/target/release/parse-floor"
-    floor_wall=$("$floor_bin" --runs "$runs" --mode parse "${jars[@]}" 2>/dev/null | awk '/^ +read\+unzip\+parse/ {print $2}')
+    floor_wall=$(printf '%s\n' "${floors[@]}" | median)
     ratio=$(python3 -c "print(f'{$racer_wall / $floor_wall:.2f}')")
-    echo "- parse floor (read+unzip+parse, same jars, same run): ${floor_wall} s"
+    echo "- parse floor (read+unzip+parse, same jars, alternating with racer): ${floor_wall} s"
     echo "- ratio racer / floor: ${ratio}x"
 fi
 

@@ -40,6 +40,14 @@ impl Unit {
         }
     }
 
+    /// For a jar entry, the class its path names (`a/b/C.class` -> `a.b.C`).
+    pub fn entry_class_name(&self) -> Option<String> {
+        match self {
+            Unit::JarEntry { name, .. } => Some(name.trim_end_matches(".class").replace('/', ".")),
+            Unit::File(_) => None,
+        }
+    }
+
     fn read(&self) -> Result<Vec<u8>, String> {
         match self {
             Unit::File(p) => std::fs::read(p).map_err(|e| format!("cannot read: {e}")),

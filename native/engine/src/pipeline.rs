@@ -117,20 +117,33 @@ fn package_prefix(p: &str) -> String {
 }
 
 fn load_inputs(units: &[input::Unit], diagnostics: &mut Vec<Diagnostic>) -> Vec<Arc<Class>> {
-    let mut seen: FxHashMap<Sym, String> = FxHashMap::default();
+    // A jar entry's path names its class: a later copy of a class already seen is not
+    // even parsed (the first copy wins, as for the JVM's class path).
+    let mut first_by_entry: FxHashMap<String, usize> = FxHashMap::default();
+    let mut to_load = Vec::with_capacity(units.len());
+    for (k, unit) in units.iter().enumerate() {
+        match unit.entry_class_name() {
+            Some(name) => match first_by_entry.get(&name) {
+                Some(&first) => diagnostics.push(duplicate(&name, unit, &units[first])),
+                None => {
+                    first_by_entry.insert(name, k);
+                    to_load.push(unit.clone());
+                }
+            },
+            None => to_load.push(unit.clone()),
+        }
+    }
+    let mut seen: FxHashMap<Sym, usize> = FxHashMap::default();
     let mut classes = Vec::new();
-    for (unit, loaded) in units.iter().zip(input::load_classes(units, true)) {
+    for (k, (unit, loaded)) in to_load.iter().zip(input::load_classes(&to_load, true)).enumerate() {
         match loaded {
             Ok(class) => {
                 let name = class.header.name;
-                if let Some(first) = seen.get(&name) {
-                    diagnostics.push(Diagnostic {
-                        file: unit.display(),
-                        message: format!("duplicate class {name} (already read from {first}); this copy is ignored"),
-                    });
+                if let Some(&first) = seen.get(&name) {
+                    diagnostics.push(duplicate(name.as_str(), unit, &to_load[first]));
                     continue;
                 }
-                seen.insert(name, unit.display());
+                seen.insert(name, k);
                 classes.push(Arc::new(class));
             }
             Err(d) => diagnostics.push(d),
@@ -138,6 +151,13 @@ fn load_inputs(units: &[input::Unit], diagnostics: &mut Vec<Diagnostic>) -> Vec<
     }
     classes.sort_by(|a, b| a.header.name.cmp(&b.header.name));
     classes
+}
+
+fn duplicate(name: &str, unit: &input::Unit, first: &input::Unit) -> Diagnostic {
+    Diagnostic {
+        file: unit.display(),
+        message: format!("duplicate class {name} (already read from {}); this copy is ignored", first.display()),
+    }
 }
 
 /// Loads, from the classpath, the headers of every class the analysed code

@@ -55,20 +55,24 @@ fn phase(start: std::time::Instant, name: &str) {
 pub fn run(inputs: &Inputs<'_>) -> Analysis {
     let start = std::time::Instant::now();
     let table = inputs.table;
-    let mut methods = Vec::new();
-    let mut by_ref = FxHashMap::default();
-    for (ci, class) in inputs.classes.iter().enumerate() {
-        for (mi, m) in class.methods.iter().enumerate() {
-            if m.body.is_none() {
-                continue;
-            }
+    let slots: Vec<(usize, usize)> = inputs
+        .classes
+        .iter()
+        .enumerate()
+        .flat_map(|(ci, class)| class.methods.iter().enumerate().filter(|(_, m)| m.body.is_some()).map(move |(mi, _)| (ci, mi)))
+        .collect();
+    let methods: Vec<MethodEntry> = slots
+        .par_iter()
+        .map(|&(ci, mi)| {
+            let class = &inputs.classes[ci];
+            let m = &class.methods[mi];
             let mref = MethodRef { class: class.header.name, name: m.header.name, descriptor: m.header.descriptor };
             let facts = method_facts(table, inputs.config, &mref, &m.header);
             let analysed = !is_synthetic_name(m.header.name) && !is_assumed_thread_safe(table, &mref);
-            by_ref.insert(mref, methods.len());
-            methods.push(MethodEntry { class: ci, index: mi, mref, facts, analysed });
-        }
-    }
+            MethodEntry { class: ci, index: mi, mref, facts, analysed }
+        })
+        .collect();
+    let by_ref: FxHashMap<MethodRef, usize> = methods.iter().enumerate().map(|(i, e)| (e.mref, i)).collect();
     let mut shapes: FxHashMap<MethodRef, InlineShape> = inputs.upstream_shapes.clone();
     for e in &methods {
         let m = &inputs.classes[e.class].methods[e.index];
@@ -80,39 +84,52 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
     }
 
     phase(start, "method facts");
-    // Call graph over analysed methods.
-    let edges: Vec<Vec<usize>> = methods
+    // Call graph over analysed methods; on the way, whether a method's own code can
+    // make it run on any thread (a lock, a monitor, a background assertion or a
+    // main-thread query: 8.5), for the demand below.
+    let scanned: Vec<(Vec<usize>, bool)> = methods
         .par_iter()
         .map(|e| {
             let m = &inputs.classes[e.class].methods[e.index];
             let mut out = Vec::new();
+            let mut concurrent = false;
             if !e.analysed {
-                return out;
+                return (out, concurrent);
             }
             if let Some(body) = &m.body {
                 for insn in &body.insns {
-                    if let Insn::Invoke { method, .. } = insn {
-                        let mut target = *method;
-                        let mut hops = 0;
-                        while let Some(InlineShape::Forward(next, _)) = shapes.get(&target) {
-                            target = *next;
-                            hops += 1;
-                            if hops > 8 {
-                                break;
+                    match insn {
+                        Insn::MonitorEnter | Insn::MonitorExit => concurrent = true,
+                        Insn::Invoke { method, .. } => {
+                            let mut target = *method;
+                            let mut hops = 0;
+                            loop {
+                                let resolved = table.resolve_method(&target).unwrap_or(target);
+                                concurrent |= may_go_concurrent(&target, &resolved);
+                                match shapes.get(&target) {
+                                    Some(InlineShape::Forward(next, _)) if hops < 8 => {
+                                        target = *next;
+                                        hops += 1;
+                                    }
+                                    _ => {
+                                        if let Some(&callee) = by_ref.get(&resolved) {
+                                            if methods[callee].analysed && !out.contains(&callee) {
+                                                out.push(callee);
+                                            }
+                                        }
+                                        break;
+                                    }
+                                }
                             }
                         }
-                        let resolved = table.resolve_method(&target).unwrap_or(target);
-                        if let Some(&callee) = by_ref.get(&resolved) {
-                            if methods[callee].analysed && !out.contains(&callee) {
-                                out.push(callee);
-                            }
-                        }
+                        _ => {}
                     }
                 }
             }
-            out
+            (out, concurrent)
         })
         .collect();
+    let (edges, own_code_concurrent): (Vec<Vec<usize>>, Vec<bool>) = scanned.into_iter().unzip();
 
     phase(start, "call graph");
     let sccs = tarjan(methods.len(), &edges);
@@ -155,7 +172,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
     let needed = if inputs.all_summaries {
         vec![true; methods.len()]
     } else {
-        needed_for_reporting(inputs, &methods, &edges, &shapes)
+        needed_for_reporting(inputs, &methods, &edges, &own_code_concurrent)
     };
     phase(start, "demand");
     let facts = super::facts::collect(
@@ -219,48 +236,15 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
 /// The methods whose summaries reporting can depend on: every method of a class that may
 /// have a method running on any thread (8.5) or a `@GuardedBy` field (8.7.1), every
 /// constructor and class initialiser (8.4), and everything they call.
-fn needed_for_reporting(
-    inputs: &Inputs<'_>,
-    methods: &[MethodEntry],
-    edges: &[Vec<usize>],
-    shapes: &FxHashMap<MethodRef, InlineShape>,
-) -> Vec<bool> {
+fn needed_for_reporting(inputs: &Inputs<'_>, methods: &[MethodEntry], edges: &[Vec<usize>], own_code_concurrent: &[bool]) -> Vec<bool> {
     use super::domain::Threads;
-    use super::models::{self, ThreadEffect};
-    let call_may_go_concurrent = |m: &MethodRef| {
-        let mut target = *m;
-        for _ in 0..8 {
-            // The same lock and thread models as `facts::call_facts`, on the named and
-            // the resolved callee.
-            let resolved = inputs.table.resolve_method(&target).unwrap_or(target);
-            let lock = models::lock_effect(&target).or_else(|| models::lock_effect(&resolved));
-            if lock.is_some() || matches!(models::thread_effect(&target), Some(ThreadEffect::AssertBackground | ThreadEffect::IsMainQuery)) {
-                return true;
-            }
-            match shapes.get(&target) {
-                Some(InlineShape::Forward(next, _)) => target = *next,
-                _ => return false,
-            }
-        }
-        false
-    };
-    let may_run_on_any_thread = |e: &MethodEntry| {
-        e.facts.initial_threads == Threads::AnyThread
-            || inputs.classes[e.class].methods[e.index].body.as_ref().map_or(false, |b| {
-                b.insns.iter().any(|insn| match insn {
-                    Insn::MonitorEnter | Insn::MonitorExit => true,
-                    Insn::Invoke { method, .. } => call_may_go_concurrent(method),
-                    _ => false,
-                })
-            })
-    };
-    let mut candidate = vec![false; inputs.classes.len()];
-    for (ci, class) in inputs.classes.iter().enumerate() {
-        candidate[ci] = class.header.fields.iter().any(|f| f.annotations.iter().any(|a| a.matches("GuardedBy")));
-    }
-    let concurrent: Vec<bool> = methods.par_iter().map(|e| may_run_on_any_thread(e)).collect();
-    for (e, c) in methods.iter().zip(&concurrent) {
-        if *c {
+    let mut candidate: Vec<bool> = inputs
+        .classes
+        .iter()
+        .map(|class| class.header.fields.iter().any(|f| f.annotations.iter().any(|a| a.matches("GuardedBy"))))
+        .collect();
+    for (e, own_code) in methods.iter().zip(own_code_concurrent) {
+        if *own_code || e.facts.initial_threads == Threads::AnyThread {
             candidate[e.class] = true;
         }
     }
@@ -276,6 +260,15 @@ fn needed_for_reporting(
         stack.extend(edges[i].iter().copied().filter(|&c| !needed[c]));
     }
     needed
+}
+
+/// The lock and thread models that make a caller run on any thread (as `facts::call_facts`
+/// and the interpreter apply them), on the named and the resolved callee.
+fn may_go_concurrent(named: &MethodRef, resolved: &MethodRef) -> bool {
+    use super::models::{self, ThreadEffect};
+    models::lock_effect(named).is_some()
+        || models::lock_effect(resolved).is_some()
+        || matches!(models::thread_effect(named), Some(ThreadEffect::AssertBackground | ThreadEffect::IsMainQuery))
 }
 
 /// Iterative Tarjan: strongly connected components, callees before callers.

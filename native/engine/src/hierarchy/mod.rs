@@ -84,16 +84,19 @@ impl ClassTable {
 
     /// Precomputes every known class's supertype closure; call once all classes are in.
     pub fn freeze(&mut self) {
+        use rayon::prelude::*;
         let names: Vec<Sym> = self.classes.keys().copied().collect();
-        let mut closures = FxHashMap::default();
-        for n in names {
-            let mut list = Vec::new();
-            self.walk_supertypes(n, |c| {
-                list.push(c);
-                None::<()>
-            });
-            closures.insert(n, Arc::from(list));
-        }
+        let closures: FxHashMap<Sym, Arc<[Sym]>> = names
+            .par_iter()
+            .map(|&n| {
+                let mut list = Vec::new();
+                self.walk_supertypes(n, |c| {
+                    list.push(c);
+                    None::<()>
+                });
+                (n, Arc::from(list))
+            })
+            .collect();
         let has_annotations = |c: &Sym| {
             self.get(*c).map_or(false, |h| !h.annotations.is_empty() || h.methods.iter().any(|m| !m.annotations.is_empty()))
         };
