@@ -12,6 +12,8 @@ scripts/setup.sh
 RACER_CORPUS="$(scripts/corpus.sh)"
 export RACER_CORPUS
 export RACER_KOTLINC="$PWD/scripts/kotlinc.sh"
+echo "== cargo build --release --workspace"
+cargo build --release --workspace
 echo "== cargo test --release --workspace"
 cargo test --release --workspace
 
