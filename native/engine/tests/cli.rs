@@ -3,14 +3,18 @@
 //! into a temporary directory; bad inputs are generated from them at test time
 //! (only the odd class under `tests/bad-input/` is committed).
 
+mod common;
+
+use std::ffi::OsStr;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 use serde_json::Value;
+
+use common::TempDir;
 
 const RACER: &str = env!("CARGO_BIN_EXE_racer");
 
@@ -44,40 +48,15 @@ class Plain {
 
 // ---- helpers -------------------------------------------------------------------------
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        static N: AtomicU32 = AtomicU32::new(0);
-        let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-        let dir = base.join(format!("cli-{tag}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn join(&self, rel: &str) -> PathBuf {
-        self.0.join(rel)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = fs::remove_dir_all(&self.0);
-        }
-    }
+/// A scratch directory for one test, kept when the test fails.
+fn tempdir(tag: &str) -> TempDir {
+    TempDir::new(&format!("racer-cli-{tag}")).keep_on_panic()
 }
 
 /// Compiles `(relative path, source)` pairs with `javac -g` into `<dir>/classes`.
 fn javac(dir: &Path, sources: &[(&str, &str)]) -> PathBuf {
     let src = dir.join("src");
     let classes = dir.join("classes");
-    fs::create_dir_all(&classes).unwrap();
     let mut files = Vec::new();
     for (rel, text) in sources {
         let p = src.join(rel);
@@ -85,15 +64,9 @@ fn javac(dir: &Path, sources: &[(&str, &str)]) -> PathBuf {
         fs::write(&p, text).unwrap();
         files.push(p);
     }
-    let out = Command::new("javac")
-        .arg("-g")
-        .arg("-nowarn")
-        .arg("-d")
-        .arg(&classes)
-        .args(&files)
-        .output()
-        .expect("these tests need `javac` (a JDK) on the PATH");
-    assert!(out.status.success(), "javac failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    if let Err(e) = common::javac(&files, &classes, &[], &[]) {
+        panic!("{e}");
+    }
     classes
 }
 
@@ -141,7 +114,7 @@ fn plain_class_bytes() -> Vec<u8> {
     fs::read(compiled().join("classes/Plain.class")).unwrap()
 }
 
-fn racer(args: &[&dyn AsRef<std::ffi::OsStr>]) -> Output {
+fn racer(args: &[&dyn AsRef<OsStr>]) -> Output {
     let out = Command::new(RACER).args(args.iter().map(|a| a.as_ref())).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "racer panicked:\n{stderr}");
@@ -193,6 +166,32 @@ fn assert_warned_about(out: &Output, report: &Value, needle: &str) {
     );
 }
 
+/// `racer analyze --format json INPUT...`, which must exit with 0: the output and the report.
+fn analyze_json(inputs: &[&Path]) -> (Output, Value) {
+    let mut args: Vec<&dyn AsRef<OsStr>> = vec![&"analyze", &"--format", &"json"];
+    args.extend(inputs.iter().map(|p| p as &dyn AsRef<OsStr>));
+    let out = racer(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    (out, report)
+}
+
+/// Builds a racy project and lets `spoil` add bad input to its classes directory, or as
+/// further inputs that it returns; the run must exit with 0, warn about each of `needles`
+/// and still report the race on Racy.
+fn assert_bad_input_is_a_warning(tag: &str, needles: &[&str], spoil: impl FnOnce(&TempDir, &Path) -> Vec<PathBuf>) {
+    let tmp = tempdir(tag);
+    let classes = racy_project(&tmp);
+    let extra = spoil(&tmp, &classes);
+    let mut inputs = vec![classes.as_path()];
+    inputs.extend(extra.iter().map(PathBuf::as_path));
+    let (out, v) = analyze_json(&inputs);
+    for needle in needles {
+        assert_warned_about(&out, &v, needle);
+    }
+    assert_racy_reported(&v);
+}
+
 // ---- command line ---------------------------------------------------------------------
 
 #[test]
@@ -201,7 +200,7 @@ fn version_and_help() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), format!("racer {}\n", env!("CARGO_PKG_VERSION")));
     for args in [&["help"][..], &["--help"], &["analyze", "--help"]] {
-        let args: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|a| a as _).collect();
+        let args: Vec<&dyn AsRef<OsStr>> = args.iter().map(|a| a as _).collect();
         let out = racer(&args);
         assert_eq!(out.status.code(), Some(0));
         assert!(stdout(&out).contains("racer analyze [OPTIONS] PATH..."));
@@ -220,7 +219,7 @@ fn usage_errors_exit_2_with_one_line() {
         &["analyze", "x", "--output"],
     ];
     for args in cases {
-        let argv: Vec<&dyn AsRef<std::ffi::OsStr>> = args.iter().map(|a| a as _).collect();
+        let argv: Vec<&dyn AsRef<OsStr>> = args.iter().map(|a| a as _).collect();
         let out = racer(&argv);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
@@ -234,11 +233,9 @@ fn usage_errors_exit_2_with_one_line() {
 
 #[test]
 fn json_output_has_the_report_schema() {
-    let tmp = TempDir::new("json");
+    let tmp = tempdir("json");
     let classes = racy_project(&tmp);
-    let out = racer(&[&"analyze", &"--format", &"json", &classes]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let v = json(&out);
+    let (_, v) = analyze_json(&[&classes]);
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     for k in ["schema_version", "tool", "issues", "diagnostics"] {
         assert!(keys.contains(&k), "missing {k} in {keys:?}");
@@ -258,7 +255,7 @@ fn json_output_has_the_report_schema() {
 
 #[test]
 fn racy_class_is_reported() {
-    let tmp = TempDir::new("racy");
+    let tmp = tempdir("racy");
     let classes = racy_project(&tmp);
     let out = racer(&[&"analyze", &"--format=json", &classes]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -269,7 +266,7 @@ fn racy_class_is_reported() {
 
 #[test]
 fn text_report_with_source_snippet() {
-    let tmp = TempDir::new("text");
+    let tmp = tempdir("text");
     let classes = racy_project(&tmp);
     let out = racer(&[&"analyze", &"--source-path", &tmp.join("src"), &classes]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -283,7 +280,7 @@ fn text_report_with_source_snippet() {
 
 #[test]
 fn sarif_and_html_reports() {
-    let tmp = TempDir::new("sarif");
+    let tmp = tempdir("sarif");
     let classes = racy_project(&tmp);
     let out = racer(&[&"analyze", &"--format", &"sarif", &"--source-path", &tmp.join("src"), &classes]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -312,7 +309,7 @@ fn sarif_and_html_reports() {
 
 #[test]
 fn output_is_written_to_a_file() {
-    let tmp = TempDir::new("output");
+    let tmp = tempdir("output");
     let classes = racy_project(&tmp);
     let target = tmp.join("reports/nested/racer.sarif");
     let out = racer(&[&"analyze", &"--format", &"sarif", &"--output", &target, &classes]);
@@ -333,7 +330,7 @@ fn output_is_written_to_a_file() {
 
 #[test]
 fn unwritable_output_is_an_error() {
-    let tmp = TempDir::new("unwritable");
+    let tmp = tempdir("unwritable");
     let classes = racy_project(&tmp);
     fs::write(tmp.join("file"), "x").unwrap();
     let target = tmp.join("file/report.json");
@@ -346,7 +343,7 @@ fn unwritable_output_is_an_error() {
 
 #[test]
 fn fail_on_issues_sets_the_exit_code() {
-    let tmp = TempDir::new("fail");
+    let tmp = tempdir("fail");
     let classes = racy_project(&tmp);
     let out = racer(&[&"analyze", &"--fail-on-issues", &classes]);
     assert_eq!(out.status.code(), Some(1), "racy code with --fail-on-issues: {}", stderr(&out));
@@ -363,10 +360,10 @@ fn fail_on_issues_sets_the_exit_code() {
 
 #[test]
 fn output_is_deterministic() {
-    let tmp = TempDir::new("determinism");
+    let tmp = tempdir("determinism");
     let classes = racy_project(&tmp);
     // More classes than threads, so that a parallel run has something to reorder.
-    let more = TempDir::new("determinism-src");
+    let more = tempdir("determinism-src");
     let sources: Vec<(String, String)> = (0..8)
         .map(|i| {
             (
@@ -400,67 +397,48 @@ fn output_is_deterministic() {
 
 #[test]
 fn truncated_class_is_a_warning() {
-    let tmp = TempDir::new("truncated");
-    let classes = racy_project(&tmp);
-    let bytes = plain_class_bytes();
-    fs::write(classes.join("Plain.class"), &bytes[..bytes.len() / 2]).unwrap();
-    let out = racer(&[&"analyze", &"--format", &"json", &classes]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let v = json(&out);
-    assert_warned_about(&out, &v, "Plain.class");
-    assert_racy_reported(&v);
+    assert_bad_input_is_a_warning("truncated", &["Plain.class"], |_, classes| {
+        let bytes = plain_class_bytes();
+        fs::write(classes.join("Plain.class"), &bytes[..bytes.len() / 2]).unwrap();
+        vec![]
+    });
 }
 
 #[test]
 fn class_file_that_is_not_a_class_is_a_warning() {
-    let tmp = TempDir::new("notclass");
-    let classes = racy_project(&tmp);
-    fs::write(classes.join("X.class"), "this is not a class file\n").unwrap();
-    fs::write(classes.join("Empty.class"), "").unwrap();
-    let out = racer(&[&"analyze", &"--format", &"json", &classes]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let v = json(&out);
-    assert_warned_about(&out, &v, "X.class");
-    assert_warned_about(&out, &v, "Empty.class");
-    assert_racy_reported(&v);
+    assert_bad_input_is_a_warning("notclass", &["X.class", "Empty.class"], |_, classes| {
+        fs::write(classes.join("X.class"), "this is not a class file\n").unwrap();
+        fs::write(classes.join("Empty.class"), "").unwrap();
+        vec![]
+    });
 }
 
 #[test]
 fn unsupported_class_version_is_a_warning() {
-    let tmp = TempDir::new("version");
-    let classes = racy_project(&tmp);
-    let mut bytes = plain_class_bytes();
-    bytes[6] = 0;
-    bytes[7] = 70;
-    fs::write(classes.join("Plain.class"), &bytes).unwrap();
-    let out = racer(&[&"analyze", &"--format", &"json", &classes]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let v = json(&out);
-    assert_warned_about(&out, &v, "Plain.class");
-    assert_racy_reported(&v);
+    assert_bad_input_is_a_warning("version", &["Plain.class"], |_, classes| {
+        let mut bytes = plain_class_bytes();
+        bytes[6] = 0;
+        bytes[7] = 70;
+        fs::write(classes.join("Plain.class"), &bytes).unwrap();
+        vec![]
+    });
 }
 
 #[test]
 fn corrupt_jar_is_a_warning() {
-    let tmp = TempDir::new("jar");
-    let classes = racy_project(&tmp);
-    let jar = tmp.join("broken.jar");
-    let mut bytes = b"PK\x03\x04".to_vec();
-    bytes.extend([0xA5u8; 300]);
-    fs::write(&jar, bytes).unwrap();
-    let out = racer(&[&"analyze", &"--format", &"json", &classes, &jar]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let v = json(&out);
-    assert_warned_about(&out, &v, "broken.jar");
-    assert_racy_reported(&v);
+    assert_bad_input_is_a_warning("jar", &["broken.jar"], |tmp, _| {
+        let jar = tmp.join("broken.jar");
+        let mut bytes = b"PK\x03\x04".to_vec();
+        bytes.extend([0xA5u8; 300]);
+        fs::write(&jar, bytes).unwrap();
+        vec![jar]
+    });
 }
 
 #[test]
 fn bad_entry_in_a_jar_is_a_warning() {
-    let tmp = TempDir::new("jar-entry");
-    let classes = racy_project(&tmp);
-    let jar = tmp.join("mixed.jar");
-    {
+    assert_bad_input_is_a_warning("jar-entry", &["Cut.class"], |tmp, _| {
+        let jar = tmp.join("mixed.jar");
         let file = fs::File::create(&jar).unwrap();
         let mut zip = zip::ZipWriter::new(file);
         let options = zip::write::SimpleFileOptions::default();
@@ -470,30 +448,22 @@ fn bad_entry_in_a_jar_is_a_warning() {
         zip.start_file("q/Cut.class", options).unwrap();
         zip.write_all(&bytes[..bytes.len() / 3]).unwrap();
         zip.finish().unwrap();
-    }
-    let out = racer(&[&"analyze", &"--format", &"json", &classes, &jar]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let v = json(&out);
-    assert_warned_about(&out, &v, "Cut.class");
-    assert_racy_reported(&v);
+        vec![jar]
+    });
 }
 
 #[test]
 fn empty_directory_is_a_warning() {
-    let tmp = TempDir::new("empty");
-    let classes = racy_project(&tmp);
-    let empty = tmp.join("empty-dir");
-    fs::create_dir_all(&empty).unwrap();
-    let out = racer(&[&"analyze", &"--format", &"json", &classes, &empty]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let v = json(&out);
-    assert_warned_about(&out, &v, "empty-dir");
-    assert_racy_reported(&v);
+    assert_bad_input_is_a_warning("empty", &["empty-dir"], |tmp, _| {
+        let empty = tmp.join("empty-dir");
+        fs::create_dir_all(&empty).unwrap();
+        vec![empty]
+    });
 }
 
 #[test]
 fn missing_directory_is_an_error() {
-    let tmp = TempDir::new("missing");
+    let tmp = tempdir("missing");
     let classes = racy_project(&tmp);
     let missing = tmp.join("no-such-dir");
     let out = racer(&[&"analyze", &"--format", &"json", &classes, &missing]);
@@ -510,13 +480,11 @@ fn constant_dynamic_bootstrap_argument_does_not_stop_the_run() {
     // javac 21 output whose BootstrapMethods pass a CONSTANT_Dynamic as a static
     // argument (see tests/bad-input/README.md). The class may be analysed or skipped
     // with a warning, but nothing else may be lost.
-    let tmp = TempDir::new("condy");
+    let tmp = tempdir("condy");
     let classes = racy_project(&tmp);
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/bad-input/condy/Patterns21.class");
+    let fixture = common::workspace_root().join("tests/bad-input/condy/Patterns21.class");
     fs::write(classes.join("Patterns21.class"), fs::read(&fixture).unwrap()).unwrap();
-    let out = racer(&[&"analyze", &"--format", &"json", &classes]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let v = json(&out);
+    let (out, v) = analyze_json(&[&classes]);
     let diagnostics = v["diagnostics"].as_array().unwrap();
     for d in diagnostics {
         assert!(d["file"].as_str().unwrap().contains("Patterns21"), "unexpected diagnostic {d}");
@@ -529,7 +497,7 @@ fn constant_dynamic_bootstrap_argument_does_not_stop_the_run() {
 
 #[test]
 fn warnings_can_be_silenced() {
-    let tmp = TempDir::new("quiet");
+    let tmp = tempdir("quiet");
     let classes = racy_project(&tmp);
     fs::write(classes.join("X.class"), "junk").unwrap();
     let out = racer(&[&"analyze", &"--quiet", &"--format", &"json", &classes]);

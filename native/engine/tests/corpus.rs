@@ -2,10 +2,14 @@
 //! printed by `scripts/corpus.sh`; `scripts/test.sh` sets it) is analysed without error or
 //! panic, and the JSON report is byte-identical across runs and worker-thread counts.
 
+mod common;
+
 use std::path::PathBuf;
 
 use racer::api::{Options, Request};
 use racer::report::Format;
+
+use common::TempDir;
 
 fn corpus() -> Option<Vec<PathBuf>> {
     match std::env::var("RACER_CORPUS") {
@@ -63,8 +67,7 @@ fn whole_corpus_report_is_deterministic_across_thread_counts() {
 #[test]
 fn demand_driven_analysis_reports_what_the_full_analysis_reports() {
     let Some(jars) = corpus() else { return };
-    let dir = std::env::temp_dir().join(format!("racer-corpus-demand-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("racer-corpus-demand");
     let run = |summaries_out: Option<PathBuf>| {
         let request = Request {
             request_version: racer::api::REQUEST_VERSION,
@@ -78,6 +81,6 @@ fn demand_driven_analysis_reports_what_the_full_analysis_reports() {
     };
     let demand = run(None);
     let full = run(Some(dir.join("all.summaries.json")));
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     assert!(demand == full, "issues differ between demand-driven and full analysis");
 }

@@ -20,71 +20,21 @@
 //! - `RACER_FIXTURES=topic1,topic2` runs only the named fixtures (substring match).
 //! - `RACER_FIXTURES_KEEP=1` keeps the temporary build directory and prints its location.
 
-use std::collections::BTreeMap;
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use racer::api::{Options, Request};
-use racer::report::Issue;
+
+use common::{compile_support, fixture_filter, issue_diff, issue_line, issue_lines, java_files, javac, minus};
+use common::{read_expected, sorted_entries, support_sources, workspace_root, TempDir};
 
 const SUPPORT_DIR: &str = "_support";
 
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("..")
-}
-
-/// A scratch directory removed on drop (unless asked to keep it).
-struct TempDir {
-    path: PathBuf,
-    keep: bool,
-}
-
-impl TempDir {
-    fn new(prefix: &str) -> TempDir {
-        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-        let base = std::env::temp_dir();
-        for attempt in 0..100u32 {
-            let path = base.join(format!("{prefix}-{}-{nanos}-{attempt}", std::process::id()));
-            if fs::create_dir(&path).is_ok() {
-                let keep = std::env::var_os("RACER_FIXTURES_KEEP").is_some();
-                return TempDir { path, keep };
-            }
-        }
-        panic!("cannot create a temporary directory under {}", base.display());
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        if self.keep {
-            eprintln!("fixtures: kept build directory {}", self.path.display());
-        } else {
-            let _ = fs::remove_dir_all(&self.path);
-        }
-    }
-}
-
-fn java_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            java_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "java") {
-            out.push(path);
-        }
-    }
-}
-
 /// Fixture directories: those holding `expected.tsv`, searched recursively (not below a fixture).
 fn fixture_dirs(dir: &Path, root: &Path, out: &mut Vec<(String, PathBuf)>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for path in entries {
+    for path in sorted_entries(dir) {
         if !path.is_dir() || path.file_name().is_some_and(|n| n == SUPPORT_DIR) {
             continue;
         }
@@ -103,99 +53,14 @@ fn fixture_dirs(dir: &Path, root: &Path, out: &mut Vec<(String, PathBuf)>) {
     }
 }
 
-fn javac(sources: &[PathBuf], out_dir: &Path, classpath: Option<&Path>, extra: &[String]) -> Result<(), String> {
-    fs::create_dir_all(out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
-    let mut cmd = Command::new("javac");
-    cmd.arg("-g").arg("-nowarn").arg("-encoding").arg("UTF-8").arg("-d").arg(out_dir);
-    if let Some(cp) = classpath {
-        cmd.arg("-cp").arg(cp);
-    }
-    cmd.args(extra);
-    cmd.args(sources);
-    let output = cmd.output().map_err(|e| format!("cannot run javac (is a JDK on PATH?): {e}"))?;
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "javac failed ({}):\n{}{}",
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        ))
-    }
-}
-
-fn issue_line(issue: &Issue) -> String {
-    format!(
-        "{}\t{}\t{}\t{}\t{}",
-        issue.kind.as_str(),
-        issue.class,
-        issue.method,
-        issue.line,
-        issue.access_path
-    )
-}
-
-/// Normalises one expectation line: fields separated by tabs (or, leniently, by runs of
-/// whitespace when the line holds no tab), each field trimmed.
-fn normalise_expected(line: &str) -> String {
-    let fields: Vec<&str> = if line.contains('\t') {
-        line.split('\t').map(str::trim).collect()
-    } else {
-        line.split_whitespace().collect()
-    };
-    fields.join("\t")
-}
-
-fn read_expected(path: &Path) -> Result<Vec<String>, String> {
-    let text = fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut lines = Vec::new();
-    for (no, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let norm = normalise_expected(line);
-        if norm.split('\t').count() != 5 {
-            return Err(format!(
-                "{}:{}: expected 5 tab-separated fields (KIND class method line access_path), got {raw:?}",
-                path.display(),
-                no + 1
-            ));
-        }
-        lines.push(norm);
-    }
-    lines.sort();
-    Ok(lines)
-}
-
-/// Multiset difference `a - b` (both sorted).
-fn minus(a: &[String], b: &[String]) -> Vec<String> {
-    let mut counts: BTreeMap<&str, isize> = BTreeMap::new();
-    for x in b {
-        *counts.entry(x.as_str()).or_default() += 1;
-    }
-    let mut out = Vec::new();
-    for x in a {
-        let c = counts.entry(x.as_str()).or_default();
-        if *c > 0 {
-            *c -= 1;
-        } else {
-            out.push(x.clone());
-        }
-    }
-    out
-}
-
 fn run_fixture(dir: &Path, tmp: &Path, support: Option<&Path>) -> Result<(), String> {
     let expected = read_expected(&dir.join("expected.tsv"))?;
 
-    let mut sources = Vec::new();
-    java_files(dir, &mut sources);
+    let sources = java_files(dir);
     if sources.is_empty() {
         return Err("no .java files".into());
     }
-    let extra: Vec<String> = match fs::read_to_string(dir.join("javac.args")) {
+    let args: Vec<String> = match fs::read_to_string(dir.join("javac.args")) {
         Ok(text) => text
             .lines()
             .filter(|l| !l.trim_start().starts_with('#'))
@@ -203,8 +68,10 @@ fn run_fixture(dir: &Path, tmp: &Path, support: Option<&Path>) -> Result<(), Str
             .collect(),
         Err(_) => Vec::new(),
     };
+    let extra: Vec<&str> = args.iter().map(String::as_str).collect();
     let classes = tmp.join("classes");
-    javac(&sources, &classes, support, &extra)?;
+    let classpath: Vec<PathBuf> = support.map(Path::to_path_buf).into_iter().collect();
+    javac(&sources, &classes, &classpath, &extra)?;
 
     let options: Options = match fs::read_to_string(dir.join("options.json")) {
         Ok(text) => serde_json::from_str(&text).map_err(|e| format!("bad options.json: {e}"))?,
@@ -212,34 +79,18 @@ fn run_fixture(dir: &Path, tmp: &Path, support: Option<&Path>) -> Result<(), Str
     };
     let request = Request {
         inputs: vec![classes],
-        classpath: support.map(|s| vec![s.to_path_buf()]).unwrap_or_default(),
+        classpath,
         source_paths: vec![dir.to_path_buf()],
         options,
         ..Request::default()
     };
     let response = racer::analyze(&request).map_err(|e| format!("analysis failed: {e}"))?;
 
-    let mut actual: Vec<String> = response.issues.iter().map(issue_line).collect();
-    actual.sort();
-    if actual == expected {
+    let actual = issue_lines(&response.issues);
+    let Some(mut msg) = issue_diff(&expected, &actual) else {
         return Ok(());
-    }
-
-    let missing = minus(&expected, &actual);
-    let unexpected = minus(&actual, &expected);
-    let mut msg = String::new();
-    msg.push_str(&format!(
-        "expected {} issue(s), got {}\n",
-        expected.len(),
-        actual.len()
-    ));
-    for line in &missing {
-        msg.push_str(&format!("  - missing:    {line}\n"));
-    }
-    for line in &unexpected {
-        msg.push_str(&format!("  + unexpected: {line}\n"));
-    }
-    let mut shown = unexpected.clone();
+    };
+    let mut shown = minus(&actual, &expected);
     for issue in &response.issues {
         let line = issue_line(issue);
         if let Some(pos) = shown.iter().position(|l| *l == line) {
@@ -265,25 +116,20 @@ fn fixtures() {
     fixture_dirs(&fixtures_root, &fixtures_root, &mut dirs);
     assert!(!dirs.is_empty(), "no fixtures found under {}", fixtures_root.display());
 
-    let filter: Vec<String> = std::env::var("RACER_FIXTURES")
-        .ok()
-        .map(|v| v.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect())
-        .unwrap_or_default();
+    let filter = fixture_filter();
     if !filter.is_empty() {
         dirs.retain(|(name, _)| filter.iter().any(|f| name.contains(f.as_str())));
         assert!(!dirs.is_empty(), "RACER_FIXTURES={filter:?} matches no fixture");
     }
 
-    let tmp = TempDir::new("racer-fixtures");
+    let keep = std::env::var_os("RACER_FIXTURES_KEEP").is_some();
+    let tmp = TempDir::new("racer-fixtures").keep_if(keep, "fixtures");
 
-    let mut support_sources = Vec::new();
-    java_files(&fixtures_root.join(SUPPORT_DIR), &mut support_sources);
-    let support = if support_sources.is_empty() {
+    let support = if support_sources().is_empty() {
         None
     } else {
-        let out = tmp.path.join(SUPPORT_DIR);
-        let release = vec!["--release".to_owned(), "8".to_owned()];
-        if let Err(e) = javac(&support_sources, &out, None, &release) {
+        let out = tmp.join(SUPPORT_DIR);
+        if let Err(e) = compile_support(&out) {
             panic!("cannot compile tests/fixtures/{SUPPORT_DIR}: {e}");
         }
         Some(out)
@@ -291,7 +137,7 @@ fn fixtures() {
 
     let mut failures = Vec::new();
     for (index, (name, dir)) in dirs.iter().enumerate() {
-        let work = tmp.path.join(format!("fixture-{index}"));
+        let work = tmp.join(format!("fixture-{index}"));
         match run_fixture(dir, &work, support.as_deref()) {
             Ok(()) => println!("fixture {name}: ok"),
             Err(msg) => {

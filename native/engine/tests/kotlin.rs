@@ -7,111 +7,14 @@
 //! compiled with javac (`--release 8`) and put, with the kotlin-stdlib jar, on both the kotlinc
 //! and the engine classpath. `RACER_FIXTURES=topic1,topic2` runs a subset.
 
-use std::collections::BTreeMap;
-use std::fs;
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use racer::api::Request;
-use racer::report::Issue;
 
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("..")
-}
-
-/// A scratch directory removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> TempDir {
-        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-        let path = std::env::temp_dir().join(format!("racer-kotlin-{}-{nanos}", std::process::id()));
-        fs::create_dir_all(&path).expect("cannot create a temporary directory");
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
-    let mut entries: Vec<PathBuf> = match fs::read_dir(dir) {
-        Ok(entries) => entries.filter_map(|e| e.ok().map(|e| e.path())).collect(),
-        Err(_) => Vec::new(),
-    };
-    entries.sort();
-    entries
-}
-
-fn java_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for path in sorted_entries(dir) {
-        if path.is_dir() {
-            java_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "java") {
-            out.push(path);
-        }
-    }
-}
-
-/// Runs a command, turning a failure into a message with its output.
-fn run(cmd: &mut Command, what: &str) -> Result<String, String> {
-    let output = cmd.output().map_err(|e| format!("cannot run {what}: {e}"))?;
-    if output.status.success() {
-        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
-    } else {
-        Err(format!(
-            "{what} failed ({}):\n{}{}",
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        ))
-    }
-}
-
-fn issue_line(issue: &Issue) -> String {
-    format!("{}\t{}\t{}\t{}\t{}", issue.kind.as_str(), issue.class, issue.method, issue.line, issue.access_path)
-}
-
-/// The data lines of `expected.tsv` (comments and blank lines skipped), sorted.
-fn read_expected(path: &Path) -> Result<Vec<String>, String> {
-    let text = fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut lines = Vec::new();
-    for raw in text.lines() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split('\t').map(str::trim).collect();
-        if fields.len() != 5 {
-            return Err(format!("{}: expected 5 tab-separated fields, got {raw:?}", path.display()));
-        }
-        lines.push(fields.join("\t"));
-    }
-    lines.sort();
-    Ok(lines)
-}
-
-/// Multiset difference `a - b`.
-fn minus(a: &[String], b: &[String]) -> Vec<String> {
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for x in b {
-        *counts.entry(x.as_str()).or_default() += 1;
-    }
-    a.iter()
-        .filter(|x| match counts.get_mut(x.as_str()) {
-            Some(c) if *c > 0 => {
-                *c -= 1;
-                false
-            }
-            _ => true,
-        })
-        .cloned()
-        .collect()
-}
+use common::{compile_support, fixture_filter, issue_diff, issue_lines, read_expected, run, sorted_entries, workspace_root, TempDir};
 
 fn run_topic(kotlinc: &Path, dir: &Path, out: &Path, support: &Path, stdlib: &Path) -> Result<(), String> {
     let expected = read_expected(&dir.join("expected.tsv"))?;
@@ -124,18 +27,9 @@ fn run_topic(kotlinc: &Path, dir: &Path, out: &Path, support: &Path, stdlib: &Pa
         ..Request::default()
     };
     let response = racer::analyze(&request).map_err(|e| format!("analysis failed: {e}"))?;
-    let mut actual: Vec<String> = response.issues.iter().map(issue_line).collect();
-    actual.sort();
-    if actual == expected {
+    let Some(mut msg) = issue_diff(&expected, &issue_lines(&response.issues)) else {
         return Ok(());
-    }
-    let mut msg = format!("expected {} issue(s), got {}\n", expected.len(), actual.len());
-    for line in minus(&expected, &actual) {
-        msg.push_str(&format!("  - missing:    {line}\n"));
-    }
-    for line in minus(&actual, &expected) {
-        msg.push_str(&format!("  + unexpected: {line}\n"));
-    }
+    };
     for d in &response.diagnostics {
         msg.push_str(&format!("  diagnostic: {}: {}\n", d.file, d.message));
     }
@@ -150,9 +44,7 @@ fn kotlin_fixtures() {
     };
     let root = workspace_root();
     let kotlin_root = root.join("tests").join("kotlin");
-    let filter: Vec<String> = std::env::var("RACER_FIXTURES")
-        .map(|v| v.split(',').map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()).collect())
-        .unwrap_or_default();
+    let filter = fixture_filter();
     let topics: Vec<PathBuf> = sorted_entries(&kotlin_root)
         .into_iter()
         .filter(|p| p.join("expected.tsv").is_file())
@@ -163,13 +55,9 @@ fn kotlin_fixtures() {
         .collect();
     assert!(!topics.is_empty(), "no Kotlin fixtures found under {}", kotlin_root.display());
 
-    let tmp = TempDir::new();
-    let support = tmp.0.join("_support");
-    let mut sources = Vec::new();
-    java_files(&root.join("tests").join("fixtures").join("_support"), &mut sources);
-    let mut javac = Command::new("javac");
-    javac.args(["-nowarn", "-encoding", "UTF-8", "--release", "8", "-d"]).arg(&support).args(&sources);
-    if let Err(e) = run(&mut javac, "javac") {
+    let tmp = TempDir::new("racer-kotlin");
+    let support = tmp.join("_support");
+    if let Err(e) = compile_support(&support) {
         panic!("cannot compile tests/fixtures/_support: {e}");
     }
     let stdlib = match run(Command::new(&kotlinc).arg("--stdlib"), "kotlinc.sh --stdlib") {
@@ -180,7 +68,7 @@ fn kotlin_fixtures() {
     let mut failures = Vec::new();
     for dir in &topics {
         let name = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        match run_topic(&kotlinc, dir, &tmp.0.join(&name), &support, &stdlib) {
+        match run_topic(&kotlinc, dir, &tmp.join(&name), &support, &stdlib) {
             Ok(()) => println!("kotlin fixture {name}: ok"),
             Err(msg) => {
                 println!("kotlin fixture {name}: FAIL\n{msg}");

@@ -3,72 +3,33 @@
 //! together with the upstream classes; summary files are deterministic, portable,
 //! and bad ones are rejected with a one-line message.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use racer::api::{Options, Request, Response};
 
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
-}
+use common::{java_files, javac, workspace_root, TempDir, SUPPORT_SOURCES};
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("racer-summaries-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        TempDir(dir)
+/// Compiles the Java sources below `sources` into `out`; javac's output goes to stderr.
+fn compile(sources: &Path, out: &Path, classpath: &[PathBuf], extra: &[&str]) {
+    if let Err(e) = javac(&java_files(sources), out, classpath, extra) {
+        eprintln!("{e}");
+        panic!("javac failed for {}", sources.display());
     }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn java_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("list sources").flatten() {
-        let p = entry.path();
-        if p.is_dir() {
-            java_files(&p, out);
-        } else if p.extension().map_or(false, |e| e == "java") {
-            out.push(p);
-        }
-    }
-}
-
-fn javac(sources: &Path, out: &Path, classpath: &[PathBuf], release8: bool) {
-    let mut files = Vec::new();
-    java_files(sources, &mut files);
-    files.sort();
-    let mut cmd = Command::new("javac");
-    cmd.arg("-g").arg("-nowarn").arg("-d").arg(out);
-    if release8 {
-        cmd.args(["--release", "8"]);
-    }
-    if !classpath.is_empty() {
-        let cp: Vec<String> = classpath.iter().map(|p| p.display().to_string()).collect();
-        cmd.arg("-cp").arg(cp.join(":"));
-    }
-    cmd.args(&files);
-    let status = cmd.status().expect("run javac");
-    assert!(status.success(), "javac failed for {}", sources.display());
 }
 
 /// Compiles the annotation stubs and each module of `tests/modules/<name>` in order.
 fn compile_modules(name: &str, modules: &[&str], tmp: &Path) -> (PathBuf, Vec<PathBuf>) {
     let root = workspace_root();
     let support = tmp.join("support");
-    javac(&root.join("tests/fixtures/_support"), &support, &[], true);
+    compile(&root.join(SUPPORT_SOURCES), &support, &[], &["--release", "8"]);
     let mut outs: Vec<PathBuf> = Vec::new();
     for m in modules {
         let out = tmp.join(format!("classes-{m}"));
         let mut cp = vec![support.clone()];
         cp.extend(outs.iter().cloned());
-        javac(&root.join("tests/modules").join(name).join(m), &out, &cp, false);
+        compile(&root.join("tests/modules").join(name).join(m), &out, &cp, &[]);
         outs.push(out);
     }
     (support, outs)
@@ -101,12 +62,12 @@ fn issues_json(resp: &Response, class_prefix: &str) -> Vec<serde_json::Value> {
 /// Analyses `modules` one by one with the summaries of all earlier modules, and
 /// checks each against the analysis of everything up to it together.
 fn check_equivalence(name: &str, modules: &[&str], packages: &[&str]) -> Vec<usize> {
-    let tmp = TempDir::new(name);
-    let (support, outs) = compile_modules(name, modules, &tmp.0);
+    let tmp = TempDir::new(&format!("racer-summaries-{name}"));
+    let (support, outs) = compile_modules(name, modules, tmp.path());
     let mut summary_files: Vec<PathBuf> = Vec::new();
     let mut counts = Vec::new();
     for (k, m) in modules.iter().enumerate() {
-        let out = tmp.0.join(format!("{m}.summaries.json"));
+        let out = tmp.join(format!("{m}.summaries.json"));
         // Separately: this module alone, upstream known only through summary files.
         let alone = run(&request(vec![outs[k].clone()], vec![support.clone()], summary_files.clone(), Some(out.clone())));
         // Together: this module and all upstream modules analysed from their classes.
@@ -134,9 +95,9 @@ fn pair_of_modules_matches_whole_analysis() {
 
 #[test]
 fn pair_reports_the_races_that_live_upstream_with_full_traces() {
-    let tmp = TempDir::new("pair-traces");
-    let (support, outs) = compile_modules("pair", &["a", "b"], &tmp.0);
-    let a_sum = tmp.0.join("a.json");
+    let tmp = TempDir::new("racer-summaries-pair-traces");
+    let (support, outs) = compile_modules("pair", &["a", "b"], tmp.path());
+    let a_sum = tmp.join("a.json");
     run(&request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(a_sum.clone())));
     let b = run(&request(vec![outs[1].clone()], vec![support], vec![a_sum], None));
     let find = |method: &str, path: &str| {
@@ -176,9 +137,9 @@ fn chain_of_three_modules_matches_whole_analysis() {
 
 #[test]
 fn chain_trace_goes_two_modules_deep() {
-    let tmp = TempDir::new("chain-trace");
-    let (support, outs) = compile_modules("chain", &["a", "b", "c"], &tmp.0);
-    let (a_sum, b_sum) = (tmp.0.join("a.json"), tmp.0.join("b.json"));
+    let tmp = TempDir::new("racer-summaries-chain-trace");
+    let (support, outs) = compile_modules("chain", &["a", "b", "c"], tmp.path());
+    let (a_sum, b_sum) = (tmp.join("a.json"), tmp.join("b.json"));
     run(&request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(a_sum.clone())));
     run(&request(vec![outs[1].clone()], vec![support.clone()], vec![a_sum.clone()], Some(b_sum.clone())));
     let c = run(&request(vec![outs[2].clone()], vec![support], vec![a_sum, b_sum], None));
@@ -199,11 +160,11 @@ fn chain_trace_goes_two_modules_deep() {
 
 #[test]
 fn summary_files_are_deterministic_and_portable() {
-    let tmp = TempDir::new("determinism");
-    let (support, outs) = compile_modules("pair", &["a", "b"], &tmp.0);
+    let tmp = TempDir::new("racer-summaries-determinism");
+    let (support, outs) = compile_modules("pair", &["a", "b"], tmp.path());
     let mut bytes = Vec::new();
     for threads in [1, 2, 2] {
-        let out = tmp.0.join(format!("a-{threads}-{}.json", bytes.len()));
+        let out = tmp.join(format!("a-{threads}-{}.json", bytes.len()));
         let mut r = request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(out.clone()));
         r.options.threads = threads;
         run(&r);
@@ -211,7 +172,7 @@ fn summary_files_are_deterministic_and_portable() {
     }
     assert!(bytes.windows(2).all(|w| w[0] == w[1]), "summary files differ between runs");
     let text = String::from_utf8(bytes[0].clone()).expect("utf-8");
-    assert!(!text.contains(&tmp.0.display().to_string()), "no absolute paths in summary files");
+    assert!(!text.contains(&tmp.path().display().to_string()), "no absolute paths in summary files");
     assert!(!text.contains(&workspace_root().display().to_string()));
     let head: serde_json::Value = serde_json::from_str(&text).expect("json");
     assert_eq!(head["format"], "racer-summaries");
@@ -220,9 +181,9 @@ fn summary_files_are_deterministic_and_portable() {
 
 #[test]
 fn bad_summary_files_are_rejected_with_a_clear_message() {
-    let tmp = TempDir::new("bad");
-    let (support, outs) = compile_modules("pair", &["a", "b"], &tmp.0);
-    let good = tmp.0.join("a.json");
+    let tmp = TempDir::new("racer-summaries-bad");
+    let (support, outs) = compile_modules("pair", &["a", "b"], tmp.path());
+    let good = tmp.join("a.json");
     run(&request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(good.clone())));
     let text = std::fs::read_to_string(&good).unwrap();
     let version = format!("\"tool_version\":\"{}\"", racer::api::TOOL_VERSION);
@@ -236,7 +197,7 @@ fn bad_summary_files_are_rejected_with_a_clear_message() {
         ("bad-index", text.replacen("\"strings\":[", "\"strings\":[],\"unused\":[", 1), "out of range"),
     ];
     for (name, content, expected) in cases {
-        let path = tmp.0.join(format!("{name}.json"));
+        let path = tmp.join(format!("{name}.json"));
         std::fs::write(&path, content).unwrap();
         let err = racer::analyze(&request(vec![outs[1].clone()], vec![support.clone()], vec![path.clone()], None))
             .expect_err(&format!("{name}: a bad summary file must be an error"));
@@ -246,7 +207,7 @@ fn bad_summary_files_are_rejected_with_a_clear_message() {
         assert!(message.contains(expected), "{name}: says what is wrong ({expected}): {message}");
         assert!(message.contains("rebuild the upstream module"), "{name}: says what to do: {message}");
     }
-    let missing = tmp.0.join("missing.json");
+    let missing = tmp.join("missing.json");
     let err = racer::analyze(&request(vec![outs[1].clone()], vec![support], vec![missing.clone()], None)).unwrap_err();
     assert!(err.to_string().contains(&missing.display().to_string()));
 }
@@ -271,11 +232,11 @@ fn real_jar_pairs_match_whole_analysis() {
                 .unwrap_or_else(|| panic!("{name} not in RACER_CORPUS")),
         )
     };
-    let tmp = TempDir::new("jars");
+    let tmp = TempDir::new("racer-summaries-jars");
     // (upstream, downstream): h2 uses lucene-core, log4j-core uses jackson-databind.
     for (up, down) in [("lucene-core", "h2-"), ("jackson-databind", "log4j-core")] {
         let (up_jar, down_jar) = (jar(up), jar(down));
-        let sums = tmp.0.join(format!("{up}.json"));
+        let sums = tmp.join(format!("{up}.json"));
         run(&request(vec![up_jar.clone()], vec![], vec![], Some(sums.clone())));
         let alone = run(&request(vec![down_jar.clone()], vec![], vec![sums.clone()], None));
         let together = run(&request(vec![up_jar.clone(), down_jar.clone()], vec![], vec![], None));
