@@ -88,7 +88,9 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
 
     if let Some(out) = &request.summaries_out {
         let file = summary_file(&classes, &analysis);
-        crate::report::write::write_atomic(out, &summaries::to_bytes(&file))?;
+        phase(start, "summary file built");
+        summaries::write(out, &file)?;
+        phase(start, "summary file written");
     }
     diagnostics.sort();
     diagnostics.dedup();

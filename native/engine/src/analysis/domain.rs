@@ -423,6 +423,12 @@ impl Trace {
             Some(&node.site)
         })
     }
+    /// The first node and the rest of the trace, for walkers that share work between
+    /// traces with a common tail (identified by the node's address).
+    pub fn split_first(&self) -> Option<(&CallSite, &Trace, usize)> {
+        self.0.as_ref().map(|n| (&n.site, &n.next, Arc::as_ptr(n) as usize))
+    }
+
     pub fn from_vec(sites: Vec<CallSite>) -> Trace {
         sites.into_iter().rev().fold(Trace::empty(), |t, s| t.prepend(s))
     }

@@ -13,6 +13,11 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// file beside the target and renames it over the target. On failure the temporary
 /// file is removed and the error is one line naming `path`.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// Like [`write_atomic`], with the content streamed by `fill` (no copy in memory).
+pub fn write_atomic_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), Error> {
     let fail = |what: &str, e: std::io::Error| Error(format!("cannot write {}: {what}{e}", path.display()));
     let file_name = match path.file_name() {
         Some(name) => name.to_string_lossy().into_owned(),
@@ -32,8 +37,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     let result = (|| {
-        let mut file = fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
+        let mut file = std::io::BufWriter::with_capacity(1 << 16, fs::File::create(&tmp)?);
+        fill(&mut file)?;
         file.flush()?;
         drop(file);
         fs::rename(&tmp, path)

@@ -2,8 +2,7 @@
 //! node is stored once in a table and referred to by index, so summary files
 //! stay small and load fast (traces share their tails, as in memory).
 
-use crate::fxhash::FxHashMap;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::fxhash::{FxHashMap, FxHashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -81,12 +80,16 @@ fn attr_of(c: i8) -> Option<Attr> {
     }
 }
 
+/// Index lookups go through hash maps on symbol addresses; the tables' order (and so
+/// the indexes) comes from the sorted, content-ordered sets they were built from.
 struct Encoder {
-    strings: BTreeMap<Sym, u32>,
-    methods: BTreeMap<MethodRef, u32>,
-    fields: BTreeMap<(Sym, Sym), u32>,
+    strings: FxHashMap<Sym, u32>,
+    methods: FxHashMap<MethodRef, u32>,
+    fields: FxHashMap<(Sym, Sym), u32>,
     calls: Vec<(u32, u32, i64)>,
     call_ids: FxHashMap<(u32, u32, i64), i64>,
+    /// Trace nodes already encoded, by node address (traces share tails).
+    node_ids: FxHashMap<usize, i64>,
 }
 
 impl Encoder {
@@ -110,25 +113,31 @@ impl Encoder {
     }
 
     fn trace(&mut self, t: &Trace) -> i64 {
-        let sites: Vec<&CallSite> = t.iter().collect();
-        let mut next = -1i64;
-        for site in sites.iter().rev() {
-            let key = (self.methods[&site.callee], site.line, next);
-            next = match self.call_ids.get(&key) {
-                Some(id) => *id,
-                None => {
-                    let id = self.calls.len() as i64;
-                    self.calls.push(key);
-                    self.call_ids.insert(key, id);
-                    id
-                }
-            };
+        let (site, rest, addr) = match t.split_first() {
+            None => return -1,
+            Some(parts) => parts,
+        };
+        if let Some(id) = self.node_ids.get(&addr) {
+            return *id;
         }
-        next
+        let next = self.trace(rest);
+        // Structurally equal nodes share one entry, whatever their addresses.
+        let key = (self.methods[&site.callee], site.line, next);
+        let id = match self.call_ids.get(&key) {
+            Some(id) => *id,
+            None => {
+                let id = self.calls.len() as i64;
+                self.calls.push(key);
+                self.call_ids.insert(key, id);
+                id
+            }
+        };
+        self.node_ids.insert(addr, id);
+        id
     }
 }
 
-fn collect_symbols(p: &Path, strings: &mut BTreeSet<Sym>, fields: &mut BTreeSet<(Sym, Sym)>) {
+fn collect_symbols(p: &Path, strings: &mut FxHashSet<Sym>, fields: &mut FxHashSet<(Sym, Sym)>) {
     if let Base::Static(c) = p.base {
         strings.insert(c);
     }
@@ -141,70 +150,114 @@ fn collect_symbols(p: &Path, strings: &mut BTreeSet<Sym>, fields: &mut BTreeSet<
     }
 }
 
-/// Encodes summaries given in a deterministic order (sorted by method).
-pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
-    let mut strings = BTreeSet::new();
-    let mut methods = BTreeSet::new();
-    let mut fields = BTreeSet::new();
-    let mut add_method = |m: &MethodRef, strings: &mut BTreeSet<Sym>| {
-        strings.insert(m.class);
-        strings.insert(m.name);
-        strings.insert(m.descriptor);
-        methods.insert(*m);
-    };
-    for (m, s) in summaries {
-        add_method(m, &mut strings);
+/// Symbols, methods and fields referred to by one summary.
+#[derive(Default)]
+struct Symbols {
+    strings: FxHashSet<Sym>,
+    methods: FxHashSet<MethodRef>,
+    fields: FxHashSet<(Sym, Sym)>,
+}
+
+impl Symbols {
+    fn method(&mut self, m: &MethodRef) {
+        self.strings.insert(m.class);
+        self.strings.insert(m.name);
+        self.strings.insert(m.descriptor);
+        self.methods.insert(*m);
+    }
+
+    fn summary(mut self, m: &MethodRef, s: &Summary) -> Symbols {
+        self.method(m);
         for p in &s.synchronized_fields {
-            collect_symbols(p, &mut strings, &mut fields);
+            collect_symbols(p, &mut self.strings, &mut self.fields);
         }
         for a in &s.accesses {
-            collect_symbols(a.key.kind.path(), &mut strings, &mut fields);
-            match &a.key.kind {
-                AccessKind::ContainerRead(_, c) | AccessKind::ContainerWrite(_, c) | AccessKind::InterfaceCall(_, c) => {
-                    add_method(c, &mut strings)
-                }
-                _ => {}
+            collect_symbols(a.key.kind.path(), &mut self.strings, &mut self.fields);
+            if let AccessKind::ContainerRead(_, c) | AccessKind::ContainerWrite(_, c) | AccessKind::InterfaceCall(_, c) =
+                &a.key.kind
+            {
+                self.method(c);
             }
             for site in a.site.trace.iter() {
-                add_method(&site.callee, &mut strings);
+                self.method(&site.callee);
             }
         }
+        self
     }
-    let strings: BTreeMap<Sym, u32> = strings.into_iter().enumerate().map(|(i, s)| (s, i as u32)).collect();
+
+    fn merge(mut self, other: Symbols) -> Symbols {
+        self.strings.extend(other.strings);
+        self.methods.extend(other.methods);
+        self.fields.extend(other.fields);
+        self
+    }
+}
+
+/// Encodes summaries given in a deterministic order (sorted by method). Tables are
+/// sorted by content and accesses by their encoded form, so the result depends only on
+/// the summaries, not on addresses or thread scheduling.
+pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
+    use rayon::prelude::*;
+    let symbols = summaries
+        .par_iter()
+        .fold(Symbols::default, |acc, (m, s)| acc.summary(m, s))
+        .reduce(Symbols::default, Symbols::merge);
+    let mut strings: Vec<Sym> = symbols.strings.into_iter().collect();
+    let mut methods: Vec<MethodRef> = symbols.methods.into_iter().collect();
+    let mut fields: Vec<(Sym, Sym)> = symbols.fields.into_iter().collect();
+    strings.sort_unstable();
+    methods.sort_unstable();
+    fields.sort_unstable();
     let mut enc = Encoder {
-        methods: methods.into_iter().enumerate().map(|(i, m)| (m, i as u32)).collect(),
-        fields: fields.into_iter().enumerate().map(|(i, f)| (f, i as u32)).collect(),
-        strings,
+        strings: strings.iter().enumerate().map(|(i, s)| (*s, i as u32)).collect(),
+        methods: methods.iter().enumerate().map(|(i, m)| (*m, i as u32)).collect(),
+        fields: fields.iter().enumerate().map(|(i, f)| (*f, i as u32)).collect(),
         calls: Vec::new(),
         call_ids: FxHashMap::default(),
+        node_ids: FxHashMap::default(),
     };
+    // Everything but trace numbering in parallel; traces are numbered in order after.
+    let encoded: Vec<(Vec<Vec<i64>>, Vec<(EncodedAccess, &Access)>)> = summaries
+        .par_iter()
+        .map(|(_, s)| {
+            let sync = s.synchronized_fields.iter().map(|p| enc.path(p)).collect();
+            let mut accesses: Vec<(EncodedAccess, &Access)> = s
+                .accesses
+                .iter()
+                .map(|a| {
+                    let (kind, callee) = match &a.key.kind {
+                        AccessKind::Read(_) => (0, -1),
+                        AccessKind::Write(_) => (1, -1),
+                        AccessKind::ContainerRead(_, c) => (2, enc.methods[c] as i64),
+                        AccessKind::ContainerWrite(_, c) => (3, enc.methods[c] as i64),
+                        AccessKind::InterfaceCall(_, c) => (4, enc.methods[c] as i64),
+                    };
+                    let key = (
+                        kind,
+                        enc.path(a.key.kind.path()),
+                        callee,
+                        threads_code(a.key.thread),
+                        a.key.lock as u8,
+                        own_code(a.key.own_pre),
+                        a.site.line,
+                        -1,
+                    );
+                    (key, a)
+                })
+                .collect();
+            accesses.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+            (sync, accesses)
+        })
+        .collect();
     let mut out_summaries = Vec::with_capacity(summaries.len());
-    for (m, s) in summaries {
-        let sync = s.synchronized_fields.iter().map(|p| enc.path(p)).collect();
-        let mut sorted: Vec<&Access> = s.accesses.iter().collect();
-        sorted.sort_unstable_by(|a, b| a.key.cmp(&b.key));
-        let mut accesses = Vec::with_capacity(sorted.len());
-        for a in sorted {
-            let (kind, callee) = match &a.key.kind {
-                AccessKind::Read(_) => (0, -1),
-                AccessKind::Write(_) => (1, -1),
-                AccessKind::ContainerRead(_, c) => (2, enc.methods[c] as i64),
-                AccessKind::ContainerWrite(_, c) => (3, enc.methods[c] as i64),
-                AccessKind::InterfaceCall(_, c) => (4, enc.methods[c] as i64),
-            };
-            let path = enc.path(a.key.kind.path());
-            let trace = enc.trace(&a.site.trace);
-            accesses.push((
-                kind,
-                path,
-                callee,
-                threads_code(a.key.thread),
-                a.key.lock as u8,
-                own_code(a.key.own_pre),
-                a.site.line,
-                trace,
-            ));
-        }
+    for ((m, s), (sync, accesses)) in summaries.iter().zip(encoded) {
+        let accesses = accesses
+            .into_iter()
+            .map(|(mut key, a)| {
+                key.7 = enc.trace(&a.site.trace);
+                key
+            })
+            .collect();
         out_summaries.push((
             enc.methods[m],
             threads_code(s.threads),
@@ -216,9 +269,9 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         ));
     }
     Encoded {
-        strings: enc.strings.keys().map(|s| s.to_string()).collect(),
-        methods: enc.methods.keys().map(|m| [enc.strings[&m.class], enc.strings[&m.name], enc.strings[&m.descriptor]]).collect(),
-        fields: enc.fields.keys().map(|(c, n)| [enc.strings[c], enc.strings[n]]).collect(),
+        strings: strings.iter().map(|s| s.to_string()).collect(),
+        methods: methods.iter().map(|m| [enc.strings[&m.class], enc.strings[&m.name], enc.strings[&m.descriptor]]).collect(),
+        fields: fields.iter().map(|(c, n)| [enc.strings[c], enc.strings[n]]).collect(),
         calls: enc.calls,
         summaries: out_summaries,
     }

@@ -128,8 +128,10 @@ pub fn load(path: &Path) -> Result<SummaryFile, Error> {
     serde_json::from_slice(&bytes).map_err(|e| bad(path, &format!("malformed summary file: {e}")))
 }
 
-pub fn to_bytes(file: &SummaryFile) -> Vec<u8> {
-    let mut out = serde_json::to_vec(file).expect("summaries serialise");
-    out.push(b'\n');
-    out
+/// Writes the file atomically, streaming the JSON (summary files can be large).
+pub fn write(path: &Path, file: &SummaryFile) -> Result<(), Error> {
+    crate::report::write::write_atomic_with(path, |w| {
+        serde_json::to_writer(&mut *w, file).map_err(std::io::Error::other)?;
+        std::io::Write::write_all(w, b"\n")
+    })
 }
