@@ -12,6 +12,14 @@ scripts/setup.sh
 RACER_CORPUS="$(scripts/corpus.sh)"
 export RACER_CORPUS
 export RACER_KOTLINC="$PWD/scripts/kotlinc.sh"
+# A javac of release 21 or later, if the machine has one, for the Java 21 class-file test.
+for candidate in $(command -v javac) /usr/lib/jvm/*/bin/javac; do
+    release=$("$candidate" -version 2>&1 | sed -n 's/^javac \([0-9]*\).*/\1/p')
+    if [ -n "$release" ] && [ "$release" -ge 21 ]; then
+        export RACER_JAVAC_MODERN="$candidate"
+        break
+    fi
+done
 echo "== cargo build --release --workspace"
 cargo build --release --workspace
 echo "== cargo test --release --workspace"
