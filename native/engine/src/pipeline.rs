@@ -43,9 +43,10 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     for path in &request.inputs {
         units.extend(input::list_units(path, &mut diagnostics)?);
     }
+    let loading = Instant::now();
     let upstream = summaries::load_all(&request.summaries_in)?;
     if !request.summaries_in.is_empty() {
-        phase(start, "load upstream summaries");
+        phase(loading, "load upstream summaries");
     }
 
     let classes = load_inputs(&units, &mut diagnostics);
@@ -227,11 +228,21 @@ fn summary_file(classes: &[Arc<Class>], analysis: &Analysis) -> SummaryFile {
     let mut methods: Vec<(MethodRef, &crate::analysis::domain::Summary)> =
         analysis.methods.iter().zip(&analysis.summaries).map(|(e, s)| (e.mref, &**s)).collect();
     methods.sort_by(|a, b| a.0.cmp(&b.0));
+    // Lambda bodies are never inlined (2.4): their shapes are not needed downstream.
     let mut inline: Vec<(MethodRef, InlineShape)> = analysis
         .methods
         .iter()
+        .filter(|e| !e.mref.name.as_str().starts_with("lambda$"))
         .filter_map(|e| classes[e.class].methods[e.index].inline_shape.clone().map(|s| (e.mref, s)))
         .collect();
     inline.sort_by(|a, b| a.0.cmp(&b.0));
-    SummaryFile::new(classes.iter().map(|c| (*c.header).clone()).collect(), inline, &methods)
+    SummaryFile::new(classes.iter().map(|c| downstream_view(&c.header)).collect(), inline, &methods)
+}
+
+/// What other modules need of a class header: private methods cannot be called or
+/// overridden from another module, so they are left out unless annotated.
+fn downstream_view(header: &ClassHeader) -> ClassHeader {
+    let mut h = header.clone();
+    h.methods.retain(|m| m.flags & ACC_PRIVATE == 0 || !m.annotations.is_empty());
+    h
 }

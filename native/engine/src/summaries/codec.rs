@@ -278,7 +278,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
 }
 
 /// Decodes; errors name what is inconsistent (the caller adds the file name).
-pub fn decode(e: &Encoded) -> Result<Vec<(MethodRef, Summary)>, String> {
+pub fn decode<'e>(e: &'e Encoded) -> Result<Vec<(MethodRef, Summary)>, String> {
     let strings: Vec<Sym> = e.strings.iter().map(|s| Sym::new(s)).collect();
     let sym = |i: u32| strings.get(i as usize).copied().ok_or_else(|| format!("string index {i} out of range"));
     let methods: Vec<MethodRef> = e
@@ -300,68 +300,84 @@ pub fn decode(e: &Encoded) -> Result<Vec<(MethodRef, Summary)>, String> {
         };
         traces.push(tail.prepend(CallSite { callee: method(*m as i64)?, line: *line }));
     }
-    let mut step_cache: FxHashMap<Vec<i64>, Steps> = FxHashMap::default();
-    let mut path = |v: &[i64]| -> Result<Path, String> {
-        if v.len() < 2 {
-            return Err("short path".into());
-        }
-        let base = match v[0] {
-            0 => Base::This,
-            1 => Base::Param(v[1] as u16),
-            2 => Base::Static(sym(v[1] as u32)?),
-            3 => Base::Local(v[1] as u16),
-            4 => Base::Temp(v[1] as u32),
-            t => return Err(format!("bad path base {t}")),
-        };
-        let key = v[2..].to_vec();
-        let steps = match step_cache.get(&key) {
-            Some(s) => s.clone(),
-            None => {
-                let steps: Steps = key
-                    .iter()
-                    .map(|&f| if f < 0 { Ok(Step::Array) } else { fields.get(f as usize).copied().ok_or_else(|| format!("field index {f} out of range")) })
-                    .collect::<Result<Vec<_>, String>>()?
-                    .into();
-                step_cache.insert(key, steps.clone());
-                steps
+    use rayon::prelude::*;
+    // Summaries decode independently once the shared tables are built.
+    e.summaries
+        .par_iter()
+        .map(|(m, threads, locks, ret_own, ret_attr, sync, accesses)| {
+            let mut step_cache: FxHashMap<&[i64], Steps> = FxHashMap::default();
+            let mut path = |v: &'e [i64]| decode_path(v, &sym, &fields, &mut step_cache);
+            let mut decoded = Vec::with_capacity(accesses.len());
+            for (kind, p, callee, thread, lock, own, line, trace) in accesses {
+                let p = path(p)?;
+                let kind = match kind {
+                    0 => AccessKind::Read(p),
+                    1 => AccessKind::Write(p),
+                    2 => AccessKind::ContainerRead(p, method(*callee)?),
+                    3 => AccessKind::ContainerWrite(p, method(*callee)?),
+                    4 => AccessKind::InterfaceCall(p, method(*callee)?),
+                    k => return Err(format!("bad access kind {k}")),
+                };
+                let trace = if *trace < 0 {
+                    Trace::empty()
+                } else {
+                    traces.get(*trace as usize).cloned().ok_or_else(|| format!("trace index {trace} out of range"))?
+                };
+                decoded.push(Access {
+                    key: AccessKey { kind, thread: threads_of(*thread)?, lock: *lock != 0, own_pre: own_of(*own) },
+                    site: Site { line: *line, trace },
+                });
             }
-        };
-        Ok(Path { base, steps })
-    };
-    let mut out = Vec::with_capacity(e.summaries.len());
-    for (m, threads, locks, ret_own, ret_attr, sync, accesses) in &e.summaries {
-        let mut decoded = Vec::with_capacity(accesses.len());
-        for (kind, p, callee, thread, lock, own, line, trace) in accesses {
-            let p = path(p)?;
-            let kind = match kind {
-                0 => AccessKind::Read(p),
-                1 => AccessKind::Write(p),
-                2 => AccessKind::ContainerRead(p, method(*callee)?),
-                3 => AccessKind::ContainerWrite(p, method(*callee)?),
-                4 => AccessKind::InterfaceCall(p, method(*callee)?),
-                k => return Err(format!("bad access kind {k}")),
-            };
-            let trace = if *trace < 0 {
-                Trace::empty()
-            } else {
-                traces.get(*trace as usize).cloned().ok_or_else(|| format!("trace index {trace} out of range"))?
-            };
-            decoded.push(Access {
-                key: AccessKey { kind, thread: threads_of(*thread)?, lock: *lock != 0, own_pre: own_of(*own) },
-                site: Site { line: *line, trace },
-            });
-        }
-        out.push((
-            method(*m as i64)?,
-            Summary {
-                threads: threads_of(*threads)?,
-                locks: *locks,
-                accesses: decoded,
-                return_ownership: own_of(*ret_own),
-                return_attribute: attr_of(*ret_attr),
-                synchronized_fields: sync.iter().map(|p| path(p)).collect::<Result<_, String>>()?,
-            },
-        ));
+            Ok((
+                method(*m as i64)?,
+                Summary {
+                    threads: threads_of(*threads)?,
+                    locks: *locks,
+                    accesses: decoded,
+                    return_ownership: own_of(*ret_own),
+                    return_attribute: attr_of(*ret_attr),
+                    synchronized_fields: sync.iter().map(|p| path(p)).collect::<Result<_, String>>()?,
+                },
+            ))
+        })
+        .collect()
+}
+
+fn decode_path<'v>(
+    v: &'v [i64],
+    sym: &(dyn Fn(u32) -> Result<Sym, String> + Sync),
+    fields: &[Step],
+    cache: &mut FxHashMap<&'v [i64], Steps>,
+) -> Result<Path, String> {
+    if v.len() < 2 {
+        return Err("short path".into());
     }
-    Ok(out)
+    let base = match v[0] {
+        0 => Base::This,
+        1 => Base::Param(v[1] as u16),
+        2 => Base::Static(sym(v[1] as u32)?),
+        3 => Base::Local(v[1] as u16),
+        4 => Base::Temp(v[1] as u32),
+        t => return Err(format!("bad path base {t}")),
+    };
+    let key = &v[2..];
+    let steps = match cache.get(key) {
+        Some(s) => s.clone(),
+        None => {
+            let steps: Steps = key
+                .iter()
+                .map(|&f| {
+                    if f < 0 {
+                        Ok(Step::Array)
+                    } else {
+                        fields.get(f as usize).copied().ok_or_else(|| format!("field index {f} out of range"))
+                    }
+                })
+                .collect::<Result<Vec<_>, String>>()?
+                .into();
+            cache.insert(key, steps.clone());
+            steps
+        }
+    };
+    Ok(Path { base, steps })
 }

@@ -102,13 +102,23 @@ pub fn load(path: &Path) -> Result<SummaryFile, Error> {
     let bytes = std::fs::read(path).map_err(|e| {
         Error(format!("racer: {}: cannot read summary file: {}", path.display(), e))
     })?;
-    let header: Header = serde_json::from_slice(&bytes).map_err(|e| {
-        if e.is_eof() {
-            bad(path, &format!("truncated summary file ({e})"))
-        } else {
-            bad(path, &format!("not a racer summary file (invalid JSON: {e})"))
-        }
-    })?;
+    // One full parse when all is well; only a file that does not parse is looked at
+    // again, for its header, to say what is wrong with it.
+    let parsed: Result<SummaryFile, serde_json::Error> = serde_json::from_slice(&bytes);
+    let header = match &parsed {
+        Ok(f) => Header {
+            format: Some(f.format.clone()),
+            format_version: Some(f.format_version),
+            tool_version: Some(f.tool_version.clone()),
+        },
+        Err(_) => serde_json::from_slice::<Header>(&bytes).map_err(|e| {
+            if e.is_eof() {
+                bad(path, &format!("truncated summary file ({e})"))
+            } else {
+                bad(path, &format!("not a racer summary file (invalid JSON: {e})"))
+            }
+        })?,
+    };
     if header.format.as_deref() != Some(FORMAT) {
         return Err(bad(path, "not a racer summary file"));
     }
@@ -125,7 +135,7 @@ pub fn load(path: &Path) -> Result<SummaryFile, Error> {
     if written_by != TOOL_VERSION {
         return Err(bad(path, &format!("written by racer {written_by}, but this is racer {TOOL_VERSION}")));
     }
-    serde_json::from_slice(&bytes).map_err(|e| bad(path, &format!("malformed summary file: {e}")))
+    parsed.map_err(|e| bad(path, &format!("malformed summary file: {e}")))
 }
 
 /// Writes the file atomically, streaming the JSON (summary files can be large).
