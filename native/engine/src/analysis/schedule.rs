@@ -4,7 +4,7 @@
 //! not ready yet has no summary (5.6), as with on-demand analysis.
 
 use crate::fxhash::{FxHashMap, FxHashSet};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use once_cell::sync::OnceCell;
@@ -15,7 +15,7 @@ use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
 use super::annotations::{is_assumed_thread_safe, is_synthetic_name, method_facts, AnnotationConfig, MethodFacts};
-use super::domain::Summary;
+use super::domain::{AccessKind, Step, Summary};
 use super::interp::{analyze_method, Callee, Env, MethodInput};
 
 /// One method of an analysed class.
@@ -169,11 +169,12 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         }
     };
     let shape = |r: &MethodRef| shapes.get(r).cloned();
-    let needed = if inputs.all_summaries {
-        vec![true; methods.len()]
+    let (needed, candidate) = if inputs.all_summaries {
+        (vec![true; methods.len()], vec![true; inputs.classes.len()])
     } else {
         needed_for_reporting(inputs, &methods, &edges, &own_code_concurrent)
     };
+    let needed: Vec<AtomicBool> = needed.into_iter().map(AtomicBool::new).collect();
     phase(start, "demand");
     let facts = super::facts::collect(
         table,
@@ -181,14 +182,18 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         methods
             .par_iter()
             .zip(needed.par_iter())
-            .filter(|(e, n)| e.analysed && **n)
+            .filter(|(e, n)| e.analysed && n.load(Ordering::Relaxed))
             .filter_map(|(e, _)| inputs.classes[e.class].methods[e.index].body.as_ref()),
     );
     phase(start, "callee facts");
     let env = Env { table, facts: &facts, config: inputs.config, ignore_classes: inputs.ignore_classes, callee: &callee, inline_shape: &shape };
+    // A method not (yet) needed keeps no summary; a later round may still need it.
     let analyse = |i: usize| {
         let e = &methods[i];
-        let summary = if e.analysed && needed[i] {
+        if cells[i].get().is_some() || !needed[i].load(Ordering::Relaxed) {
+            return;
+        }
+        let summary = if e.analysed {
             let class = &inputs.classes[e.class];
             let input = MethodInput { class: &class.header, method: &class.methods[e.index], mref: e.mref, facts: &e.facts };
             analyze_method(&env, &input)
@@ -219,24 +224,71 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
     }
     phase(start, "schedule");
     let analyse_ref: &(dyn Fn(usize) + Sync) = &analyse;
-    rayon::scope(|scope| {
-        for s in 0..sccs.len() {
-            if pending[s].load(Ordering::Acquire) == 0 {
-                let (sccs, callers_of, pending, methods) = (&sccs, &callers_of, &pending, &methods);
-                scope.spawn(move |scope| run_scc(scope, s, sccs, callers_of, pending, methods, analyse_ref));
+    let initial_pending: Vec<usize> = pending.iter().map(|p| p.load(Ordering::Relaxed)).collect();
+    let run_round = || {
+        for (p, n) in pending.iter().zip(&initial_pending) {
+            p.store(*n, Ordering::Relaxed);
+        }
+        rayon::scope(|scope| {
+            for s in 0..sccs.len() {
+                if pending[s].load(Ordering::Acquire) == 0 {
+                    let (sccs, callers_of, pending, methods) = (&sccs, &callers_of, &pending, &methods);
+                    scope.spawn(move |scope| run_scc(scope, s, sccs, callers_of, pending, methods, analyse_ref));
+                }
+            }
+        });
+    };
+    run_round();
+    // 8.4 looks at the constructors and class initialisers of the classes declaring the
+    // container fields that the reported classes use: a second round summarises those.
+    if !inputs.all_summaries {
+        let mut declaring: FxHashSet<Sym> = FxHashSet::default();
+        for (i, e) in methods.iter().enumerate() {
+            if !candidate[e.class] {
+                continue;
+            }
+            for a in cells[i].get().map(|s| s.accesses.as_slice()).unwrap_or(&[]) {
+                if let AccessKind::ContainerRead(p, _) | AccessKind::ContainerWrite(p, _) = &a.key.kind {
+                    if let Some(Step::Field { class, .. }) = p.steps.iter().rev().find(|s| !matches!(s, Step::Array)) {
+                        declaring.insert(*class);
+                    }
+                }
             }
         }
-    });
+        let mut stack: Vec<usize> = (0..methods.len())
+            .filter(|&i| {
+                !needed[i].load(Ordering::Relaxed)
+                    && declaring.contains(&methods[i].mref.class)
+                    && matches!(methods[i].mref.name.as_str(), "<init>" | "<clinit>")
+            })
+            .collect();
+        let more = !stack.is_empty();
+        while let Some(i) = stack.pop() {
+            if needed[i].swap(true, Ordering::Relaxed) {
+                continue;
+            }
+            stack.extend(edges[i].iter().copied().filter(|&c| !needed[c].load(Ordering::Relaxed)));
+        }
+        if more {
+            run_round();
+        }
+    }
     phase(start, "interpretation");
     // Methods never reached by the levels (cannot happen, but keep every slot filled).
     let summaries = cells.into_iter().map(|c| c.into_inner().unwrap_or_else(|| empty.clone())).collect();
     Analysis { methods, summaries, by_ref }
 }
 
-/// The methods whose summaries reporting can depend on: every method of a class that may
-/// have a method running on any thread (8.5) or a `@GuardedBy` field (8.7.1), every
-/// constructor and class initialiser (8.4), and everything they call.
-fn needed_for_reporting(inputs: &Inputs<'_>, methods: &[MethodEntry], edges: &[Vec<usize>], own_code_concurrent: &[bool]) -> Vec<bool> {
+/// The methods whose summaries reporting depends on first: every method of a class that
+/// may have a method running on any thread (8.5) or a `@GuardedBy` field (8.7.1), and
+/// everything they call (the constructors 8.4 needs come in a second round). Also
+/// returns which classes those are.
+fn needed_for_reporting(
+    inputs: &Inputs<'_>,
+    methods: &[MethodEntry],
+    edges: &[Vec<usize>],
+    own_code_concurrent: &[bool],
+) -> (Vec<bool>, Vec<bool>) {
     use super::domain::Threads;
     let mut candidate: Vec<bool> = inputs
         .classes
@@ -249,9 +301,7 @@ fn needed_for_reporting(inputs: &Inputs<'_>, methods: &[MethodEntry], edges: &[V
         }
     }
     let mut needed = vec![false; methods.len()];
-    let mut stack: Vec<usize> = (0..methods.len())
-        .filter(|&i| candidate[methods[i].class] || matches!(methods[i].mref.name.as_str(), "<init>" | "<clinit>"))
-        .collect();
+    let mut stack: Vec<usize> = (0..methods.len()).filter(|&i| candidate[methods[i].class]).collect();
     while let Some(i) = stack.pop() {
         if needed[i] {
             continue;
@@ -259,7 +309,7 @@ fn needed_for_reporting(inputs: &Inputs<'_>, methods: &[MethodEntry], edges: &[V
         needed[i] = true;
         stack.extend(edges[i].iter().copied().filter(|&c| !needed[c]));
     }
-    needed
+    (needed, candidate)
 }
 
 /// The lock and thread models that make a caller run on any thread (as `facts::call_facts`
