@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::classfile::model::{FieldRef, MethodRef};
+use crate::classfile::model::MethodRef;
 use crate::sym::Sym;
 
 /// 3.3: which threads may run in parallel with the current one.
@@ -201,9 +201,9 @@ impl Path {
         steps.push(step);
         Some(Path { base: self.base, steps: Steps::from(steps) })
     }
-    pub fn field(&self, f: &FieldRef, declaring: Sym) -> Option<Path> {
-        let _ = f;
-        self.with(Step::Field { class: declaring, name: f.name })
+    /// This path extended by field `name` of class `declaring`.
+    pub fn field(&self, declaring: Sym, name: Sym) -> Option<Path> {
+        self.with(Step::Field { class: declaring, name })
     }
     pub fn prefix(&self, len: usize) -> Path {
         if len == self.steps.len() {

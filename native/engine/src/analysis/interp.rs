@@ -429,7 +429,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     fn field_path(&self, base: &Path, f: &FieldRef) -> Option<Path> {
-        base.field(f, self.declaring(f))
+        base.field(self.declaring(f), f.name)
     }
 
     fn temp(&self) -> Path {
@@ -539,7 +539,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             Insn::GetStatic(f) => {
                 let declaring = self.declaring(f);
-                let e = match Path::of(Base::Static(declaring)).field(f, declaring) {
+                let e = match Path::of(Base::Static(declaring)).field(declaring, f.name) {
                     Some(p) => Expr::Path(p),
                     None => Expr::opaque(vec![], None, Own::Unowned),
                 };
@@ -553,7 +553,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             Insn::PutStatic(f) => {
                 let value = pop(st, f.is_wide());
                 let declaring = self.declaring(f);
-                match Path::of(Base::Static(declaring)).field(f, declaring) {
+                match Path::of(Base::Static(declaring)).field(declaring, f.name) {
                     Some(lhs) => self.assign(st, &lhs, &value, f.is_wide()),
                     None => self.read_expr(st, &value),
                 }

@@ -173,10 +173,9 @@ impl<'a> ClassReporter<'a> {
                 groups.entry(group_key(a, i)).or_default().push(Entry { access: a, method: i, t: summary.threads });
             }
         }
-        let sync_fields = self.synchronized_fields_cache();
         for (key, entries) in &groups {
             if let GroupKey::Container(_, steps) = key {
-                if self.is_synchronized_container_group(steps, &sync_fields) {
+                if self.is_synchronized_container_group(steps) {
                     continue;
                 }
             }
@@ -201,10 +200,6 @@ impl<'a> ClassReporter<'a> {
 
     // ---- 8.4 ----
 
-    fn synchronized_fields_cache(&self) -> FxHashMap<Sym, FxHashSet<Sym>> {
-        FxHashMap::default()
-    }
-
     fn synchronized_fields_of(&self, class: Sym) -> FxHashSet<Sym> {
         let mut out = FxHashSet::default();
         let header = match self.cfg.table.get(class) {
@@ -228,7 +223,7 @@ impl<'a> ClassReporter<'a> {
         out
     }
 
-    fn is_synchronized_container_group(&self, steps: &[Step], _cache: &FxHashMap<Sym, FxHashSet<Sym>>) -> bool {
+    fn is_synchronized_container_group(&self, steps: &[Step]) -> bool {
         let mut steps = steps;
         while let Some(Step::Array) = steps.last() {
             steps = &steps[..steps.len() - 1];

@@ -240,16 +240,6 @@ impl ClassTable {
         })
         .is_some()
     }
-
-    /// True when the method, or a method it overrides, is declared in one of the given
-    /// classes with the given name (parameter types ignored).
-    pub fn method_in_model(&self, class: Sym, names: &[&str]) -> bool {
-        self.is_subtype_of_any(class, names)
-    }
-
-    pub fn all_names(&self) -> Vec<Sym> {
-        self.classes.keys().copied().collect()
-    }
 }
 
 impl Default for ClassTable {
