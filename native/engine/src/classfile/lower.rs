@@ -397,9 +397,6 @@ fn inline_shape_of(body: &Body, formals: usize) -> Option<InlineShape> {
     None
 }
 
-pub fn cow_str<'a>(c: &'a Cow<'a, str>) -> &'a str {
-    c.as_ref()
-}
 
 /// `argN`: the name of a parameter without debug information.
 fn arg_name(i: usize) -> Sym {
