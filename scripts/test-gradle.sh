@@ -398,6 +398,78 @@ check "separate class loaders: no UnsatisfiedLinkError" "$log" lacks "$log" "Uns
 check "separate class loaders: the second loader gets its own copy of the library" "$log" \
     bash -c "[ \$(grep -oE 'racer: engine .* loaded from .*' '$log' | sort -u | wc -l) -ge 2 ]"
 
+# ---------------------------------------------------------------- Android wiring (stand-in for AGP)
+# The Android Gradle Plugin cannot be downloaded here, so this project's buildSrc defines a
+# STAND-IN plugin with the id `com.android.application`. It is not AGP: it only reproduces AGP's
+# task naming for the release variant, a core JavaCompile task `compileReleaseJavaWithJavac` that
+# compiles src/main/java into build/intermediates/javac/release/classes, created after evaluation
+# as AGP creates its variant tasks. What is checked is racer's wiring to that task.
+echo "== Android module (stand-in for AGP's task naming, not AGP)"
+android="$projects/android"
+write "$android/settings.gradle" <<<"rootProject.name = 'android'"
+write "$android/buildSrc/src/main/java/standin/AgpTaskNamingStandIn.java" <<'EOF'
+package standin;
+
+import java.io.File;
+import org.gradle.api.Plugin;
+import org.gradle.api.Project;
+import org.gradle.api.tasks.compile.JavaCompile;
+
+/** Stand-in for the Android Gradle Plugin's task naming only (not AGP): one JavaCompile task. */
+public class AgpTaskNamingStandIn implements Plugin<Project> {
+    @Override
+    public void apply(Project project) {
+        project.afterEvaluate(p -> {
+            JavaCompile javac = p.getTasks().create("compileReleaseJavaWithJavac", JavaCompile.class);
+            javac.source(p.file("src/main/java"));
+            javac.setClasspath(p.files());
+            javac.setDestinationDir(new File(p.getBuildDir(), "intermediates/javac/release/classes"));
+            javac.setSourceCompatibility("1.8");
+            javac.setTargetCompatibility("1.8");
+        });
+    }
+}
+EOF
+write "$android/buildSrc/src/main/resources/META-INF/gradle-plugins/com.android.application.properties" \
+    <<<"implementation-class=standin.AgpTaskNamingStandIn"
+write "$android/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'com.android.application'   // the stand-in from buildSrc, not AGP
+apply plugin: 'dev.racer'
+racer { androidVariant = findProperty('racerVariant') ?: 'release' }
+EOF
+annotation_sources "$android"
+write "$android/src/main/java/p/Activity.java" <<'EOF'
+package p;
+
+@ThreadSafe
+public class Activity {
+    private int clicks;
+
+    public void click() {
+        clicks++;
+    }
+}
+EOF
+log="$logs/android.log"
+gradle_in "$android" "$log" racerCheck
+rc=$?
+check "android (stand-in): racerCheck fails on the planted race" "$log" test "$rc" -ne 0
+check "android (stand-in): racerCheck runs compileReleaseJavaWithJavac first" "$log" \
+    bash -c "c=\$(grep -nxF ':compileReleaseJavaWithJavac' '$log' | head -1 | cut -d: -f1); r=\$(grep -nxE ':racerCheck( FAILED)?' '$log' | head -1 | cut -d: -f1); [ -n \"\$c\" ] && [ -n \"\$r\" ] && [ \"\$c\" -lt \"\$r\" ]"
+check "android (stand-in): classes of build/intermediates/javac/release/classes analysed" "$log" \
+    bash -c "test -f '$android/build/intermediates/javac/release/classes/p/Activity.class' && grep -qF \"racer found 1 race in project 'android'\" '$log'"
+check "android (stand-in): the planted race is reported at its source line" "$log" \
+    has "$log" "src/main/java/p/Activity.java:8: THREAD_SAFETY_VIOLATION in Activity.click(): this.clicks"
+check "android (stand-in): summary and reports written" "$log" \
+    bash -c "test -s '$android/build/racer/summaries.json' && test -s '$android/build/reports/racer/racer.html'"
+# A variant without tasks is not an error: racerCheck has no classes.
+log="$logs/android-other-variant.log"
+gradle_in "$android" "$log" racerCheck -PracerVariant=debug
+rc=$?
+check "android (stand-in): a variant without compile tasks is no error (racerCheck NO-SOURCE)" "$log" \
+    bash -c "[ $rc -eq 0 ] && grep -qxF ':racerCheck NO-SOURCE' '$log'"
+
 # ---------------------------------------------------------------- summary
 if [ "$failed" -gt 0 ]; then
     echo

@@ -68,6 +68,36 @@ final class GradleCompat {
         return project.getBuildDir();
     }
 
+    /**
+     * The output directory of a compile task ({@code JavaCompile}, Kotlin's compile task):
+     * {@code getDestinationDirectory()} (a {@code DirectoryProperty}; Gradle 6.1+, Kotlin) when present,
+     * else {@code getDestinationDir()} (removed from {@code JavaCompile} in Gradle 9). Null when neither
+     * gives a directory.
+     */
+    static File destinationDir(Task task) {
+        try {
+            Method property = task.getClass().getMethod("getDestinationDirectory");
+            Object value = property.invoke(task);
+            if (value != null) {
+                Method asFile = publicMethod(value, "getAsFile");
+                Object provider = asFile != null ? asFile.invoke(value) : null;
+                Method get = provider != null ? publicMethod(provider, "getOrNull") : null;
+                Object file = get != null ? get.invoke(provider) : null;
+                if (file instanceof File) {
+                    return (File) file;
+                }
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // fall through to the old API
+        }
+        try {
+            Object file = task.getClass().getMethod("getDestinationDir").invoke(task);
+            return file instanceof File ? (File) file : null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
     /** The path ({@code :lib}) of the project a project dependency points at. */
     static String dependencyPath(ProjectDependency dependency) {
         // ProjectDependency.getPath() is 8.11+; getDependencyProject() is gone in 9.

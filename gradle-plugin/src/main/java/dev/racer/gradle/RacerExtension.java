@@ -21,6 +21,7 @@ import org.gradle.api.Action;
  *     quiet = false                   // true: print only the summary line
  *     showProgress = false            // true: log what is analysed
  *     runOnCheck = true               // false: `check` does not run racerCheck
+ *     androidVariant = 'release'      // Android modules: the variant whose compile tasks are analysed
  * }
  * </pre>
  */
@@ -35,6 +36,7 @@ public class RacerExtension {
     private boolean quiet;
     private boolean showProgress;
     private boolean runOnCheck = true;
+    private String androidVariant = "release";
     private final Reports reports = new Reports();
 
     public boolean isIgnoreFailures() {
@@ -116,6 +118,15 @@ public class RacerExtension {
 
     public void setRunOnCheck(boolean runOnCheck) {
         this.runOnCheck = runOnCheck;
+    }
+
+    /** Android modules: the variant analysed ({@code compile<Variant>JavaWithJavac}, {@code compile<Variant>Kotlin}). */
+    public String getAndroidVariant() {
+        return androidVariant;
+    }
+
+    public void setAndroidVariant(String androidVariant) {
+        this.androidVariant = androidVariant;
     }
 
     public Reports getReports() {

@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.gradle.api.Action;
 import org.gradle.api.GradleException;
 import org.gradle.api.Plugin;
 import org.gradle.api.Project;
@@ -18,6 +20,7 @@ import org.gradle.api.artifacts.ProjectDependency;
 import org.gradle.api.plugins.JavaPlugin;
 import org.gradle.api.tasks.SourceSet;
 import org.gradle.api.tasks.SourceSetContainer;
+import org.gradle.api.tasks.compile.JavaCompile;
 
 /**
  * Plugin {@code dev.racer}: adds the {@code racer { }} extension and, once the {@code java} (or
@@ -27,6 +30,10 @@ import org.gradle.api.tasks.SourceSetContainer;
  * <p>{@code racerCheck} analyses the main source set's class directories with the compile class
  * path as context, reads the summary files of upstream project dependencies (their
  * {@code racerCheck} runs first) and writes this module's own summary file for its dependants.
+ *
+ * <p>Android modules ({@code com.android.application}, {@code com.android.library}, recognised by
+ * plugin id) get the same task, fed from the compile tasks of the variant set by
+ * {@code racer.androidVariant}, found by their names.
  */
 public class RacerPlugin implements Plugin<Project> {
     public static final String PLUGIN_ID = "dev.racer";
@@ -39,23 +46,60 @@ public class RacerPlugin implements Plugin<Project> {
     /** Gradle property ({@code -Pracer.ignoreFailures=true}) overriding {@code racer.ignoreFailures}. */
     public static final String IGNORE_FAILURES_PROPERTY = "racer.ignoreFailures";
 
+    /** Plugin ids of the Android Gradle Plugin that get a racerCheck (matched by id, never by class). */
+    static final String[] ANDROID_PLUGIN_IDS = {"com.android.application", "com.android.library"};
+
     private static final int[] MINIMUM_GRADLE = {4, 4};
 
     @Override
     public void apply(final Project project) {
         checkGradleVersion(project.getGradle().getGradleVersion());
         final RacerExtension extension = project.getExtensions().create(EXTENSION_NAME, RacerExtension.class);
-        project.getPlugins().withType(JavaPlugin.class, javaPlugin -> configureJava(project, extension));
+        final AtomicBoolean registered = new AtomicBoolean();
+        project.getPlugins().withType(JavaPlugin.class, javaPlugin -> {
+            if (registered.compareAndSet(false, true)) {
+                configureJava(project, extension);
+            }
+        });
+        // Android modules, recognised by plugin id only: no class of the Android Gradle Plugin is used.
+        for (String id : ANDROID_PLUGIN_IDS) {
+            project.getPluginManager().withPlugin(id, androidPlugin -> {
+                if (registered.compareAndSet(false, true)) {
+                    configureAndroid(project, extension);
+                }
+            });
+        }
     }
 
     private void configureJava(final Project project, final RacerExtension extension) {
-        final Object racerCheck = GradleCompat.registerTask(project, TASK_NAME, RacerCheckTask.class,
-                task -> configureTask(project, extension, task));
-        GradleCompat.configureTask(project, "check", check -> check.dependsOn(
-                (Callable<Object>) () -> extension.isRunOnCheck() ? racerCheck : Collections.emptyList()));
+        register(project, extension, task -> configureJavaTask(project, task));
     }
 
-    private void configureTask(final Project project, RacerExtension extension, RacerCheckTask task) {
+    private void configureAndroid(final Project project, final RacerExtension extension) {
+        register(project, extension, task -> configureAndroidTask(project, extension, task));
+    }
+
+    /** Registers racerCheck (common settings, then {@code inputs}) and hooks it into {@code check}. */
+    private void register(final Project project, final RacerExtension extension, final Action<RacerCheckTask> inputs) {
+        final Object racerCheck = GradleCompat.registerTask(project, TASK_NAME, RacerCheckTask.class, task -> {
+            configureCommon(project, extension, task);
+            inputs.execute(task);
+        });
+        final Action<Task> hook = check -> check.dependsOn(
+                (Callable<Object>) () -> extension.isRunOnCheck() ? racerCheck : Collections.emptyList());
+        if (project.getTasks().getNames().contains("check")) {
+            GradleCompat.configureTask(project, "check", hook);
+        } else {
+            // `check` (from the base plugins) may come later, or not at all.
+            project.afterEvaluate(p -> {
+                if (p.getTasks().getNames().contains("check")) {
+                    GradleCompat.configureTask(p, "check", hook);
+                }
+            });
+        }
+    }
+
+    private void configureCommon(final Project project, RacerExtension extension, RacerCheckTask task) {
         task.setGroup("verification");
         task.setDescription("Runs the racer data-race detector on the main classes.");
         File buildDir = GradleCompat.buildDir(project);
@@ -65,7 +109,9 @@ public class RacerPlugin implements Plugin<Project> {
         if (ignore != null) {
             task.setIgnoreFailuresProperty(Boolean.valueOf(String.valueOf(ignore).trim()));
         }
+    }
 
+    private void configureJavaTask(final Project project, RacerCheckTask task) {
         final SourceSet main = mainSourceSet(project);
         task.setClassDirs(main.getOutput().getClassesDirs());
         task.setClasspath(main.getCompileClasspath());
@@ -74,8 +120,116 @@ public class RacerPlugin implements Plugin<Project> {
             p.include("**/*.java");
             p.include("**/*.kt");
         }));
-        task.setUpstreamSummaries(project.files((Callable<Object>) () -> upstreamSummaryFiles(project)));
-        task.dependsOn((Callable<Object>) () -> upstreamTasks(project));
+        wireUpstream(project, task, null);
+    }
+
+    /**
+     * Android: the inputs come from the variant's compile tasks, found by AGP's task names
+     * ({@code compile<Variant>JavaWithJavac}, a core {@code JavaCompile}; {@code compile<Variant>Kotlin},
+     * read reflectively) when the task graph is built, so a variant that does not exist yet at
+     * configuration time (AGP creates its tasks late) is no error; a missing one leaves racerCheck
+     * without classes ({@code NO-SOURCE}).
+     */
+    private void configureAndroidTask(final Project project, final RacerExtension extension, RacerCheckTask task) {
+        task.setDescription("Runs the racer data-race detector on the classes of the Android variant"
+                + " set by racer.androidVariant (default release).");
+        task.setClassDirs(project.files((Callable<Object>) () -> {
+            List<File> dirs = new ArrayList<File>();
+            for (Task compile : androidCompileTasks(project, extension)) {
+                File dir = GradleCompat.destinationDir(compile);
+                if (dir != null) {
+                    dirs.add(dir);
+                }
+            }
+            return dirs;
+        }));
+        task.setClasspath(project.files((Callable<Object>) () -> {
+            JavaCompile javac = androidJavac(project, extension);
+            return javac != null ? javac.getClasspath() : Collections.emptyList();
+        }));
+        task.setSourceFiles(project.files((Callable<Object>) () -> {
+            JavaCompile javac = androidJavac(project, extension);
+            List<Object> sources = new ArrayList<Object>();
+            if (javac != null) {
+                sources.add(javac.getSource());
+            }
+            for (File root : androidKotlinRoots(project, extension)) {
+                sources.add(project.fileTree(root).matching(p -> p.include("**/*.kt")));
+            }
+            return sources;
+        }));
+        task.setSourceRoots(project.files((Callable<Object>) () -> androidSourceRoots(project, extension)));
+        // By name, so that nothing is created or fails before the task graph is built.
+        task.dependsOn((Callable<Object>) () -> {
+            List<String> names = new ArrayList<String>();
+            for (String name : androidCompileTaskNames(extension)) {
+                if (project.getTasks().getNames().contains(name)) {
+                    names.add(name);
+                }
+            }
+            return names;
+        });
+        wireUpstream(project, task, extension.getAndroidVariant() + "CompileClasspath");
+    }
+
+    private static void wireUpstream(final Project project, RacerCheckTask task, final String variantConfiguration) {
+        task.setUpstreamSummaries(project.files(
+                (Callable<Object>) () -> upstreamSummaryFiles(project, variantConfiguration)));
+        task.dependsOn((Callable<Object>) () -> upstreamTasks(project, variantConfiguration));
+    }
+
+    private static String capitalized(String variant) {
+        String v = variant == null || variant.isEmpty() ? "release" : variant;
+        return Character.toUpperCase(v.charAt(0)) + v.substring(1);
+    }
+
+    /** AGP's task names for the variant: {@code compileReleaseJavaWithJavac}, {@code compileReleaseKotlin}. */
+    static List<String> androidCompileTaskNames(RacerExtension extension) {
+        String variant = capitalized(extension.getAndroidVariant());
+        List<String> names = new ArrayList<String>();
+        names.add("compile" + variant + "JavaWithJavac");
+        names.add("compile" + variant + "Kotlin");
+        return names;
+    }
+
+    private static JavaCompile androidJavac(Project project, RacerExtension extension) {
+        Task t = project.getTasks().findByName(androidCompileTaskNames(extension).get(0));
+        return t instanceof JavaCompile ? (JavaCompile) t : null;
+    }
+
+    private static List<Task> androidCompileTasks(Project project, RacerExtension extension) {
+        List<Task> tasks = new ArrayList<Task>();
+        JavaCompile javac = androidJavac(project, extension);
+        if (javac != null) {
+            tasks.add(javac);
+        }
+        Task kotlin = project.getTasks().findByName(androidCompileTaskNames(extension).get(1));
+        if (kotlin != null) {
+            tasks.add(kotlin);
+        }
+        return tasks;
+    }
+
+    /** AGP's conventional source directories of the main source set and the variant. */
+    private static List<File> androidSourceRoots(Project project, RacerExtension extension) {
+        String variant = extension.getAndroidVariant() == null ? "release" : extension.getAndroidVariant();
+        List<File> roots = new ArrayList<File>();
+        for (String set : new String[] {"main", variant}) {
+            for (String language : new String[] {"java", "kotlin"}) {
+                roots.add(project.file("src/" + set + "/" + language));
+            }
+        }
+        return roots;
+    }
+
+    private static List<File> androidKotlinRoots(Project project, RacerExtension extension) {
+        List<File> roots = new ArrayList<File>();
+        for (File root : androidSourceRoots(project, extension)) {
+            if (root.getName().equals("kotlin") && root.isDirectory()) {
+                roots.add(root);
+            }
+        }
+        return roots;
     }
 
     private static SourceSet mainSourceSet(Project project) {
@@ -90,9 +244,9 @@ public class RacerPlugin implements Plugin<Project> {
     }
 
     /** racerCheck tasks of the projects this one depends on, directly or transitively. */
-    static List<Task> upstreamTasks(Project project) {
+    static List<Task> upstreamTasks(Project project, String variantConfiguration) {
         List<Task> tasks = new ArrayList<Task>();
-        for (Project upstream : upstreamProjects(project).values()) {
+        for (Project upstream : upstreamProjects(project, variantConfiguration).values()) {
             Task t = upstream.getTasks().findByName(TASK_NAME);
             if (t != null) {
                 tasks.add(t);
@@ -101,9 +255,9 @@ public class RacerPlugin implements Plugin<Project> {
         return tasks;
     }
 
-    static List<File> upstreamSummaryFiles(Project project) {
+    static List<File> upstreamSummaryFiles(Project project, String variantConfiguration) {
         List<File> files = new ArrayList<File>();
-        for (Task t : upstreamTasks(project)) {
+        for (Task t : upstreamTasks(project, variantConfiguration)) {
             File summary = summaryFileOf(t);
             if (summary != null) {
                 files.add(summary);
@@ -126,17 +280,24 @@ public class RacerPlugin implements Plugin<Project> {
         }
     }
 
-    /** Project dependencies of the main compile class path, transitively, in discovery order. */
-    static Map<String, Project> upstreamProjects(Project project) {
+    /**
+     * Project dependencies of the main compile class path ({@code compileClasspath}; for Android
+     * modules, {@code variantConfiguration} such as {@code releaseCompileClasspath}), transitively,
+     * in discovery order.
+     */
+    static Map<String, Project> upstreamProjects(Project project, String variantConfiguration) {
         Map<String, Project> found = new LinkedHashMap<String, Project>();
-        collect(project, found);
+        collect(project, found, variantConfiguration);
         found.remove(project.getPath());
         return found;
     }
 
-    private static void collect(Project project, Map<String, Project> found) {
+    private static void collect(Project project, Map<String, Project> found, String variantConfiguration) {
         Configuration configuration = project.getConfigurations().findByName(
                 "compileClasspath");
+        if (configuration == null && variantConfiguration != null) {
+            configuration = project.getConfigurations().findByName(variantConfiguration);
+        }
         if (configuration == null) {
             configuration = project.getConfigurations().findByName("compile");
         }
@@ -156,7 +317,7 @@ public class RacerPlugin implements Plugin<Project> {
                 continue;
             }
             found.put(path, upstream);
-            collect(upstream, found);
+            collect(upstream, found, variantConfiguration);
         }
     }
 
