@@ -71,7 +71,6 @@ fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
         .iter()
         .map(|f| FieldHeader {
             name: Sym::new(&f.name),
-            descriptor: Sym::new(&f.descriptor.to_string()),
             flags: f.access_flags.bits(),
             annotations: annotations_of(&f.attributes),
         })

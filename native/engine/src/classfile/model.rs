@@ -49,10 +49,11 @@ pub fn annotation_name_matches(type_name: &str, name: &str) -> bool {
             && type_name.as_bytes()[type_name.len() - name.len() - 1] == b'.')
 }
 
+/// A declared field: what the analysis needs is its name, flags (`volatile`, `static`)
+/// and annotations (`@ThreadConfined`, `@GuardedBy`, `@SynchronizedCollection`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FieldHeader {
     pub name: Sym,
-    pub descriptor: Sym,
     pub flags: u16,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub annotations: Vec<Annotation>,
