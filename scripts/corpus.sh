@@ -38,12 +38,9 @@ done <<<"$CORPUS"
 
 if [ "${#missing[@]}" -gt 0 ]; then
     $check && exit 1
-    sudo=()
-    [ "$(id -u)" = 0 ] || sudo=(sudo)
-    echo "corpus: installing ${missing[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    "${sudo[@]}" apt-get update -qq >&2
-    "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+    # shellcheck source=lib/apt.sh
+    . "$(dirname "$0")/lib/apt.sh"
+    apt_install corpus "${missing[@]}"
 fi
 
 while read -r pkg glob; do

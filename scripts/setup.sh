@@ -13,13 +13,8 @@ command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
 command -v unzip >/dev/null 2>&1 || need_apt+=(unzip)
 command -v zip >/dev/null 2>&1 || need_apt+=(zip)
 
-if [ "${#need_apt[@]}" -gt 0 ]; then
-    sudo=()
-    [ "$(id -u)" = 0 ] || sudo=(sudo)
-    echo "setup: installing ${need_apt[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    "${sudo[@]}" apt-get update -qq >&2
-    "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >&2
-fi
+# shellcheck source=lib/apt.sh
+. "$(dirname "$0")/lib/apt.sh"
+apt_install setup ${need_apt[@]+"${need_apt[@]}"}
 
 command -v cargo >/dev/null 2>&1 || { echo "setup: cargo not found; install Rust (rustup) first" >&2; exit 1; }

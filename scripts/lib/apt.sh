@@ -1,0 +1,12 @@
+# Sourced by the setup scripts: apt_install TAG PACKAGE... installs Debian packages
+# (as root, or through sudo), quietly, with their output on stderr.
+apt_install() {
+    local tag="$1"
+    shift
+    [ "$#" -gt 0 ] || return 0
+    local sudo=()
+    [ "$(id -u)" = 0 ] || sudo=(sudo)
+    echo "$tag: installing $*" >&2
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$@" >&2
+}
