@@ -13,6 +13,13 @@ pub struct Extensions {
     pub lineless_reports: bool,
     /// Loops: accesses are recorded only from the converged states of the fixpoint.
     pub converged_loops: bool,
+    /// Locks: must-hold at joins, a failed `tryLock` releases nothing, read-mode locks
+    /// (`ReentrantReadWriteLock` read lock, `StampedLock` read stamp) do not protect
+    /// writes, and subclasses of the modelled lock classes are locks.
+    pub lock_precision: bool,
+    /// Models: the JDK collections completed (queues, deques, sorted maps and sets,
+    /// `compute*` as writes, `Vector` and the concurrent queues as thread-safe).
+    pub collection_models: bool,
 }
 
 impl Extensions {
@@ -24,11 +31,21 @@ impl Extensions {
         }
     }
 
-    pub const ALL: Extensions =
-        Extensions { report_per_field: true, end_location_dedup: true, lineless_reports: true, converged_loops: true };
+    pub const ALL: Extensions = Extensions { report_per_field: true,
+        end_location_dedup: true,
+        lineless_reports: true,
+        converged_loops: true,
+        lock_precision: true,
+        collection_models: true,
+    };
 
-    pub const NONE: Extensions =
-        Extensions { report_per_field: false, end_location_dedup: false, lineless_reports: false, converged_loops: false };
+    pub const NONE: Extensions = Extensions { report_per_field: false,
+        end_location_dedup: false,
+        lineless_reports: false,
+        converged_loops: false,
+        lock_precision: false,
+        collection_models: false,
+    };
 }
 
 impl Default for Extensions {

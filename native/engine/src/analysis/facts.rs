@@ -9,6 +9,7 @@ use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
+use super::extensions::Extensions;
 use super::models::{self, ContainerAccess, LockEffect, ThreadEffect};
 
 #[derive(Debug, Clone)]
@@ -40,7 +41,7 @@ pub struct FieldFacts {
     pub safe: bool,
 }
 
-pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, named: &MethodRef) -> CallFacts {
+pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, named: &MethodRef, ext: Extensions) -> CallFacts {
     let resolved = table.resolve_method(named).unwrap_or(*named);
     let class = named.class.as_str();
     let interface_candidate = !models::INTERFACE_CALL_SAFE_PACKAGES.iter().any(|p| class.starts_with(p))
@@ -52,20 +53,20 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
         arg_widths: crate::classfile::descriptor::param_widths(named.descriptor.as_str()),
         return_kind: crate::classfile::descriptor::return_kind(named.descriptor.as_str()),
         ownership_source: models::is_ownership_source(table, &resolved) || models::is_ownership_source(table, named),
-        container: models::container_access(table, &resolved),
-        synchronized_container: models::is_synchronized_container(table, named.class)
-            || models::is_synchronized_container(table, resolved.class),
+        container: models::container_access(table, &resolved, ext),
+        synchronized_container: models::is_synchronized_container(table, named.class, ext)
+            || models::is_synchronized_container(table, resolved.class, ext),
         interface_candidate,
         thread: models::thread_effect(named),
-        lock: models::lock_effect(named).or_else(|| models::lock_effect(&resolved)),
+        lock: models::lock_effect(table, named, ext).or_else(|| models::lock_effect(table, &resolved, ext)),
         ignored: ignore.contains(&resolved.class),
         functional: table.lookup_l2(&resolved, &|a| a.matches("Functional")) || models::is_functional_model(table, &resolved),
         returns_ownership: table.lookup_l2(&resolved, &|a| a.matches("ReturnsOwnership")),
         exits: models::is_exit_call(table, named),
         synchronized_constructor: resolved.name.as_str() == "<init>"
-            && models::is_synchronized_container(table, resolved.class),
+            && models::is_synchronized_container(table, resolved.class, ext),
         synchronized_converter: models::is_synchronized_converter(&resolved),
-        boxing: models::is_boxing(&resolved),
+        boxing: models::is_boxing(&resolved, ext),
     }
 }
 
@@ -99,6 +100,7 @@ pub struct Facts {
 pub fn collect<'a>(
     table: &ClassTable,
     ignore: &crate::fxhash::FxHashSet<Sym>,
+    ext: Extensions,
     bodies: impl ParallelIterator<Item = &'a Body>,
 ) -> Facts {
     let (methods, fields) = bodies
@@ -129,7 +131,7 @@ pub fn collect<'a>(
         );
     let methods: Vec<MethodRef> = methods.into_iter().collect();
     let fields: Vec<FieldRef> = fields.into_iter().collect();
-    let calls = methods.par_iter().map(|m| (*m, call_facts(table, ignore, m))).collect();
+    let calls = methods.par_iter().map(|m| (*m, call_facts(table, ignore, m, ext))).collect();
     let field_facts: Vec<(FieldRef, FieldFacts)> = fields.par_iter().map(|f| (*f, field_facts(table, f))).collect();
     let safe_steps = field_facts.iter().map(|(f, ff)| ((ff.declaring, f.name), ff.safe)).collect();
     Facts { calls, fields: field_facts.into_iter().collect(), safe_steps }

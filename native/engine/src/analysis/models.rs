@@ -6,6 +6,8 @@
 use crate::classfile::model::MethodRef;
 use crate::hierarchy::ClassTable;
 
+use super::extensions::Extensions;
+
 /// A row: classes (any of, subtypes included) and method names.
 pub struct Row {
     pub classes: &'static [&'static str],
@@ -19,6 +21,10 @@ const LOCK_CLASSES: &[&str] = &[
     "java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock",
 ];
 
+/// Extension: read-mode locks exclude writers only, so a write under one is unprotected.
+const READ_LOCK_CLASSES: &[&str] = &["java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock"];
+const STAMPED_LOCK: &[&str] = &["java.util.concurrent.locks.StampedLock"];
+
 const BUCK_RW_UPDATE_LOCK: &str = "com.facebook.buck.util.concurrent.AutoCloseableReadWriteUpdateLock";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,14 +32,57 @@ pub enum LockEffect {
     Acquire,
     Release,
     TryAcquire,
+    /// Extension: read mode of a read/write lock.
+    AcquireRead,
+    ReleaseRead,
+    /// Extension: `StampedLock.unlock(stamp)`, read or write mode.
+    ReleaseAny,
 }
 
 fn is_thread_utils(class: &str) -> bool {
     class.ends_with("ThreadUtils") || class.ends_with("ThreadUtil")
 }
 
-/// 6.1: lock models (exact class match, no subtypes).
-pub fn lock_effect(callee: &MethodRef) -> Option<LockEffect> {
+/// 6.1: lock models; with the lock-precision extension, subclasses too and read modes.
+pub fn lock_effect(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> Option<LockEffect> {
+    if ext.lock_precision {
+        if let Some(effect) = lock_effect_by_hierarchy(table, callee) {
+            return Some(effect);
+        }
+    }
+    reference_lock_effect(callee)
+}
+
+/// Extension: lock models matched through the hierarchy (a subclass of `ReentrantLock` is a
+/// lock), with read-mode acquisitions told apart.
+fn lock_effect_by_hierarchy(table: &ClassTable, callee: &MethodRef) -> Option<LockEffect> {
+    let name = callee.name.as_str();
+    if table.is_subtype_of_any(callee.class, STAMPED_LOCK) {
+        return match name {
+            "writeLock" | "writeLockInterruptibly" => Some(LockEffect::Acquire),
+            "readLock" | "readLockInterruptibly" => Some(LockEffect::AcquireRead),
+            "unlockWrite" => Some(LockEffect::Release),
+            "unlockRead" => Some(LockEffect::ReleaseRead),
+            "unlock" => Some(LockEffect::ReleaseAny),
+            _ => None,
+        };
+    }
+    let read = table.is_subtype_of_any(callee.class, READ_LOCK_CLASSES);
+    if !read && !table.is_subtype_of_any(callee.class, LOCK_CLASSES) {
+        return None;
+    }
+    match name {
+        "lock" | "lockInterruptibly" if read => Some(LockEffect::AcquireRead),
+        "unlock" if read => Some(LockEffect::ReleaseRead),
+        "lock" | "lockInterruptibly" => Some(LockEffect::Acquire),
+        "unlock" => Some(LockEffect::Release),
+        "tryLock" => Some(LockEffect::TryAcquire),
+        _ => None,
+    }
+}
+
+/// 6.1 as in the reference: exact class match, no subtypes.
+fn reference_lock_effect(callee: &MethodRef) -> Option<LockEffect> {
     let class = callee.class.as_str();
     let name = callee.name.as_str();
     if LOCK_CLASSES.contains(&class) {
@@ -152,6 +201,58 @@ const CONTAINER_READS: &[Row] = &[
     Row { classes: &["javax.crypto.Mac"], methods: &["doFinal"] },
 ];
 
+/// Extension: container writes the reference does not model (checked before its reads, so
+/// `compute*`, reads there, become writes).
+const MORE_CONTAINER_WRITES: &[Row] = &[
+    Row { classes: &["java.util.Queue"], methods: &["offer", "poll"] },
+    Row {
+        classes: &["java.util.Deque"],
+        methods: &[
+            "addFirst", "addLast", "offerFirst", "offerLast", "pollFirst", "pollLast", "pop", "push", "removeFirst",
+            "removeFirstOccurrence", "removeLast", "removeLastOccurrence",
+        ],
+    },
+    Row { classes: &["java.util.Map"], methods: &["compute", "computeIfAbsent", "computeIfPresent"] },
+    Row { classes: &["java.util.NavigableMap"], methods: &["pollFirstEntry", "pollLastEntry"] },
+    Row { classes: &["java.util.NavigableSet"], methods: &["pollFirst", "pollLast"] },
+    Row {
+        classes: &["androidx.collection.SimpleArrayMap", "androidx.collection.SparseArrayCompat", "androidx.collection.LongSparseArray", "androidx.collection.ArraySet"],
+        methods: &["append", "clear", "put", "putAll", "remove", "removeAt", "setValueAt", "add", "addAll"],
+    },
+];
+
+/// Extension: container reads the reference does not model.
+const MORE_CONTAINER_READS: &[Row] = &[
+    Row { classes: &["java.util.Queue"], methods: &["element", "peek"] },
+    Row { classes: &["java.util.Deque"], methods: &["descendingIterator", "getFirst", "getLast", "peekFirst", "peekLast"] },
+    Row { classes: &["java.util.Collection"], methods: &["forEach"] },
+    Row { classes: &["java.util.List"], methods: &["subList"] },
+    Row {
+        classes: &["java.util.SortedMap", "java.util.NavigableMap"],
+        methods: &[
+            "ceilingEntry", "ceilingKey", "firstEntry", "firstKey", "floorEntry", "floorKey", "headMap", "higherEntry",
+            "higherKey", "lastEntry", "lastKey", "lowerEntry", "lowerKey", "subMap", "tailMap",
+        ],
+    },
+    Row {
+        classes: &["java.util.SortedSet", "java.util.NavigableSet"],
+        methods: &["ceiling", "first", "floor", "headSet", "higher", "last", "lower", "subSet", "tailSet"],
+    },
+    Row {
+        classes: &["androidx.collection.SimpleArrayMap", "androidx.collection.SparseArrayCompat", "androidx.collection.LongSparseArray", "androidx.collection.ArraySet"],
+        methods: &["contains", "containsKey", "containsValue", "get", "indexOfKey", "indexOfValue", "isEmpty", "keyAt", "size", "valueAt"],
+    },
+];
+
+/// Extension: thread-safe containers the reference misses (every `Vector` method is
+/// synchronized; the concurrent queues and key sets are lock-free but thread-safe).
+const MORE_SYNCHRONIZED_CONTAINERS: &[&str] = &[
+    "java.util.Vector",
+    "java.util.concurrent.ConcurrentLinkedQueue",
+    "java.util.concurrent.ConcurrentHashMap$KeySetView",
+    "java.util.concurrent.ConcurrentSkipListMap",
+];
+
 /// 6.6: thread-safe container types (subtypes included).
 const SYNCHRONIZED_CONTAINERS: &[&str] = &[
     "android.support.v4.util.Pools$SynchronizedPool",
@@ -212,18 +313,27 @@ pub enum ContainerAccess {
     Write,
 }
 
-pub fn container_access(table: &ClassTable, callee: &MethodRef) -> Option<ContainerAccess> {
-    if row_matches(table, CONTAINER_WRITES, callee) {
+/// The extension's rows apply to the library's own collection types only: a project class
+/// implementing `Deque` (say, a deque guarded by its own lock) is analysed from its code.
+fn is_library_collection(callee: &MethodRef) -> bool {
+    let class = callee.class.as_str();
+    class.starts_with("java.util.") || class.starts_with("androidx.collection.")
+}
+
+pub fn container_access(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> Option<ContainerAccess> {
+    let more = ext.collection_models && is_library_collection(callee);
+    if row_matches(table, CONTAINER_WRITES, callee) || (more && row_matches(table, MORE_CONTAINER_WRITES, callee)) {
         Some(ContainerAccess::Write)
-    } else if row_matches(table, CONTAINER_READS, callee) {
+    } else if row_matches(table, CONTAINER_READS, callee) || (more && row_matches(table, MORE_CONTAINER_READS, callee)) {
         Some(ContainerAccess::Read)
     } else {
         None
     }
 }
 
-pub fn is_synchronized_container(table: &ClassTable, class: crate::sym::Sym) -> bool {
+pub fn is_synchronized_container(table: &ClassTable, class: crate::sym::Sym, ext: Extensions) -> bool {
     table.is_subtype_of_any(class, SYNCHRONIZED_CONTAINERS)
+        || (ext.collection_models && table.is_subtype_of_any(class, MORE_SYNCHRONIZED_CONTAINERS))
 }
 
 pub fn is_synchronized_converter(callee: &MethodRef) -> bool {
@@ -238,8 +348,10 @@ pub fn is_functional_model(table: &ClassTable, callee: &MethodRef) -> bool {
         && table.is_subtype_of_any(callee.class, &[RESOURCES])
 }
 
-pub fn is_boxing(callee: &MethodRef) -> bool {
-    callee.name.as_str() == "valueOf" && BOXING_CLASSES.contains(&callee.class.as_str())
+pub fn is_boxing(callee: &MethodRef, ext: Extensions) -> bool {
+    callee.name.as_str() == "valueOf"
+        && (BOXING_CLASSES.contains(&callee.class.as_str())
+            || (ext.collection_models && callee.class.as_str() == "java.lang.Character"))
 }
 
 /// 2.4: calls after which the path goes straight to the exit.

@@ -104,8 +104,8 @@ struct ClassReporter<'a> {
     class: &'a Class,
     methods: &'a [usize],
     cfg: &'a ReportConfig<'a>,
-    // de-duplication state (9.1); the path is part of a site only with `report_per_field`
-    sites: FxHashSet<(usize, u32, Option<&'a Path>)>,
+    // de-duplication state (9.1)
+    sites: FxHashSet<(usize, u32, Option<SiteDetail<'a>>)>,
     interface_methods: FxHashSet<usize>,
     group_reads: FxHashSet<usize>,
     group_writes: FxHashSet<usize>,
@@ -331,9 +331,7 @@ impl<'a> ClassReporter<'a> {
     fn emit(&mut self, kind: IssueKind, e: &Entry<'a>, conflict: Option<&Entry<'a>>, class: WriteClass) {
         let line = e.access.site.outer_line();
         let ext = self.cfg.extensions;
-        // Without line numbers every access of a method is at line 0: the path tells them apart.
-        let field = (ext.report_per_field || line == 0).then(|| e.access.key.kind.path());
-        let site = (e.method, line, field);
+        let site = (e.method, line, self.site_detail(e, line));
         if (line == 0 && !ext.lineless_reports) || self.sites.contains(&site) {
             return;
         }
@@ -351,6 +349,20 @@ impl<'a> ClassReporter<'a> {
         };
         let issue = self.build_issue(kind, e, conflict, line);
         self.issues.push(issue);
+    }
+
+    /// What tells reports on one line of a method apart, beyond the reference's (method, line):
+    /// with `report_per_field`, the field of a direct access (each racing field stays visible;
+    /// a call line still gives one report for everything reached through it). Without line
+    /// numbers every access of a method is at line 0: the field or the first callee tells
+    /// them apart.
+    fn site_detail(&self, e: &Entry<'a>, line: u32) -> Option<SiteDetail<'a>> {
+        let first_call = e.access.site.trace.iter().next();
+        match first_call {
+            None if self.cfg.extensions.report_per_field || line == 0 => Some(SiteDetail::Field(e.access.key.kind.path())),
+            Some(call) if line == 0 => Some(SiteDetail::Call(call.callee)),
+            _ => None,
+        }
     }
 
     fn formal_names(&self, i: usize) -> &[Sym] {
@@ -529,6 +541,13 @@ impl<'a> ClassReporter<'a> {
             }
         }
     }
+}
+
+/// See `ClassReporter::site_detail`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum SiteDetail<'a> {
+    Field(&'a Path),
+    Call(MethodRef),
 }
 
 #[derive(Clone, Copy)]

@@ -106,7 +106,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
                             let mut hops = 0;
                             loop {
                                 let resolved = table.resolve_method(&target).unwrap_or(target);
-                                concurrent |= may_go_concurrent(&target, &resolved);
+                                concurrent |= may_go_concurrent(table, &target, &resolved, inputs.extensions);
                                 match shapes.get(&target) {
                                     Some(InlineShape::Forward(next, _)) if hops < 8 => {
                                         target = *next;
@@ -180,6 +180,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
     let facts = super::facts::collect(
         table,
         inputs.ignore_classes,
+        inputs.extensions,
         methods
             .par_iter()
             .zip(needed.par_iter())
@@ -315,10 +316,10 @@ fn needed_for_reporting(
 
 /// The lock and thread models that make a caller run on any thread (as `facts::call_facts`
 /// and the interpreter apply them), on the named and the resolved callee.
-fn may_go_concurrent(named: &MethodRef, resolved: &MethodRef) -> bool {
+fn may_go_concurrent(table: &ClassTable, named: &MethodRef, resolved: &MethodRef, ext: super::extensions::Extensions) -> bool {
     use super::models::{self, ThreadEffect};
-    models::lock_effect(named).is_some()
-        || models::lock_effect(resolved).is_some()
+    models::lock_effect(table, named, ext).is_some()
+        || models::lock_effect(table, resolved, ext).is_some()
         || matches!(models::thread_effect(named), Some(ThreadEffect::AssertBackground | ThreadEffect::IsMainQuery))
 }
 

@@ -14,7 +14,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         if !path.base.is_reportable() || own_pre.is_owned() || has_switch_map(path) {
             return;
         }
-        let key = AccessKey { kind, thread: st.threads, lock: st.locks > 0, own_pre };
+        // A read-mode lock excludes writers only: it protects reads, not writes.
+        let lock = st.locks > 0 || (st.read_locks > 0 && !kind.is_write());
+        let key = AccessKey { kind, thread: st.threads, lock, own_pre };
         let site = Site { line, trace };
         match self.accesses.get_mut(&key) {
             Some(existing) => {

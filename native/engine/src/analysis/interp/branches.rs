@@ -42,12 +42,13 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
         };
         let mut taken = st.clone();
-        let mut fall = std::mem::replace(st, State { threads: Threads::NoThread, locks: 0, own: PathMap::default(), attrs: PathMap::default(), stack: Vec::new() });
+        let mut fall = std::mem::replace(st, State { threads: Threads::NoThread, locks: 0, read_locks: 0, own: PathMap::default(), attrs: PathMap::default(), stack: Vec::new() });
         if let (Some(Expr::Path(p)), Some(b)) = (subject, taken_bool) {
             match fall.attrs.get(&p) {
                 Some(Attr::LockHeld) => {
-                    assume_lock(&mut taken, b);
-                    assume_lock(&mut fall, !b);
+                    let precise = self.env.extensions.lock_precision;
+                    assume_lock(&mut taken, b, precise);
+                    assume_lock(&mut fall, !b, precise);
                 }
                 Some(Attr::OnMainThread) => {
                     assume_main(&mut taken, b);

@@ -17,6 +17,7 @@ use super::{Callee, Interp};
 pub(super) struct AppliedAt {
     pub(super) threads: Threads,
     pub(super) lock: bool,
+    pub(super) read_lock: bool,
     pub(super) args: Vec<(Option<Path>, Own)>,
 }
 
@@ -32,7 +33,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let cf: &CallFacts = match self.env.facts.calls.get(named) {
             Some(f) => f,
             None => {
-                computed = facts::call_facts(self.env.table, self.env.ignore_classes, named);
+                computed = facts::call_facts(self.env.table, self.env.ignore_classes, named, self.env.extensions);
                 &computed
             }
         };
@@ -72,7 +73,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     apply_lock_thread(st);
                 }
                 Some(effect) => {
-                    if effect == LockEffect::Release {
+                    if matches!(effect, LockEffect::Release | LockEffect::ReleaseRead | LockEffect::ReleaseAny) {
                         self.flush_pending_reads(st);
                     }
                     apply_lock_effect(st, effect)
@@ -145,6 +146,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let at = AppliedAt {
             threads: st.threads,
             lock: caller_lock,
+            read_lock: st.read_locks > 0,
             args: args
                 .iter()
                 .map(|a| (if let Expr::Path(p) = a { Some(p.clone()) } else { None }, own_e(st, a)))
@@ -196,7 +198,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 continue;
             }
             let thread = if acc.key.thread == Threads::AnyThreadButSelf { Threads::AnyThreadButSelf } else { st.threads };
-            let key = AccessKey { kind: acc.key.kind.with_path(new_path), thread, lock: acc.key.lock || caller_lock, own_pre };
+            let key = AccessKey { kind: acc.key.kind.with_path(new_path), thread, lock: acc.key.lock || caller_lock || (st.read_locks > 0 && !acc.key.kind.is_write()), own_pre };
             // Build the new site (one trace node) only when it is kept (see `Site::preferred`).
             let rank = (call_site.line, acc.site.trace.len() + 1, acc.site.line);
             match self.accesses.entry(key) {

@@ -33,14 +33,20 @@ pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect) {
         LockEffect::Acquire => st.locks = (st.locks + 1).min(LOCK_TOP),
         LockEffect::Release => st.locks = st.locks.saturating_sub(1),
         LockEffect::TryAcquire => {}
+        LockEffect::AcquireRead => st.read_locks = (st.read_locks + 1).min(LOCK_TOP),
+        LockEffect::ReleaseRead => st.read_locks = st.read_locks.saturating_sub(1),
+        LockEffect::ReleaseAny if st.locks > 0 => st.locks -= 1,
+        LockEffect::ReleaseAny => st.read_locks = st.read_locks.saturating_sub(1),
     }
     apply_lock_thread(st);
 }
 
-pub(super) fn assume_lock(st: &mut State, held: bool) {
+/// A tested `tryLock` result. The reference also takes a lock away on the failed
+/// branch, which drops an unrelated held lock; with `precise`, failure changes nothing.
+pub(super) fn assume_lock(st: &mut State, held: bool, precise: bool) {
     if held {
         st.locks = (st.locks + 1).min(LOCK_TOP);
-    } else {
+    } else if !precise {
         st.locks = st.locks.saturating_sub(1);
     }
 }

@@ -124,6 +124,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         State {
             threads: self.input.facts.initial_threads,
             locks: if synchronized { 1 } else { 0 },
+            read_locks: 0,
             own,
             attrs: PathMap::default(),
             stack: Vec::new(),
@@ -164,7 +165,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 gc_temps(&mut out);
                 let merged = match &entry[succ] {
                     None => out,
-                    Some(old) => join_states(old, &out),
+                    Some(old) => join_states(old, &out, self.env.extensions.lock_precision),
                 };
                 if entry[succ].as_ref() != Some(&merged) && visits[succ] < MAX_BLOCK_VISITS {
                     entry[succ] = Some(merged);
@@ -276,7 +277,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     e.attrs = Some(a.merge(&st.attrs, |x, y| (x == y).then_some(x), false));
                 }
                 e.threads = e.threads.join(st.threads);
-                e.locks = e.locks.max(st.locks);
+                e.locks = if self.env.extensions.lock_precision { e.locks.min(st.locks) } else { e.locks.max(st.locks) };
                 e.ret_own = match (e.ret_own, ro) {
                     (Some(a), Some(b)) => Some(a.join(b)),
                     (a, b) => a.or(b),

@@ -47,6 +47,8 @@ pub(super) enum Slot {
 pub(super) struct State {
     pub(super) threads: Threads,
     pub(super) locks: u8,
+    /// Read-mode locks held (lock-precision extension; always 0 in compat mode).
+    pub(super) read_locks: u8,
     pub(super) own: PathMap<Own>,
     pub(super) attrs: PathMap<Attr>,
     pub(super) stack: Vec<Slot>,
@@ -122,7 +124,7 @@ pub(super) fn gc_temps(st: &mut State) {
 }
 
 /// 3.8: join of two states at a control-flow merge.
-pub(super) fn join_states(a: &State, b: &State) -> State {
+pub(super) fn join_states(a: &State, b: &State, must_hold: bool) -> State {
     let stack = if a.stack.len() == b.stack.len() {
         a.stack
             .iter()
@@ -149,7 +151,10 @@ pub(super) fn join_states(a: &State, b: &State) -> State {
     };
     State {
         threads: a.threads.join(b.threads),
-        locks: a.locks.max(b.locks),
+        // May-hold (the reference) or, with the extension, must-hold: a lock taken on
+        // only one branch does not protect what follows the join.
+        locks: if must_hold { a.locks.min(b.locks) } else { a.locks.max(b.locks) },
+        read_locks: if must_hold { a.read_locks.min(b.read_locks) } else { a.read_locks.max(b.read_locks) },
         own: a.own.merge(&b.own, |x, y| Some(x.join(y)), true),
         attrs: a.attrs.merge(&b.attrs, |x, y| (x == y).then_some(x), false),
         stack,
