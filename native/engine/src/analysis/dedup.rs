@@ -68,3 +68,57 @@ pub fn one_report_per_race(issues: Vec<Issue>) -> Vec<Issue> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::test_support::issue;
+
+    /// An issue reported in `class.method` whose access ends in `end_class.end_method` at `line`,
+    /// after `depth` calls.
+    fn reaching(class: &str, method: &str, end_class: &str, line: u32, depth: usize) -> Issue {
+        let mut i = issue(class, method, "util.Cache.sValue", 5);
+        let end = TraceElem {
+            class: end_class.into(),
+            method: "get".into(),
+            descriptor: "()V".into(),
+            line,
+            description: "access to `util.Cache.sValue` (write)".into(),
+        };
+        i.trace = vec![i.trace[0].clone(); depth];
+        i.trace.push(end);
+        i
+    }
+
+    #[test]
+    fn one_report_per_race_in_another_class_with_the_shortest_trace() {
+        let issues = vec![
+            reaching("a.A", "deep", "util.Cache", 9, 3),
+            reaching("a.A", "first", "util.Cache", 9, 1),
+            reaching("b.B", "second", "util.Cache", 9, 1),
+            reaching("b.B", "elsewhere", "util.Cache", 12, 1),
+        ];
+        let kept = one_report_per_race(issues);
+        let names: Vec<(&str, u32)> = kept.iter().map(|i| (i.method.as_str(), i.other_entry_points)).collect();
+        assert_eq!(names, [("first", 2), ("elsewhere", 0)]);
+        assert!(kept[0].message.ends_with("also reached from 2 other entry points."));
+    }
+
+    #[test]
+    fn races_inside_the_reporting_class_stay_per_method() {
+        let issues = vec![reaching("a.A", "x", "a.A", 9, 1), reaching("a.A$Inner", "y", "a.A", 9, 1)];
+        let kept = one_report_per_race(issues);
+        assert_eq!(kept.len(), 2);
+        assert!(kept.iter().all(|i| i.other_entry_points == 0));
+    }
+
+    #[test]
+    fn lineless_sites_are_told_apart_by_their_access() {
+        let mut a = reaching("a.A", "x", "util.Cache", 0, 1);
+        let mut b = reaching("b.B", "y", "util.Cache", 0, 1);
+        b.trace.last_mut().unwrap().description = "access to `util.Cache.sOther` (write)".into();
+        a.line = 0;
+        b.line = 0;
+        assert_eq!(one_report_per_race(vec![a, b]).len(), 2);
+    }
+}
