@@ -470,6 +470,134 @@ rc=$?
 check "android (stand-in): a variant without compile tasks is no error (racerCheck NO-SOURCE)" "$log" \
     bash -c "[ $rc -eq 0 ] && grep -qxF ':racerCheck NO-SOURCE' '$log'"
 
+# ---------------------------------------------------------------- Android framework as context (stand-in for AGP)
+# racer must see the variant's boot classpath (android.jar): only then is MainActivity.onCreate an
+# override of Activity.onCreate, a main-thread lifecycle callback whose unlocked writes race with
+# the locked read in current(). The stand-in android.jar is compiled here; like the SDK's, it
+# holds java.lang as well as android.*, reduced to what the module uses. The stand-in plugin
+# (again not AGP) hands it over the way AGP versions do, chosen by -Pframework:
+#   task       options.bootstrapClasspath of the compile task (current AGP)
+#   string     options.bootClasspath, a path string (AGP 2.x and 3.x)
+#   extension  the `android` extension's bootClasspath (javac gets it through compilerArgs)
+#   hidden     through compilerArgs only: racer cannot see it and must find nothing.
+echo "== Android framework classes as context (stand-in for AGP, not AGP)"
+fw="$projects/android-framework"
+write "$fw/platform/java/lang/Object.java" <<<'package java.lang; public class Object { public Object() {} }'
+write "$fw/platform/java/lang/String.java" <<<'package java.lang; public final class String {}'
+write "$fw/platform/java/lang/Class.java" <<<'package java.lang; public final class Class<T> {}'
+write "$fw/platform/android/os/Bundle.java" <<<'package android.os; public class Bundle {}'
+write "$fw/platform/android/app/Activity.java" <<'EOF'
+package android.app;
+
+public class Activity {
+    protected void onCreate(android.os.Bundle savedInstanceState) {}
+
+    protected void onResume() {}
+}
+EOF
+log="$logs/android-framework-platform.log"
+check "android framework: stand-in android.jar compiles" "$log" bash -c "
+    javac -nowarn -source 8 -target 8 -d '$fw/platform-classes' \$(find '$fw/platform' -name '*.java') >'$log' 2>&1 \
+    && jar cf '$fw/android.jar' -C '$fw/platform-classes' . >>'$log' 2>&1"
+write "$fw/settings.gradle" <<<"rootProject.name = 'android-framework'"
+write "$fw/buildSrc/src/main/java/standin/AgpBootClasspathStandIn.java" <<'EOF'
+package standin;
+
+import java.io.File;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import org.gradle.api.Plugin;
+import org.gradle.api.Project;
+import org.gradle.api.tasks.compile.JavaCompile;
+
+/** Stand-in for how AGP hands the platform's android.jar to javac (not AGP). */
+public class AgpBootClasspathStandIn implements Plugin<Project> {
+    /** What AGP's extension offers as `android.bootClasspath`. */
+    public static class AndroidExtension {
+        private List<File> bootClasspath = Collections.emptyList();
+
+        public List<File> getBootClasspath() {
+            return bootClasspath;
+        }
+
+        public void setBootClasspath(List<File> files) {
+            bootClasspath = files;
+        }
+    }
+
+    @Override
+    public void apply(Project project) {
+        final File androidJar = project.file("android.jar");
+        final Object via = project.findProperty("framework");
+        final AndroidExtension android = project.getExtensions().create("android", AndroidExtension.class);
+        project.afterEvaluate(p -> {
+            JavaCompile javac = p.getTasks().create("compileReleaseJavaWithJavac", JavaCompile.class);
+            javac.source(p.file("src/main/java"));
+            javac.setClasspath(p.files());
+            javac.setDestinationDir(new File(p.getBuildDir(), "intermediates/javac/release/classes"));
+            javac.setSourceCompatibility("1.8");
+            javac.setTargetCompatibility("1.8");
+            if ("task".equals(via)) {
+                javac.getOptions().setBootstrapClasspath(p.files(androidJar));
+            } else if ("string".equals(via)) {
+                javac.getOptions().setBootClasspath(androidJar.getPath());
+            } else {
+                javac.getOptions().getCompilerArgs().addAll(Arrays.asList("-bootclasspath", androidJar.getPath()));
+                if ("extension".equals(via)) {
+                    android.setBootClasspath(Collections.singletonList(androidJar));
+                }
+            }
+        });
+    }
+}
+EOF
+write "$fw/buildSrc/src/main/resources/META-INF/gradle-plugins/com.android.library.properties" \
+    <<<"implementation-class=standin.AgpBootClasspathStandIn"
+write "$fw/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'com.android.library'   // the stand-in from buildSrc, not AGP
+apply plugin: 'dev.racer'
+racer { showProgress = true }
+EOF
+write "$fw/src/main/java/p/MainActivity.java" <<'EOF'
+package p;
+
+import android.app.Activity;
+import android.os.Bundle;
+
+public class MainActivity extends Activity {
+    private int count;
+
+    protected void onCreate(Bundle savedInstanceState) {
+        count = 1;
+    }
+
+    protected void onResume() {
+        count++;
+    }
+
+    public synchronized int current() {
+        return count;
+    }
+}
+EOF
+for via in task string extension; do
+    log="$logs/android-framework-$via.log"
+    rm -rf "$fw/build"
+    gradle_in "$fw" "$log" racerCheck -Pframework=$via
+    rc=$?
+    check "android framework via $via: lifecycle writes race with the locked read" "$log" \
+        bash -c "[ $rc -ne 0 ] && grep -qF \"racer found 1 race in project 'android-framework'\" '$log' \
+                 && grep -qF 'src/main/java/p/MainActivity.java:18: THREAD_SAFETY_VIOLATION in MainActivity.current(): this.count' '$log'"
+done
+log="$logs/android-framework-hidden.log"
+rm -rf "$fw/build"
+gradle_in "$fw" "$log" racerCheck -Pframework=hidden
+rc=$?
+check "android framework hidden from racer: onCreate is no known callback, no race" "$log" \
+    bash -c "[ $rc -eq 0 ] && grep -qF \"racer: no races found in project 'android-framework'\" '$log'"
+
 # ---------------------------------------------------------------- summary
 if [ "$failed" -gt 0 ]; then
     echo
