@@ -46,6 +46,9 @@ pub struct Options {
     pub library_packages: Vec<String>,
     /// Worker threads; 0 = one per core.
     pub threads: usize,
+    /// Pure RacerD behaviour: turns off every extension beyond the reference
+    /// (see `docs/analysis.md`).
+    pub racerd_compat: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -13,8 +13,13 @@
 //!   Directories without `expected.tsv` are searched for nested fixtures.
 //!
 //! `expected.tsv` holds one issue per line:
-//! `KIND<TAB>class<TAB>method<TAB>line<TAB>access_path`. Blank lines and lines starting with `#`
-//! are ignored; an empty expectation means "no issues". The comparison is exact (as multisets).
+//! `KIND<TAB>class<TAB>method<TAB>line<TAB>access_path` (`null` for an issue without a line).
+//! Blank lines and lines starting with `#` are ignored; an empty expectation means "no issues".
+//! The comparison is exact (as multisets).
+//!
+//! Every fixture runs twice: with `racerd_compat` (pure RacerD), checked against
+//! `expected.tsv`, and in the default mode (with the extensions), checked against
+//! `expected.default.tsv` when the extensions change the result, else `expected.tsv` too.
 //!
 //! Environment:
 //! - `RACER_FIXTURES=topic1,topic2` runs only the named fixtures (substring match).

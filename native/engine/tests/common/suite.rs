@@ -1,6 +1,7 @@
 //! The fixture suites' runner: fixture directories (those holding `expected.tsv`), each compiled
 //! with javac against a classpath, analysed with that classpath as context, and its issues
-//! compared exactly with `expected.tsv` (format in `tests/fixtures/README.md`).
+//! compared exactly with `expected.tsv` (in `racerd_compat` mode) and `expected.default.tsv` (with
+//! the extensions, when they change the result); format in `tests/fixtures/README.md`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -33,8 +34,6 @@ fn fixture_dirs(dir: &Path, root: &Path, out: &mut Vec<(String, PathBuf)>) {
 }
 
 pub fn run_fixture(dir: &Path, tmp: &Path, classpath: &[PathBuf]) -> Result<(), String> {
-    let expected = read_expected(&dir.join("expected.tsv"))?;
-
     let sources = java_files(dir);
     if sources.is_empty() {
         return Err("no .java files".into());
@@ -49,15 +48,27 @@ pub fn run_fixture(dir: &Path, tmp: &Path, classpath: &[PathBuf]) -> Result<(), 
     };
     let extra: Vec<&str> = args.iter().map(String::as_str).collect();
     let classes = tmp.join("classes");
-    javac(&sources, &classes, classpath, &extra)?;
+    let classpath = classpath.to_vec();
+    javac(&sources, &classes, &classpath, &extra)?;
 
     let options: Options = match fs::read_to_string(dir.join("options.json")) {
         Ok(text) => serde_json::from_str(&text).map_err(|e| format!("bad options.json: {e}"))?,
         Err(_) => Options::default(),
     };
+    let default_expected = dir.join("expected.default.tsv");
+    let default_expected = if default_expected.is_file() { default_expected } else { dir.join("expected.tsv") };
+    check_mode(dir, &classes, classpath.clone(), Options { racerd_compat: true, ..options.clone() }, &dir.join("expected.tsv"))
+        .map_err(|e| format!("[racerd_compat] {e}"))?;
+    check_mode(dir, &classes, classpath, Options { racerd_compat: false, ..options }, &default_expected)
+        .map_err(|e| format!("[default mode] {e}"))
+}
+
+/// Runs the engine on compiled fixture classes and compares with one expectation file.
+fn check_mode(dir: &Path, classes: &Path, classpath: Vec<PathBuf>, options: Options, expected: &Path) -> Result<(), String> {
+    let expected = read_expected(expected)?;
     let request = Request {
-        inputs: vec![classes],
-        classpath: classpath.to_vec(),
+        inputs: vec![classes.to_path_buf()],
+        classpath,
         source_paths: vec![dir.to_path_buf()],
         options,
         ..Request::default()

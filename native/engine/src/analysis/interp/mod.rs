@@ -14,6 +14,7 @@ use crate::sym::Sym;
 use super::annotations::{is_initializer, AnnotationConfig, MethodFacts};
 use super::cfg::Cfg;
 use super::domain::*;
+use super::extensions::Extensions;
 use super::facts::Facts;
 use super::models;
 
@@ -46,6 +47,7 @@ pub struct Env<'a> {
     pub ignore_classes: &'a crate::fxhash::FxHashSet<Sym>,
     pub callee: &'a (dyn Fn(&MethodRef) -> Callee<'a> + Sync),
     pub inline_shape: &'a (dyn Fn(&MethodRef) -> Option<InlineShape> + Sync),
+    pub extensions: Extensions,
 }
 
 struct Exit {
@@ -170,6 +172,19 @@ impl<'a, 'e> Interp<'a, 'e> {
                         dirty[rpo_index[succ]] = true;
                         lowest = lowest.min(rpo_index[succ]);
                     }
+                }
+            }
+        }
+        // A block visited again (a loop) first ran with a state that had not converged, and
+        // what it recorded then is stale: record everything again from the converged entry
+        // states. Without loops every block ran once, after all its predecessors.
+        if self.env.extensions.converged_loops && visits.iter().any(|&v| v > 1) {
+            self.accesses.clear();
+            self.applied.clear();
+            self.exit = None;
+            for &b in &cfg.rpo {
+                if let Some(state) = entry[b].clone() {
+                    self.run_block(&cfg, b, state, &exits_after);
                 }
             }
         }
