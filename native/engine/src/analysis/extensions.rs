@@ -13,6 +13,11 @@ pub struct Extensions {
     pub lineless_reports: bool,
     /// Loops: accesses are recorded only from the converged states of the fixpoint.
     pub converged_loops: bool,
+    /// Threads: Android background callbacks and thread annotations, main-looper checks.
+    pub android_threads: bool,
+    /// Reporting: compiler-generated bridge methods (generic overrides such as
+    /// `doInBackground(Object[])`) are not reported; the methods they forward to are.
+    pub skip_bridges: bool,
 }
 
 impl Extensions {
@@ -24,11 +29,23 @@ impl Extensions {
         }
     }
 
-    pub const ALL: Extensions =
-        Extensions { report_per_field: true, end_location_dedup: true, lineless_reports: true, converged_loops: true };
+    pub const ALL: Extensions = Extensions {
+        report_per_field: true,
+        end_location_dedup: true,
+        lineless_reports: true,
+        converged_loops: true,
+        android_threads: true,
+        skip_bridges: true,
+    };
 
-    pub const NONE: Extensions =
-        Extensions { report_per_field: false, end_location_dedup: false, lineless_reports: false, converged_loops: false };
+    pub const NONE: Extensions = Extensions {
+        report_per_field: false,
+        end_location_dedup: false,
+        lineless_reports: false,
+        converged_loops: false,
+        android_threads: false,
+        skip_bridges: false,
+    };
 }
 
 impl Default for Extensions {

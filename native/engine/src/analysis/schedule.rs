@@ -320,6 +320,7 @@ fn may_go_concurrent(named: &MethodRef, resolved: &MethodRef) -> bool {
     models::lock_effect(named).is_some()
         || models::lock_effect(resolved).is_some()
         || matches!(models::thread_effect(named), Some(ThreadEffect::AssertBackground | ThreadEffect::IsMainQuery))
+        || super::android::looper_effect(named).is_some()
 }
 
 /// Iterative Tarjan: strongly connected components, callees before callers.
