@@ -14,6 +14,10 @@ cd "$root"
 skip_build=false
 [ "${1:-}" = "--skip-build" ] && skip_build=true
 
+# sample-project's android module compiles against the Android framework jar.
+RACER_ANDROID_JAR="${RACER_ANDROID_JAR:-$(scripts/android-framework.sh)}" || exit 1
+export RACER_ANDROID_JAR
+
 passed=0
 failed=0
 failures=()
@@ -123,6 +127,9 @@ stats_add_line=$(sample_line "sample-project/app/$app_src/Stats.java" "total += 
 stats_get_line=$(sample_line "sample-project/app/$app_src/Stats.java" "return total")
 service_update_line=$(sample_line "sample-project/app/$app_src/Service.java" "counter.increment()")
 service_current_line=$(sample_line "sample-project/app/$app_src/Service.java" "return counter.get()")
+android_src="src/main/java/dev/racer/sample/android"
+news_refresh_line=$(sample_line "sample-project/android/$android_src/NewsActivity.java" "headline = download")
+news_resume_line=$(sample_line "sample-project/android/$android_src/NewsActivity.java" "headlineView.setText(headline")
 counter_line=$(sample_line "sample-project/lib/src/main/java/dev/racer/sample/lib/Counter.java" "count++")
 
 # ---------------------------------------------------------------- sample-project: races fail the build
@@ -146,6 +153,14 @@ check "sample: cross-module read race reported in app (Service.current)" "$log" 
     has "$log" "$app_src/Service.java:$service_current_line: THREAD_SAFETY_VIOLATION in Service.current(): this.counter.count"
 check "sample: cross-module trace goes into lib's Counter.increment()" "$log" \
     has "$log" "dev/racer/sample/lib/Counter.java:$counter_line Counter.increment()"
+check "sample: android module fails with its 2 races" "$log" \
+    has "$log" "racer found 2 races in project ':android'"
+check "sample: android @WorkerThread write races (NewsActivity.refresh)" "$log" \
+    has "$log" "$android_src/NewsActivity.java:$news_refresh_line: THREAD_SAFETY_VIOLATION in NewsActivity.refresh(): this.headline"
+check "sample: android main-thread read in onResume races with it" "$log" \
+    has "$log" "$android_src/NewsActivity.java:$news_resume_line: THREAD_SAFETY_VIOLATION in NewsActivity.onResume(): this.headline"
+check "sample: android runOnUiThread handoff and lifecycle-only fields are not reported" "$log" \
+    bash -c "! grep -E 'NewsActivity\.[a-zA-Z]+\(\): this\.(status|resumes|headlineView)' '$log'"
 check "sample: safe classes are not reported" "$log" \
     bash -c "! grep -E 'THREAD_SAFETY_VIOLATION in (Cache|Formatter|Screen|SafeCounter|EventLog|Counter)\\.' '$log'"
 for f in racer.txt racer.json racer.sarif racer.html; do
@@ -163,7 +178,7 @@ check "-Pracer.ignoreFailures=true: build succeeds and still reports" "$log" \
 # ---------------------------------------------------------------- ignoreFailures, UP-TO-DATE, incremental
 echo "== sample-project with ignoreFailures: reruns and incremental changes"
 inc=$(copy_sample incremental)
-printf '\nracer { ignoreFailures = true }\n' >>"$inc/app/build.gradle"
+printf '\nracer { ignoreFailures = true }\n' | tee -a "$inc/app/build.gradle" >>"$inc/android/build.gradle"
 log="$logs/ignore-1.log"
 gradle_in "$inc" "$log" check
 rc=$?
