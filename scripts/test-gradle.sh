@@ -14,6 +14,10 @@ cd "$root"
 skip_build=false
 [ "${1:-}" = "--skip-build" ] && skip_build=true
 
+# sample-project's android module compiles against the Android framework jar.
+RACER_ANDROID_JAR="${RACER_ANDROID_JAR:-$(scripts/android-framework.sh)}" || exit 1
+export RACER_ANDROID_JAR
+
 passed=0
 failed=0
 failures=()
@@ -123,6 +127,9 @@ stats_add_line=$(sample_line "sample-project/app/$app_src/Stats.java" "total += 
 stats_get_line=$(sample_line "sample-project/app/$app_src/Stats.java" "return total")
 service_update_line=$(sample_line "sample-project/app/$app_src/Service.java" "counter.increment()")
 service_current_line=$(sample_line "sample-project/app/$app_src/Service.java" "return counter.get()")
+android_src="src/main/java/dev/racer/sample/android"
+news_refresh_line=$(sample_line "sample-project/android/$android_src/NewsActivity.java" "headline = download")
+news_resume_line=$(sample_line "sample-project/android/$android_src/NewsActivity.java" "headlineView.setText(headline")
 counter_line=$(sample_line "sample-project/lib/src/main/java/dev/racer/sample/lib/Counter.java" "count++")
 
 # ---------------------------------------------------------------- sample-project: races fail the build
@@ -146,6 +153,14 @@ check "sample: cross-module read race reported in app (Service.current)" "$log" 
     has "$log" "$app_src/Service.java:$service_current_line: THREAD_SAFETY_VIOLATION in Service.current(): this.counter.count"
 check "sample: cross-module trace goes into lib's Counter.increment()" "$log" \
     has "$log" "dev/racer/sample/lib/Counter.java:$counter_line Counter.increment()"
+check "sample: android module fails with its 2 races" "$log" \
+    has "$log" "racer found 2 races in project ':android'"
+check "sample: android @WorkerThread write races (NewsActivity.refresh)" "$log" \
+    has "$log" "$android_src/NewsActivity.java:$news_refresh_line: THREAD_SAFETY_VIOLATION in NewsActivity.refresh(): this.headline"
+check "sample: android main-thread read in onResume races with it" "$log" \
+    has "$log" "$android_src/NewsActivity.java:$news_resume_line: THREAD_SAFETY_VIOLATION in NewsActivity.onResume(): this.headline"
+check "sample: android runOnUiThread handoff and lifecycle-only fields are not reported" "$log" \
+    bash -c "! grep -E 'NewsActivity\.[a-zA-Z]+\(\): this\.(status|resumes|headlineView)' '$log'"
 check "sample: safe classes are not reported" "$log" \
     bash -c "! grep -E 'THREAD_SAFETY_VIOLATION in (Cache|Formatter|Screen|SafeCounter|EventLog|Counter)\\.' '$log'"
 for f in racer.txt racer.json racer.sarif racer.html; do
@@ -163,7 +178,7 @@ check "-Pracer.ignoreFailures=true: build succeeds and still reports" "$log" \
 # ---------------------------------------------------------------- ignoreFailures, UP-TO-DATE, incremental
 echo "== sample-project with ignoreFailures: reruns and incremental changes"
 inc=$(copy_sample incremental)
-printf '\nracer { ignoreFailures = true }\n' >>"$inc/app/build.gradle"
+printf '\nracer { ignoreFailures = true }\n' | tee -a "$inc/app/build.gradle" >>"$inc/android/build.gradle"
 log="$logs/ignore-1.log"
 gradle_in "$inc" "$log" check
 rc=$?
@@ -469,6 +484,134 @@ gradle_in "$android" "$log" racerCheck -PracerVariant=debug
 rc=$?
 check "android (stand-in): a variant without compile tasks is no error (racerCheck NO-SOURCE)" "$log" \
     bash -c "[ $rc -eq 0 ] && grep -qxF ':racerCheck NO-SOURCE' '$log'"
+
+# ---------------------------------------------------------------- Android framework as context (stand-in for AGP)
+# racer must see the variant's boot classpath (android.jar): only then is MainActivity.onCreate an
+# override of Activity.onCreate, a main-thread lifecycle callback whose unlocked writes race with
+# the locked read in current(). The stand-in android.jar is compiled here; like the SDK's, it
+# holds java.lang as well as android.*, reduced to what the module uses. The stand-in plugin
+# (again not AGP) hands it over the way AGP versions do, chosen by -Pframework:
+#   task       options.bootstrapClasspath of the compile task (current AGP)
+#   string     options.bootClasspath, a path string (AGP 2.x and 3.x)
+#   extension  the `android` extension's bootClasspath (javac gets it through compilerArgs)
+#   hidden     through compilerArgs only: racer cannot see it and must find nothing.
+echo "== Android framework classes as context (stand-in for AGP, not AGP)"
+fw="$projects/android-framework"
+write "$fw/platform/java/lang/Object.java" <<<'package java.lang; public class Object { public Object() {} }'
+write "$fw/platform/java/lang/String.java" <<<'package java.lang; public final class String {}'
+write "$fw/platform/java/lang/Class.java" <<<'package java.lang; public final class Class<T> {}'
+write "$fw/platform/android/os/Bundle.java" <<<'package android.os; public class Bundle {}'
+write "$fw/platform/android/app/Activity.java" <<'EOF'
+package android.app;
+
+public class Activity {
+    protected void onCreate(android.os.Bundle savedInstanceState) {}
+
+    protected void onResume() {}
+}
+EOF
+log="$logs/android-framework-platform.log"
+check "android framework: stand-in android.jar compiles" "$log" bash -c "
+    javac -nowarn -source 8 -target 8 -d '$fw/platform-classes' \$(find '$fw/platform' -name '*.java') >'$log' 2>&1 \
+    && jar cf '$fw/android.jar' -C '$fw/platform-classes' . >>'$log' 2>&1"
+write "$fw/settings.gradle" <<<"rootProject.name = 'android-framework'"
+write "$fw/buildSrc/src/main/java/standin/AgpBootClasspathStandIn.java" <<'EOF'
+package standin;
+
+import java.io.File;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import org.gradle.api.Plugin;
+import org.gradle.api.Project;
+import org.gradle.api.tasks.compile.JavaCompile;
+
+/** Stand-in for how AGP hands the platform's android.jar to javac (not AGP). */
+public class AgpBootClasspathStandIn implements Plugin<Project> {
+    /** What AGP's extension offers as `android.bootClasspath`. */
+    public static class AndroidExtension {
+        private List<File> bootClasspath = Collections.emptyList();
+
+        public List<File> getBootClasspath() {
+            return bootClasspath;
+        }
+
+        public void setBootClasspath(List<File> files) {
+            bootClasspath = files;
+        }
+    }
+
+    @Override
+    public void apply(Project project) {
+        final File androidJar = project.file("android.jar");
+        final Object via = project.findProperty("framework");
+        final AndroidExtension android = project.getExtensions().create("android", AndroidExtension.class);
+        project.afterEvaluate(p -> {
+            JavaCompile javac = p.getTasks().create("compileReleaseJavaWithJavac", JavaCompile.class);
+            javac.source(p.file("src/main/java"));
+            javac.setClasspath(p.files());
+            javac.setDestinationDir(new File(p.getBuildDir(), "intermediates/javac/release/classes"));
+            javac.setSourceCompatibility("1.8");
+            javac.setTargetCompatibility("1.8");
+            if ("task".equals(via)) {
+                javac.getOptions().setBootstrapClasspath(p.files(androidJar));
+            } else if ("string".equals(via)) {
+                javac.getOptions().setBootClasspath(androidJar.getPath());
+            } else {
+                javac.getOptions().getCompilerArgs().addAll(Arrays.asList("-bootclasspath", androidJar.getPath()));
+                if ("extension".equals(via)) {
+                    android.setBootClasspath(Collections.singletonList(androidJar));
+                }
+            }
+        });
+    }
+}
+EOF
+write "$fw/buildSrc/src/main/resources/META-INF/gradle-plugins/com.android.library.properties" \
+    <<<"implementation-class=standin.AgpBootClasspathStandIn"
+write "$fw/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'com.android.library'   // the stand-in from buildSrc, not AGP
+apply plugin: 'dev.racer'
+racer { showProgress = true }
+EOF
+write "$fw/src/main/java/p/MainActivity.java" <<'EOF'
+package p;
+
+import android.app.Activity;
+import android.os.Bundle;
+
+public class MainActivity extends Activity {
+    private int count;
+
+    protected void onCreate(Bundle savedInstanceState) {
+        count = 1;
+    }
+
+    protected void onResume() {
+        count++;
+    }
+
+    public synchronized int current() {
+        return count;
+    }
+}
+EOF
+for via in task string extension; do
+    log="$logs/android-framework-$via.log"
+    rm -rf "$fw/build"
+    gradle_in "$fw" "$log" racerCheck -Pframework=$via
+    rc=$?
+    check "android framework via $via: lifecycle writes race with the locked read" "$log" \
+        bash -c "[ $rc -ne 0 ] && grep -qF \"racer found 1 race in project 'android-framework'\" '$log' \
+                 && grep -qF 'src/main/java/p/MainActivity.java:18: THREAD_SAFETY_VIOLATION in MainActivity.current(): this.count' '$log'"
+done
+log="$logs/android-framework-hidden.log"
+rm -rf "$fw/build"
+gradle_in "$fw" "$log" racerCheck -Pframework=hidden
+rc=$?
+check "android framework hidden from racer: onCreate is no known callback, no race" "$log" \
+    bash -c "[ $rc -eq 0 ] && grep -qF \"racer: no races found in project 'android-framework'\" '$log'"
 
 # ---------------------------------------------------------------- summary
 if [ "$failed" -gt 0 ]; then

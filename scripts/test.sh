@@ -12,6 +12,11 @@ scripts/setup.sh
 RACER_CORPUS="$(scripts/corpus.sh)"
 export RACER_CORPUS
 export RACER_KOTLINC="$PWD/scripts/kotlinc.sh"
+# The real Android framework classes (Maven Central) for the Android fixtures and the sample's
+# android module; the Android fixture test fails rather than skips without them.
+RACER_ANDROID_JAR="$(scripts/android-framework.sh)"
+export RACER_ANDROID_JAR
+export RACER_REQUIRE_ANDROID=1
 # A javac of release 21 or later, if the machine has one, for the Java 21 class-file test.
 for candidate in $(command -v javac) /usr/lib/jvm/*/bin/javac; do
     release=$("$candidate" -version 2>&1 | sed -n 's/^javac \([0-9]*\).*/\1/p')

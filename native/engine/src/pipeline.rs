@@ -65,7 +65,10 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     phase(start, "classpath+hierarchy");
 
     let extensions = Extensions::from_compat(request.options.racerd_compat);
-    let config = AnnotationConfig { thread_safe_aliases: request.options.thread_safe_annotations.clone() };
+    let config = AnnotationConfig {
+        thread_safe_aliases: request.options.thread_safe_annotations.clone(),
+        android_threads: extensions.android_threads,
+    };
     let ignore: FxHashSet<Sym> = request.options.ignore_classes.iter().map(|c| Sym::new(c)).collect();
     let inputs = Inputs {
         classes: &classes,

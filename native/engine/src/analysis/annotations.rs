@@ -5,6 +5,7 @@ use crate::classfile::model::*;
 use crate::hierarchy::{ClassTable, L1Hit};
 use crate::sym::Sym;
 
+use super::android;
 use super::domain::Threads;
 
 const UI_THREAD_ANNOTATIONS: &[&str] = &["MainThread", "UiThread", "OnBind", "OnEvent", "OnMount", "OnUnbind", "OnUnmount"];
@@ -14,6 +15,8 @@ const UI_THREAD_ANNOTATIONS: &[&str] = &["MainThread", "UiThread", "OnBind", "On
 pub struct AnnotationConfig {
     /// `threadsafe-aliases`: extra names counted as `@ThreadSafe`.
     pub thread_safe_aliases: Vec<String>,
+    /// Android background callbacks and annotations (an extension, see `android`).
+    pub android_threads: bool,
 }
 
 fn enable_checks_false_only(a: &Annotation) -> bool {
@@ -49,16 +52,41 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
     let own_class_not_thread_safe = table.get(m.class).map_or(false, |c| c.has_annotation("NotThreadSafe"));
     let marked_thread_safe = ts.is_some() && !own_class_not_thread_safe;
     let thread_safe_method = matches!(ts, Some(L1Hit::Direct | L1Hit::Override));
-    let initial_threads = if runs_on_ui_thread(table, m)
-        || table.lookup_l1(m, &|a| a.matches("ThreadConfined")).is_some()
-    {
+    let background = background_evidence(table, config, m);
+    let initial_threads = if background == Some(Background::Method) {
+        Threads::AnyThread
+    } else if runs_on_ui_thread(table, m) || table.lookup_l1(m, &|a| a.matches("ThreadConfined")).is_some() {
         Threads::AnyThreadButSelf
-    } else if header.flags & ACC_SYNCHRONIZED != 0 || marked_thread_safe {
+    } else if header.flags & ACC_SYNCHRONIZED != 0 || marked_thread_safe || background.is_some() {
         Threads::AnyThread
     } else {
         Threads::NoThread
     };
     MethodFacts { initial_threads, marked_thread_safe, thread_safe_method }
+}
+
+#[derive(PartialEq)]
+enum Background {
+    /// A background callback, or a background annotation on the method or one it overrides:
+    /// stronger than the main-thread rules (`onHandleWork` is also an `on*` override).
+    Method,
+    /// A background annotation on the class or a supertype: weaker than a main-thread
+    /// annotation on the method.
+    Class,
+}
+
+/// Android models (an extension): a method that may run off the main thread.
+fn background_evidence(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef) -> Option<Background> {
+    if !config.android_threads {
+        return None;
+    }
+    if android::is_background_callback(table, m) {
+        return Some(Background::Method);
+    }
+    match table.lookup_l1(m, &|a| android::BACKGROUND_ANNOTATIONS.iter().any(|n| a.matches(n)))? {
+        L1Hit::Direct | L1Hit::Override => Some(Background::Method),
+        L1Hit::ClassLevel => Some(Background::Class),
+    }
 }
 
 fn runs_on_ui_thread(table: &ClassTable, m: &MethodRef) -> bool {

@@ -68,6 +68,11 @@ pub enum Attr {
     OnMainThread,
     LockHeld,
     Synchronized,
+    /// The main looper or main thread (Android models): compared with the current one,
+    /// it makes a main-thread check.
+    MainThreadHandle,
+    /// The current looper or thread (Android models).
+    CurrentThreadHandle,
 }
 
 /// 2.1: the base of an access path.

@@ -20,6 +20,11 @@ pub struct Extensions {
     /// Models: the JDK collections completed (queues, deques, sorted maps and sets,
     /// `compute*` as writes, `Vector` and the concurrent queues as thread-safe).
     pub collection_models: bool,
+    /// Threads: Android background callbacks and thread annotations, main-looper checks.
+    pub android_threads: bool,
+    /// Reporting: compiler-generated bridge methods (generic overrides such as
+    /// `doInBackground(Object[])`) are not reported; the methods they forward to are.
+    pub skip_bridges: bool,
 }
 
 impl Extensions {
@@ -31,20 +36,26 @@ impl Extensions {
         }
     }
 
-    pub const ALL: Extensions = Extensions { report_per_field: true,
+    pub const ALL: Extensions = Extensions {
+        report_per_field: true,
         end_location_dedup: true,
         lineless_reports: true,
         converged_loops: true,
         lock_precision: true,
         collection_models: true,
+        android_threads: true,
+        skip_bridges: true,
     };
 
-    pub const NONE: Extensions = Extensions { report_per_field: false,
+    pub const NONE: Extensions = Extensions {
+        report_per_field: false,
         end_location_dedup: false,
         lineless_reports: false,
         converged_loops: false,
         lock_precision: false,
         collection_models: false,
+        android_threads: false,
+        skip_bridges: false,
     };
 }
 

@@ -9,6 +9,7 @@ use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
+use super::android;
 use super::extensions::Extensions;
 use super::models::{self, ContainerAccess, LockEffect, ThreadEffect};
 
@@ -57,7 +58,7 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
         synchronized_container: models::is_synchronized_container(table, named.class, ext)
             || models::is_synchronized_container(table, resolved.class, ext),
         interface_candidate,
-        thread: models::thread_effect(named),
+        thread: models::thread_effect(named).or_else(|| android::looper_effect(named)),
         lock: models::lock_effect(table, named, ext).or_else(|| models::lock_effect(table, &resolved, ext)),
         ignored: ignore.contains(&resolved.class),
         functional: table.lookup_l2(&resolved, &|a| a.matches("Functional")) || models::is_functional_model(table, &resolved),

@@ -1,4 +1,5 @@
 //! The RacerD analysis: domains, transfer functions, scheduling and reporting.
+pub mod android;
 pub mod annotations;
 pub mod cfg;
 pub mod dedup;

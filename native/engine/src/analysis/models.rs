@@ -107,6 +107,14 @@ pub enum ThreadEffect {
     AssertMain,
     AssertBackground,
     IsMainQuery,
+    /// The main looper or thread (`Looper.getMainLooper()`), for comparisons (Android models).
+    MainThreadHandle,
+    /// The current looper or thread (`Looper.myLooper()`, `Thread.currentThread()`).
+    CurrentThreadHandle,
+    /// `Looper.getThread()`: the thread of a looper handle.
+    HandleThread,
+    /// `Looper.isCurrentThread()`: "on main" when asked of the main looper.
+    IsCurrentThread,
 }
 
 /// 6.2: thread assertions and queries on `*ThreadUtils` / `*ThreadUtil` classes.

@@ -151,6 +151,7 @@ impl<'a> ClassReporter<'a> {
             && h.name.as_str() != "<clinit>"
             && !is_synthetic_name(h.name)
             && !h.has_annotation("VisibleForTesting")
+            && !(self.cfg.extensions.skip_bridges && h.flags & ACC_BRIDGE != 0)
     }
 
     fn run(mut self) -> Vec<Issue> {

@@ -321,6 +321,7 @@ fn may_go_concurrent(table: &ClassTable, named: &MethodRef, resolved: &MethodRef
     models::lock_effect(table, named, ext).is_some()
         || models::lock_effect(table, resolved, ext).is_some()
         || matches!(models::thread_effect(named), Some(ThreadEffect::AssertBackground | ThreadEffect::IsMainQuery))
+        || super::android::looper_effect(named).is_some()
 }
 
 /// Iterative Tarjan: strongly connected components, callees before callers.

@@ -67,6 +67,8 @@ fn attr_code(a: Option<Attr>) -> i8 {
         Some(Attr::OnMainThread) => 1,
         Some(Attr::LockHeld) => 2,
         Some(Attr::Synchronized) => 3,
+        Some(Attr::MainThreadHandle) => 4,
+        Some(Attr::CurrentThreadHandle) => 5,
     }
 }
 
@@ -76,6 +78,8 @@ fn attr_of(c: i8) -> Option<Attr> {
         1 => Some(Attr::OnMainThread),
         2 => Some(Attr::LockHeld),
         3 => Some(Attr::Synchronized),
+        4 => Some(Attr::MainThreadHandle),
+        5 => Some(Attr::CurrentThreadHandle),
         _ => None,
     }
 }

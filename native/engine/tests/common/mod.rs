@@ -14,6 +14,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use racer::report::Issue;
 
+pub mod suite;
+
 /// The Java sources shared by the fixture suites, relative to the workspace root.
 pub const SUPPORT_SOURCES: &str = "tests/fixtures/_support";
 

@@ -11,6 +11,13 @@ use super::Interp;
 impl<'a, 'e> Interp<'a, 'e> {
     /// Returns the states on the taken edge and on the fall-through edge.
     pub(super) fn branch(&mut self, st: &mut State, kind: IfKind) -> (State, State) {
+        if let Some(taken_on_main) = self.handle_comparison(st, kind) {
+            let mut taken = st.clone();
+            assume_main(&mut taken, taken_on_main);
+            assume_main(st, !taken_on_main);
+            let fall = std::mem::replace(st, State { threads: Threads::NoThread, locks: 0, own: PathMap::default(), attrs: PathMap::default(), stack: Vec::new() });
+            return (taken, fall);
+        }
         // (value expression, jump-taken means the value is `taken_bool`)
         let (subject, taken_bool): (Option<Expr>, Option<bool>) = match kind {
             IfKind::Zero(cmp) | IfKind::Null(cmp) => {
@@ -58,5 +65,33 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
         }
         (taken, fall)
+    }
+
+    /// Android models: `if (current == main)` on looper or thread handles pops both
+    /// operands and tells whether the taken edge is on the main thread.
+    fn handle_comparison(&mut self, st: &mut State, kind: IfKind) -> Option<bool> {
+        let IfKind::Two(cmp) = kind else { return None };
+        let n = st.stack.len();
+        if n < 2 {
+            return None;
+        }
+        let handle = |slot: &Slot| match slot {
+            Slot::Val(e) => attr_e(st, e).filter(|a| matches!(a, Attr::MainThreadHandle | Attr::CurrentThreadHandle)),
+            _ => None,
+        };
+        let (a, b) = (handle(&st.stack[n - 2])?, handle(&st.stack[n - 1])?);
+        let taken_on_main = match cmp {
+            Cmp::Eq => true,
+            Cmp::Ne => false,
+            Cmp::Other => return None,
+        };
+        if a == b {
+            return None;
+        }
+        for _ in 0..2 {
+            let v = pop(st, false);
+            self.read_expr(st, &v);
+        }
+        Some(taken_on_main)
     }
 }

@@ -64,7 +64,13 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Some(ThreadEffect::AssertMain) => st.threads = Threads::AnyThreadButSelf,
                 Some(ThreadEffect::AssertBackground) => st.threads = Threads::AnyThread,
                 Some(ThreadEffect::IsMainQuery) => st.attrs.set(&ret, Some(Attr::OnMainThread)),
-                None => {}
+                Some(effect) if self.env.extensions.android_threads => {
+                    let receiver = args.first().and_then(|a| attr_e(st, a));
+                    if let Some(attr) = looper_attr(effect, receiver) {
+                        st.attrs.set(&ret, Some(attr));
+                    }
+                }
+                _ => {}
             }
             // 5c. lock effects, ignored classes, summaries
             match cf.lock {
@@ -251,5 +257,17 @@ impl<'a, 'e> Interp<'a, 'e> {
         } else {
             st.own.set(ret, Some(OWNED));
         }
+    }
+}
+
+/// Android models: the attribute of a looper or thread handle, or of a main-thread check,
+/// given the receiver's attribute.
+fn looper_attr(effect: ThreadEffect, receiver: Option<Attr>) -> Option<Attr> {
+    match effect {
+        ThreadEffect::MainThreadHandle => Some(Attr::MainThreadHandle),
+        ThreadEffect::CurrentThreadHandle => Some(Attr::CurrentThreadHandle),
+        ThreadEffect::HandleThread => receiver.filter(|a| matches!(a, Attr::MainThreadHandle | Attr::CurrentThreadHandle)),
+        ThreadEffect::IsCurrentThread => (receiver == Some(Attr::MainThreadHandle)).then_some(Attr::OnMainThread),
+        _ => None,
     }
 }

@@ -33,7 +33,8 @@ import org.gradle.api.tasks.compile.JavaCompile;
  *
  * <p>Android modules ({@code com.android.application}, {@code com.android.library}, recognised by
  * plugin id) get the same task, fed from the compile tasks of the variant set by
- * {@code racer.androidVariant}, found by their names.
+ * {@code racer.androidVariant}, found by their names, with the variant's boot classpath (the
+ * Android framework) and compile classpath as context.
  */
 public class RacerPlugin implements Plugin<Project> {
     public static final String PLUGIN_ID = "dev.racer";
@@ -143,9 +144,14 @@ public class RacerPlugin implements Plugin<Project> {
             }
             return dirs;
         }));
+        // The framework classes (boot classpath) first, then the variant's compile classpath.
         task.setClasspath(project.files((Callable<Object>) () -> {
             JavaCompile javac = androidJavac(project, extension);
-            return javac != null ? javac.getClasspath() : Collections.emptyList();
+            List<Object> context = new ArrayList<Object>(AndroidBootClasspath.of(project, javac));
+            if (javac != null) {
+                context.add(javac.getClasspath());
+            }
+            return context;
         }));
         task.setSourceFiles(project.files((Callable<Object>) () -> {
             JavaCompile javac = androidJavac(project, extension);

@@ -1,0 +1,45 @@
+//! Android threading models beyond RacerD (spec 11.3, "more thread evidence"), on unless
+//! `racerd_compat`: background callbacks and thread annotations, and main-looper checks.
+//! `docs/android.md` lists them with the Android documentation each one follows.
+
+use crate::classfile::model::MethodRef;
+use crate::hierarchy::ClassTable;
+
+use super::models::ThreadEffect;
+
+/// Annotations (simple names: androidx.annotation, android.support.annotation,
+/// android.annotation) saying a method may run off the main thread.
+pub const BACKGROUND_ANNOTATIONS: &[&str] = &["WorkerThread", "AnyThread", "BinderThread"];
+
+/// Framework callbacks documented to run on a background thread: (class, method).
+const BACKGROUND_CALLBACKS: &[(&str, &str)] = &[
+    ("android.os.AsyncTask", "doInBackground"),
+    ("android.app.IntentService", "onHandleIntent"),
+    ("androidx.core.app.JobIntentService", "onHandleWork"),
+    ("android.support.v4.app.JobIntentService", "onHandleWork"),
+];
+
+/// An override of a background callback. Matched by name in a subclass, whatever the
+/// parameter types: `doInBackground(Params...)` is generic, so a subclass's own method
+/// (`doInBackground(String[])`) has other parameter types than the erased one.
+pub fn is_background_callback(table: &ClassTable, m: &MethodRef) -> bool {
+    let name = m.name.as_str();
+    BACKGROUND_CALLBACKS.iter().any(|(class, callback)| {
+        *callback == name && m.class.as_str() != *class && table.is_subtype_of_any(m.class, &[class])
+    })
+}
+
+const LOOPER: &str = "android.os.Looper";
+
+/// Main-thread checks: `Looper.myLooper() == Looper.getMainLooper()`,
+/// `Looper.getMainLooper().isCurrentThread()` and
+/// `Looper.getMainLooper().getThread() == Thread.currentThread()`.
+pub fn looper_effect(callee: &MethodRef) -> Option<ThreadEffect> {
+    match (callee.class.as_str(), callee.name.as_str()) {
+        (LOOPER, "getMainLooper") => Some(ThreadEffect::MainThreadHandle),
+        (LOOPER, "myLooper") | ("java.lang.Thread", "currentThread") => Some(ThreadEffect::CurrentThreadHandle),
+        (LOOPER, "getThread") => Some(ThreadEffect::HandleThread),
+        (LOOPER, "isCurrentThread") => Some(ThreadEffect::IsCurrentThread),
+        _ => None,
+    }
+}

@@ -1,0 +1,53 @@
+//! Android fixture suite: the fixtures under `tests/android/` are compiled against the real
+//! Android framework (Robolectric's `android-all` jar, Android 14) and analysed with it as
+//! context, as the Gradle plugin does for an Android variant. Same layout and `expected.tsv`
+//! format as `tests/fixtures/` (see `tests/fixtures/README.md`); `tests/android/_support/` holds
+//! what the framework jar lacks (androidx and support-library annotations, a JobIntentService
+//! stand-in) and is compiled against the framework first.
+//!
+//! The jar: `RACER_ANDROID_JAR`, else `build/android-framework/android-all-*.jar`, which
+//! `scripts/android-framework.sh` fetches (`scripts/test.sh` runs it). Without it the test is
+//! skipped with a message, unless `RACER_REQUIRE_ANDROID=1` (set by `scripts/test.sh`) makes
+//! that a failure.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::suite::{run_all, selected_fixtures, SUPPORT_DIR};
+use common::{java_files, javac, workspace_root, TempDir};
+
+const FRAMEWORK_JAR: &str = "android-all-14-robolectric-10818077.jar";
+
+fn framework_jar() -> Option<PathBuf> {
+    let jar = match std::env::var_os("RACER_ANDROID_JAR") {
+        Some(path) => PathBuf::from(path),
+        None => workspace_root().join("build/android-framework").join(FRAMEWORK_JAR),
+    };
+    jar.is_file().then_some(jar)
+}
+
+#[test]
+fn android_fixtures() {
+    let Some(framework) = framework_jar() else {
+        let message = format!(
+            "android fixtures SKIPPED: the Android framework jar ({FRAMEWORK_JAR}) is not available; \
+             run scripts/android-framework.sh or set RACER_ANDROID_JAR"
+        );
+        assert!(std::env::var_os("RACER_REQUIRE_ANDROID").is_none(), "{message}");
+        eprintln!("{message}");
+        return;
+    };
+    let root = workspace_root().join("tests").join("android");
+    let dirs = selected_fixtures(&root);
+
+    let keep = std::env::var_os("RACER_FIXTURES_KEEP").is_some();
+    let tmp = TempDir::new("racer-android").keep_if(keep, "android fixtures");
+
+    let support = tmp.join(SUPPORT_DIR);
+    let sources = java_files(&root.join(SUPPORT_DIR));
+    if let Err(e) = javac(&sources, &support, &[framework.clone()], &["--release", "8"]) {
+        panic!("cannot compile tests/android/{SUPPORT_DIR}: {e}");
+    }
+    run_all(&dirs, tmp.path(), &[framework, support]);
+}
