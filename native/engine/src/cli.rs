@@ -26,6 +26,8 @@ Options for analyze:
   --summaries-in FILE               summaries of upstream modules; repeatable
   --summaries-out FILE              write this run's summaries to FILE
   --threads N                       worker threads (default 0: one per core)
+  --max-memory SIZE                 stop with an error when the analysis holds more than
+                                    SIZE of memory (512m, 2g; default: no limit)
   --fail-on-issues                  exit with status 1 when any issue is reported
   --quiet                           do not print warnings or the summary line to stderr
 
@@ -94,7 +96,7 @@ fn parse_analyze(mut args: impl Iterator<Item = OsString>) -> Result<Command, St
             name.as_str(),
             "--classpath" | "--cp" | "--format" | "--output" | "-o" | "--thread-safe-annotation"
                 | "--ignore-class" | "--library-package" | "--source-path" | "--summaries-in"
-                | "--summaries-out" | "--threads"
+                | "--summaries-out" | "--threads" | "--max-memory"
         );
         let value = if takes_value {
             match inline {
@@ -148,6 +150,11 @@ fn parse_analyze(mut args: impl Iterator<Item = OsString>) -> Result<Command, St
                     format!("invalid value '{v}' for --threads (expected a whole number, 0 = one per core)")
                 })?);
             }
+            "--max-memory" => {
+                let bytes = racer::memory::parse_size(&value_str()?).map_err(|e| format!("--max-memory: {e}"))?;
+                // Whole MiB, rounded up so that a small limit is never 0 (unlimited).
+                request.options.max_memory_mb = (bytes as u64).div_ceil(1 << 20);
+            }
             _ => return Err(format!("unknown option '{name}' (try 'racer help')")),
         }
     }
@@ -193,7 +200,7 @@ mod tests {
             "analyze", "--format", "sarif", "--output=out/r.sarif", "--classpath", "a.jar:b",
             "--classpath=c", "--thread-safe-annotation", "Conc", "--ignore-class", "a.B$C",
             "--library-package", "v.", "--source-path", "src", "--summaries-in", "s1.json",
-            "--summaries-in", "s2.json", "--summaries-out", "o.json", "--threads", "2",
+            "--summaries-in", "s2.json", "--summaries-out", "o.json", "--threads", "2", "--max-memory", "2g",
             "--fail-on-issues", "--quiet", "classes", "--", "--odd-dir",
         ]);
         assert_eq!(a.format, Format::Sarif);
@@ -208,6 +215,7 @@ mod tests {
         assert_eq!(r.options.ignore_classes, ["a.B$C"]);
         assert_eq!(r.options.library_packages, ["v."]);
         assert_eq!(r.options.threads, 2);
+        assert_eq!(r.options.max_memory_mb, 2048);
         assert_eq!(r.source_paths, [PathBuf::from("src")]);
         assert_eq!(r.summaries_in, [PathBuf::from("s1.json"), "s2.json".into()]);
         assert_eq!(r.summaries_out, Some(PathBuf::from("o.json")));
@@ -244,6 +252,7 @@ mod tests {
             (&["analyze", "--quiet=yes", "x"][..], "takes no value"),
             (&["analyze", "--format", "json", "--format", "text", "x"][..], "more than once"),
             (&["analyze", "--ignore-class", "", "x"][..], "non-empty"),
+            (&["analyze", "--max-memory", "lots", "x"][..], "'lots'"),
         ] {
             let err = parse_strs(args).unwrap_err();
             assert!(err.contains(needle), "{args:?}: {err}");

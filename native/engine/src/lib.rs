@@ -11,14 +11,18 @@ pub mod input;
 pub mod pipeline;
 pub mod report;
 pub mod fxhash;
+pub mod guard;
+pub mod memory;
 pub mod summaries;
 pub mod sym;
 
 pub use api::{Error, Request, Response};
 
 /// Analyses the request's inputs and writes the requested report and summary files.
+/// A panic (an internal error, or the memory guard stopping the run) comes back as a
+/// one-line [`Error`].
 pub fn analyze(request: &Request) -> Result<Response, Error> {
-    pipeline::run(request)
+    guard::catch(|| pipeline::run(request))
 }
 
 /// JSON in, JSON out: the form the JNI bridge uses. Errors are one-line messages.

@@ -8,9 +8,10 @@ use std::process::ExitCode;
 use racer::api::Response;
 use racer::report::{self, Format};
 
-// The analysis allocates many small, short-lived objects from several threads.
+// The analysis allocates many small, short-lived objects from several threads; the
+// count of live bytes backs --max-memory.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: racer::memory::Counting<mimalloc::MiMalloc> = racer::memory::Counting(mimalloc::MiMalloc);
 
 const EXIT_ISSUES: u8 = 1;
 const EXIT_ERROR: u8 = 2;

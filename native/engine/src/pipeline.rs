@@ -18,7 +18,8 @@ use crate::summaries::{self, SummaryFile, Upstream};
 use crate::sym::Sym;
 
 pub fn run(request: &Request) -> Result<Response, Error> {
-    let mut builder = rayon::ThreadPoolBuilder::new();
+    let limit = usize::try_from(request.options.max_memory_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
+    let mut builder = rayon::ThreadPoolBuilder::new().start_handler(move |_| crate::memory::set_thread_limit(limit));
     if request.options.threads > 0 {
         builder = builder.num_threads(request.options.threads);
     }

@@ -496,6 +496,37 @@ fn constant_dynamic_bootstrap_argument_does_not_stop_the_run() {
 }
 
 #[test]
+fn parser_panic_is_one_warning_line() {
+    // Mutated classes on which the class-file parser panics (tests/bad-input/README.md):
+    // each is one warning line naming it, with no panic message or backtrace, even when
+    // Rust's own backtrace variable is set.
+    let tmp = tempdir("parser-panic");
+    let classes = racy_project(&tmp);
+    let dir = common::workspace_root().join("tests/bad-input/parser-panic");
+    let mut names: Vec<String> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names.len(), 3);
+    for name in &names {
+        fs::copy(dir.join(name), classes.join(name)).unwrap();
+    }
+    let out = Command::new(RACER)
+        .args([OsStr::new("analyze"), OsStr::new("--format"), OsStr::new("json"), classes.as_os_str()])
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), names.len(), "one line per bad class expected:\n{err}");
+    for (line, name) in lines.iter().zip(&names) {
+        assert!(line.starts_with("racer: warning: ") && line.contains(name.as_str()), "{line}");
+        assert!(line.ends_with("malformed or truncated class file: Attempting to get utf-8 data from non-utf8 constant pool entry!"), "{line}");
+    }
+    assert_racy_reported(&report);
+}
+
+#[test]
 fn warnings_can_be_silenced() {
     let tmp = tempdir("quiet");
     let classes = racy_project(&tmp);
