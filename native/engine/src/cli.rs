@@ -11,6 +11,8 @@ racer: find data races in JVM bytecode
 
 Usage:
   racer analyze [OPTIONS] PATH...   analyse class directories, jars or .class files
+  racer analyze-request [FILE]      run a request document (JSON, as the build plugins
+                                    send it; FILE or stdin) and print the response document
   racer --version                   print the version
   racer help                        print this help
 
@@ -40,6 +42,8 @@ pub enum Command {
     Help,
     Version,
     Analyze(Box<Analyze>),
+    /// A request document from this file (None: stdin).
+    AnalyzeRequest(Option<PathBuf>),
 }
 
 #[derive(Debug)]
@@ -59,6 +63,13 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, String> {
     };
     match first.to_str() {
         Some("analyze") => parse_analyze(args),
+        Some("analyze-request") => {
+            let file = args.next().filter(|a| a != "-").map(PathBuf::from);
+            match args.next() {
+                Some(extra) => Err(format!("analyze-request takes one request file, not also '{}'", extra.to_string_lossy())),
+                None => Ok(Command::AnalyzeRequest(file)),
+            }
+        }
         Some("help" | "--help" | "-h") => Ok(Command::Help),
         Some("--version" | "-V" | "version") => Ok(Command::Version),
         _ => Err(format!(
@@ -236,6 +247,10 @@ mod tests {
         assert!(matches!(parse_strs(&["--help"]), Ok(Command::Help)));
         assert!(matches!(parse_strs(&["analyze", "--help"]), Ok(Command::Help)));
         assert!(matches!(parse_strs(&["--version"]), Ok(Command::Version)));
+        assert!(matches!(parse_strs(&["analyze-request"]), Ok(Command::AnalyzeRequest(None))));
+        assert!(matches!(parse_strs(&["analyze-request", "-"]), Ok(Command::AnalyzeRequest(None))));
+        assert!(matches!(parse_strs(&["analyze-request", "r.json"]), Ok(Command::AnalyzeRequest(Some(_)))));
+        assert!(parse_strs(&["analyze-request", "a", "b"]).is_err());
     }
 
     #[test]

@@ -27,6 +27,13 @@ pub fn analyze(request: &Request) -> Result<Response, Error> {
 
 /// JSON in, JSON out: the form the JNI bridge uses. Errors are one-line messages.
 pub fn analyze_json(request_json: &str) -> Result<String, String> {
+    let request = parse_request(request_json)?;
+    let response = analyze(&request).map_err(|e| e.0)?;
+    serde_json::to_string(&response).map_err(|e| format!("racer: cannot encode the result: {e}"))
+}
+
+/// Decodes and checks a request document (the first half of [`analyze_json`]).
+pub fn parse_request(request_json: &str) -> Result<Request, String> {
     let request: Request = serde_json::from_str(request_json)
         .map_err(|e| format!("racer: malformed analysis request: {e}"))?;
     if request.request_version != api::REQUEST_VERSION {
@@ -37,6 +44,5 @@ pub fn analyze_json(request_json: &str) -> Result<String, String> {
             api::REQUEST_VERSION
         ));
     }
-    let response = analyze(&request).map_err(|e| e.0)?;
-    serde_json::to_string(&response).map_err(|e| format!("racer: cannot encode the result: {e}"))
+    Ok(request)
 }

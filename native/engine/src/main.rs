@@ -27,6 +27,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(cli::Command::Analyze(analyze)) => run(*analyze),
+        Ok(cli::Command::AnalyzeRequest(file)) => run_request(file),
         Err(message) => error(&message),
     }
 }
@@ -70,6 +71,22 @@ fn run(cli: cli::Analyze) -> ExitCode {
         ExitCode::from(EXIT_ISSUES)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// The build plugins' child-process mode: the same request and response documents as
+/// over JNI, on stdin (or a file) and stdout; a failure is one line on stderr, status 2.
+fn run_request(file: Option<std::path::PathBuf>) -> ExitCode {
+    let text = match &file {
+        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read the request: {e}", path.display())),
+        None => std::io::read_to_string(std::io::stdin()).map_err(|e| format!("cannot read the request from stdin: {e}")),
+    };
+    match text.and_then(|t| racer::analyze_json(&t)) {
+        Ok(response) => {
+            print_stdout(&response);
+            ExitCode::SUCCESS
+        }
+        Err(message) => error(&message),
     }
 }
 

@@ -43,9 +43,11 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let mut units = Vec::new();
     for path in &request.inputs {
         units.extend(input::list_units(path, &mut diagnostics)?);
+        crate::memory::check();
     }
     let loading = Instant::now();
     let upstream = summaries::load_all(&request.summaries_in)?;
+    crate::memory::check();
     if !request.summaries_in.is_empty() {
         phase(loading, "load upstream summaries");
     }
@@ -62,6 +64,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let index = ClasspathIndex::build(&request.classpath, &mut diagnostics);
     load_context(&mut table, &index, &classes, &upstream, &mut diagnostics);
     table.freeze();
+    crate::memory::check();
     phase(start, "classpath+hierarchy");
 
     let config = AnnotationConfig { thread_safe_aliases: request.options.thread_safe_annotations.clone() };
@@ -76,6 +79,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         all_summaries: request.summaries_out.is_some(),
     };
     let analysis = schedule::run(&inputs);
+    crate::memory::check();
     phase(start, "summaries");
     let library_packages: Vec<String> = request.options.library_packages.iter().map(|p| package_prefix(p)).collect();
     let report_config = ReportConfig {
@@ -86,6 +90,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         thread_safe_aliases: &request.options.thread_safe_annotations,
     };
     let issues = races::report(&analysis, &classes, &report_config);
+    crate::memory::check();
     phase(start, "reporting");
 
     if let Some(out) = &request.summaries_out {

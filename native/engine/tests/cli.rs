@@ -527,6 +527,40 @@ fn parser_panic_is_one_warning_line() {
 }
 
 #[test]
+fn analyze_request_speaks_the_plugin_documents() {
+    let tmp = tempdir("analyze-request");
+    let classes = racy_project(&tmp);
+    let request = serde_json::json!({ "request_version": racer::api::REQUEST_VERSION, "inputs": [classes] }).to_string();
+    let run = |args: &[&str], stdin: &str| {
+        let mut child = Command::new(RACER)
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let out = run(&["analyze-request"], &request);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    assert_racy_reported(&json(&out));
+
+    let file = tmp.join("request.json");
+    fs::write(&file, &request).unwrap();
+    let out = run(&["analyze-request", file.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_racy_reported(&json(&out));
+
+    let out = run(&["analyze-request"], "{\"request_version\": 1, \"bogus\": 2}");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = stderr(&out);
+    assert!(err.starts_with("racer: error: malformed analysis request: unknown field `bogus`") && err.lines().count() == 1, "{err}");
+}
+
+#[test]
 fn warnings_can_be_silenced() {
     let tmp = tempdir("quiet");
     let classes = racy_project(&tmp);
