@@ -30,6 +30,7 @@ Options for analyze:
   --threads N                       worker threads (default 0: one per core)
   --max-memory SIZE                 stop with an error when the analysis holds more than
                                     SIZE of memory (512m, 2g; default: no limit)
+  --racerd-compat                   pure RacerD behaviour: no extensions beyond it
   --fail-on-issues                  exit with status 1 when any issue is reported
   --quiet                           do not print warnings or the summary line to stderr
 
@@ -132,6 +133,7 @@ fn parse_analyze(mut args: impl Iterator<Item = OsString>) -> Result<Command, St
         match name.as_str() {
             "--help" | "-h" => return Ok(Command::Help),
             "--fail-on-issues" => fail_on_issues = true,
+            "--racerd-compat" => request.options.racerd_compat = true,
             "--quiet" | "-q" => quiet = true,
             "--classpath" | "--cp" => {
                 let v = value.clone().unwrap_or_default();

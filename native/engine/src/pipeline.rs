@@ -8,6 +8,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::analysis::annotations::AnnotationConfig;
+use crate::analysis::extensions::Extensions;
 use crate::analysis::races::{self, ReportConfig};
 use crate::analysis::schedule::{self, Analysis, Inputs};
 use crate::api::{Diagnostic, Error, Request, Response, Stats};
@@ -67,6 +68,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     crate::memory::check();
     phase(start, "classpath+hierarchy");
 
+    let extensions = Extensions::from_compat(request.options.racerd_compat);
     let config = AnnotationConfig { thread_safe_aliases: request.options.thread_safe_annotations.clone() };
     let ignore: FxHashSet<Sym> = request.options.ignore_classes.iter().map(|c| Sym::new(c)).collect();
     let inputs = Inputs {
@@ -77,6 +79,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         upstream: &upstream.summaries,
         upstream_shapes: &upstream.shapes,
         all_summaries: request.summaries_out.is_some(),
+        extensions,
     };
     let analysis = schedule::run(&inputs);
     crate::memory::check();
@@ -88,6 +91,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         library_packages: &library_packages,
         upstream: &upstream.summaries,
         thread_safe_aliases: &request.options.thread_safe_annotations,
+        extensions,
     };
     let issues = races::report(&analysis, &classes, &report_config);
     crate::memory::check();
@@ -98,6 +102,9 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         phase(start, "summary file built");
         summaries::write(out, &file)?;
         phase(start, "summary file written");
+    }
+    if let Some(note) = missing_lines_note(&issues) {
+        diagnostics.push(note);
     }
     diagnostics.sort();
     diagnostics.dedup();
@@ -117,6 +124,25 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     // Freeing the whole program model takes a noticeable time; do it off the caller's path.
     std::thread::spawn(move || drop((analysis, classes, table)));
     Ok(response)
+}
+
+/// Said once per run: issues in classes compiled without line numbers (`javac -g:none`)
+/// have no line; they name their method instead.
+fn missing_lines_note(issues: &[crate::report::Issue]) -> Option<Diagnostic> {
+    let lineless: Vec<&crate::report::Issue> = issues.iter().filter(|i| i.line == 0).collect();
+    let first = lineless.first()?;
+    let mut classes: Vec<&str> = lineless.iter().map(|i| i.class.as_str()).collect();
+    classes.sort_unstable();
+    classes.dedup();
+    Some(Diagnostic {
+        file: first.class.clone(),
+        message: format!(
+            "{} issue(s) in {} class(es) compiled without line numbers (javac -g:none) are reported with no line, \
+             naming their method",
+            lineless.len(),
+            classes.len()
+        ),
+    })
 }
 
 /// A package option `a.b` or `a.b.` matches classes in `a.b` and below.

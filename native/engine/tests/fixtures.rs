@@ -13,8 +13,13 @@
 //!   Directories without `expected.tsv` are searched for nested fixtures.
 //!
 //! `expected.tsv` holds one issue per line:
-//! `KIND<TAB>class<TAB>method<TAB>line<TAB>access_path`. Blank lines and lines starting with `#`
-//! are ignored; an empty expectation means "no issues". The comparison is exact (as multisets).
+//! `KIND<TAB>class<TAB>method<TAB>line<TAB>access_path` (`null` for an issue without a line).
+//! Blank lines and lines starting with `#` are ignored; an empty expectation means "no issues".
+//! The comparison is exact (as multisets).
+//!
+//! Every fixture runs twice: with `racerd_compat` (pure RacerD), checked against
+//! `expected.tsv`, and in the default mode (with the extensions), checked against
+//! `expected.default.tsv` when the extensions change the result, else `expected.tsv` too.
 //!
 //! Environment:
 //! - `RACER_FIXTURES=topic1,topic2` runs only the named fixtures (substring match).
@@ -54,8 +59,6 @@ fn fixture_dirs(dir: &Path, root: &Path, out: &mut Vec<(String, PathBuf)>) {
 }
 
 fn run_fixture(dir: &Path, tmp: &Path, support: Option<&Path>) -> Result<(), String> {
-    let expected = read_expected(&dir.join("expected.tsv"))?;
-
     let sources = java_files(dir);
     if sources.is_empty() {
         return Err("no .java files".into());
@@ -77,8 +80,19 @@ fn run_fixture(dir: &Path, tmp: &Path, support: Option<&Path>) -> Result<(), Str
         Ok(text) => serde_json::from_str(&text).map_err(|e| format!("bad options.json: {e}"))?,
         Err(_) => Options::default(),
     };
+    let default_expected = dir.join("expected.default.tsv");
+    let default_expected = if default_expected.is_file() { default_expected } else { dir.join("expected.tsv") };
+    check_mode(dir, &classes, classpath.clone(), Options { racerd_compat: true, ..options.clone() }, &dir.join("expected.tsv"))
+        .map_err(|e| format!("[racerd_compat] {e}"))?;
+    check_mode(dir, &classes, classpath, Options { racerd_compat: false, ..options }, &default_expected)
+        .map_err(|e| format!("[default mode] {e}"))
+}
+
+/// Runs the engine on compiled fixture classes and compares with one expectation file.
+fn check_mode(dir: &Path, classes: &Path, classpath: Vec<PathBuf>, options: Options, expected: &Path) -> Result<(), String> {
+    let expected = read_expected(expected)?;
     let request = Request {
-        inputs: vec![classes],
+        inputs: vec![classes.to_path_buf()],
         classpath,
         source_paths: vec![dir.to_path_buf()],
         options,

@@ -1,7 +1,9 @@
 //! The RacerD analysis: domains, transfer functions, scheduling and reporting.
 pub mod annotations;
 pub mod cfg;
+pub mod dedup;
 pub mod domain;
+pub mod extensions;
 pub mod facts;
 pub mod interp;
 pub mod models;

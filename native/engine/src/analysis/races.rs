@@ -12,7 +12,9 @@ use crate::report::{Conflict, Issue, IssueKind, TraceElem};
 use crate::sym::Sym;
 
 use super::annotations::is_synthetic_name;
+use super::dedup;
 use super::domain::*;
+use super::extensions::Extensions;
 use super::schedule::Analysis;
 
 pub struct ReportConfig<'a> {
@@ -22,6 +24,7 @@ pub struct ReportConfig<'a> {
     /// Summaries of upstream methods (for the synchronized-field filter of upstream classes).
     pub upstream: &'a FxHashMap<MethodRef, Arc<Summary>>,
     pub thread_safe_aliases: &'a [String],
+    pub extensions: Extensions,
 }
 
 /// One pooled entry: a snapshot of a reportable method.
@@ -90,6 +93,9 @@ pub fn report(analysis: &Analysis, classes: &[Arc<Class>], cfg: &ReportConfig<'_
         (&a.class, a.line, &a.method, &a.descriptor, a.kind, &a.access_path)
             .cmp(&(&b.class, b.line, &b.method, &b.descriptor, b.kind, &b.access_path))
     });
+    if cfg.extensions.end_location_dedup {
+        issues = dedup::one_report_per_race(issues);
+    }
     issues
 }
 
@@ -98,8 +104,8 @@ struct ClassReporter<'a> {
     class: &'a Class,
     methods: &'a [usize],
     cfg: &'a ReportConfig<'a>,
-    // de-duplication state (9.1)
-    sites: FxHashSet<(usize, u32)>,
+    // de-duplication state (9.1); the path is part of a site only with `report_per_field`
+    sites: FxHashSet<(usize, u32, Option<&'a Path>)>,
     interface_methods: FxHashSet<usize>,
     group_reads: FxHashSet<usize>,
     group_writes: FxHashSet<usize>,
@@ -324,7 +330,11 @@ impl<'a> ClassReporter<'a> {
 
     fn emit(&mut self, kind: IssueKind, e: &Entry<'a>, conflict: Option<&Entry<'a>>, class: WriteClass) {
         let line = e.access.site.outer_line();
-        if line == 0 || self.sites.contains(&(e.method, line)) {
+        let ext = self.cfg.extensions;
+        // Without line numbers every access of a method is at line 0: the path tells them apart.
+        let field = (ext.report_per_field || line == 0).then(|| e.access.key.kind.path());
+        let site = (e.method, line, field);
+        if (line == 0 && !ext.lineless_reports) || self.sites.contains(&site) {
             return;
         }
         match class {
@@ -333,7 +343,7 @@ impl<'a> ClassReporter<'a> {
             WriteClass::Interface if self.interface_methods.contains(&e.method) => return,
             _ => {}
         }
-        self.sites.insert((e.method, line));
+        self.sites.insert(site);
         match class {
             WriteClass::Write => self.group_writes.insert(e.method),
             WriteClass::Read => self.group_reads.insert(e.method),
@@ -379,20 +389,33 @@ impl<'a> ClassReporter<'a> {
             message,
             trace,
             conflicts,
+            other_entry_points: 0,
         }
     }
 
     fn trace(&self, e: &Entry<'a>, path: &str) -> Vec<TraceElem> {
-        let mut out = Vec::new();
+        let calls = e.access.site.trace.len();
+        // A report lists at most REPORTED_CALLS calls (the outermost and innermost halves):
+        // every report of a call chain thousands deep would otherwise repeat the whole
+        // chain, and reports and memory would grow with the square of its depth.
+        let skipped = calls.saturating_sub(REPORTED_CALLS);
+        let mut out = Vec::with_capacity(calls.min(REPORTED_CALLS) + 1);
         let mut current = self.analysis.methods[e.method].mref;
-        for call in e.access.site.trace.iter() {
-            out.push(TraceElem {
-                class: current.class.to_string(),
-                method: current.name.to_string(),
-                descriptor: current.descriptor.to_string(),
-                line: call.line,
-                description: format!("call to {}", render_method(&call.callee)),
-            });
+        for (k, call) in e.access.site.trace.iter().enumerate() {
+            let hidden = skipped > 0 && k > REPORTED_CALLS / 2 && k <= REPORTED_CALLS / 2 + skipped;
+            if !hidden {
+                let mut description = format!("call to {}", render_method(&call.callee));
+                if skipped > 0 && k == REPORTED_CALLS / 2 {
+                    description.push_str(&format!(" ({skipped} further calls not shown)"));
+                }
+                out.push(TraceElem {
+                    class: current.class.to_string(),
+                    method: current.name.to_string(),
+                    descriptor: current.descriptor.to_string(),
+                    line: call.line,
+                    description,
+                });
+            }
             current = call.callee;
         }
         let description = match &e.access.key.kind {
@@ -591,3 +614,6 @@ pub fn render_method(m: &MethodRef) -> String {
         n => format!("{simple}.{n}{args}"),
     }
 }
+
+/// Most calls a reported trace lists (see `trace`).
+const REPORTED_CALLS: usize = 64;

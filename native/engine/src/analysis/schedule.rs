@@ -44,6 +44,7 @@ pub struct Inputs<'a> {
     /// Every method's summary is wanted (a summary file is written). Otherwise only the
     /// methods that reporting can depend on are analysed (the issues are the same).
     pub all_summaries: bool,
+    pub extensions: crate::analysis::extensions::Extensions,
 }
 
 fn phase(start: std::time::Instant, name: &str) {
@@ -186,13 +187,14 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
             .filter_map(|(e, _)| inputs.classes[e.class].methods[e.index].body.as_ref()),
     );
     phase(start, "callee facts");
-    let env = Env { table, facts: &facts, config: inputs.config, ignore_classes: inputs.ignore_classes, callee: &callee, inline_shape: &shape };
+    let env = Env { table, facts: &facts, config: inputs.config, ignore_classes: inputs.ignore_classes, callee: &callee, inline_shape: &shape, extensions: inputs.extensions };
     // A method not (yet) needed keeps no summary; a later round may still need it.
     let analyse = |i: usize| {
         let e = &methods[i];
         if cells[i].get().is_some() || !needed[i].load(Ordering::Relaxed) {
             return;
         }
+        crate::memory::check();
         let summary = if e.analysed {
             let class = &inputs.classes[e.class];
             let input = MethodInput { class: &class.header, method: &class.methods[e.index], mref: e.mref, facts: &e.facts };

@@ -54,6 +54,8 @@ pub struct Issue {
     pub class: String,
     pub method: String,
     pub descriptor: String,
+    /// 0 when the class has no line numbers; written as `null`.
+    #[serde(with = "line_or_null")]
     pub line: u32,
     /// The `SourceFile` attribute, or "" when absent.
     pub source_file: String,
@@ -61,4 +63,23 @@ pub struct Issue {
     pub message: String,
     pub trace: Vec<TraceElem>,
     pub conflicts: Vec<Conflict>,
+    /// Other reporting methods that reach the same race (end-location de-duplication).
+    #[serde(default)]
+    pub other_entry_points: u32,
+}
+
+/// A line number, with 0 (no line number table) written as `null`.
+mod line_or_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(line: &u32, s: S) -> Result<S::Ok, S::Error> {
+        match line {
+            0 => s.serialize_none(),
+            n => s.serialize_u32(*n),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        Ok(Option::<u32>::deserialize(d)?.unwrap_or(0))
+    }
 }

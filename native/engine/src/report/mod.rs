@@ -190,6 +190,7 @@ pub(crate) mod test_support {
                 description: format!("access to `{path}`"),
             }],
             conflicts: vec![],
+            other_entry_points: 0,
         }
     }
 

@@ -45,7 +45,11 @@ pub fn render(response: &Response, sources: &SourceIndex) -> String {
 
 fn render_issue(out: &mut String, issue: &Issue, sources: &SourceIndex) {
     let source = sources.resolve(&issue.class, &issue.source_file);
-    let _ = writeln!(out, "{}:{}: error: {}", source.relative, issue.line, issue.kind.as_str());
+    let at = match issue.line {
+        0 => format!("{} (no line numbers; in {})", source.relative, issue.method),
+        n => format!("{}:{n}", source.relative),
+    };
+    let _ = writeln!(out, "{at}: error: {}", issue.kind.as_str());
     for line in issue.message.lines() {
         let _ = writeln!(out, "  {}", line.trim_end());
     }

@@ -168,7 +168,8 @@ pub fn fixture_filter() -> Vec<String> {
 
 /// One issue as an `expected.tsv` line: `KIND<TAB>class<TAB>method<TAB>line<TAB>access_path`.
 pub fn issue_line(issue: &Issue) -> String {
-    format!("{}\t{}\t{}\t{}\t{}", issue.kind.as_str(), issue.class, issue.method, issue.line, issue.access_path)
+    let line = if issue.line == 0 { "null".to_string() } else { issue.line.to_string() };
+    format!("{}\t{}\t{}\t{}\t{}", issue.kind.as_str(), issue.class, issue.method, line, issue.access_path)
 }
 
 /// The issues as sorted `expected.tsv` lines.

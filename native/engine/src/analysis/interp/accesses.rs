@@ -1,0 +1,85 @@
+//! Recording accesses (5.1) and assignment (5.2).
+
+use crate::sym::Sym;
+
+use super::super::domain::*;
+use super::super::facts;
+use super::ownership::{own, own_e};
+use super::state::*;
+use super::Interp;
+
+impl<'a, 'e> Interp<'a, 'e> {
+    pub(super) fn record(&mut self, kind: AccessKind, st: &State, own_pre: Own, trace: Trace, line: u32) {
+        let path = kind.path();
+        if !path.base.is_reportable() || own_pre.is_owned() || has_switch_map(path) {
+            return;
+        }
+        let key = AccessKey { kind, thread: st.threads, lock: st.locks > 0, own_pre };
+        let site = Site { line, trace };
+        match self.accesses.get_mut(&key) {
+            Some(existing) => {
+                let old = std::mem::replace(existing, site.clone());
+                *existing = Site::preferred(old, site);
+            }
+            None => {
+                self.accesses.insert(key, site);
+            }
+        }
+    }
+
+    pub(super) fn record_path(&mut self, st: &State, p: &Path, is_write: bool) {
+        if !p.base.is_reportable() {
+            return;
+        }
+        for k in 1..=p.steps.len() {
+            if let Step::Field { class, name } = p.steps[k - 1] {
+                if self.is_safe_step(class, name) {
+                    continue;
+                }
+                if name.as_str() == "$assertionsDisabled" {
+                    continue;
+                }
+            }
+            let prefix = p.prefix(k - 1);
+            let access = p.prefix(k);
+            let kind = if is_write && k == p.steps.len() { AccessKind::Write(access) } else { AccessKind::Read(access) };
+            let own_pre = own(st, &prefix);
+            let line = self.line;
+            self.record(kind, st, own_pre, Trace::empty(), line);
+        }
+    }
+
+    pub(super) fn read_expr(&mut self, st: &State, e: &Expr) {
+        for p in e.paths() {
+            self.record_path(st, p, false);
+        }
+    }
+
+    pub(super) fn assign(&mut self, st: &mut State, lhs: &Path, rhs: &Expr, lhs_wide_type: bool) {
+        self.read_expr(st, rhs);
+        let rhs_paths = rhs.paths();
+        let functional = !rhs_paths.is_empty()
+            && rhs_paths.iter().all(|p| st.attrs.get(p) == Some(Attr::Functional))
+            && !lhs_wide_type;
+        if !functional {
+            self.record_path(st, lhs, true);
+        }
+        if !matches!(lhs.base, Base::Static(_)) {
+            let o = own_e(st, rhs);
+            st.own.set(lhs, Some(o));
+        }
+        let a = attr_e(st, rhs);
+        st.attrs.set(lhs, a);
+    }
+
+    pub(super) fn is_safe_step(&self, class: Sym, name: Sym) -> bool {
+        match self.env.facts.safe_steps.get(&(class, name)) {
+            Some(safe) => *safe,
+            None => facts::is_safe_field(self.env.table, class, name),
+        }
+    }
+}
+
+pub(super) fn has_switch_map(p: &Path) -> bool {
+    p.steps.iter().any(|s| matches!(s, Step::Field { name, .. } if name.as_str().contains("$SwitchMap")))
+}

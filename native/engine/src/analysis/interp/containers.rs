@@ -1,0 +1,46 @@
+//! Container calls (5.7) with the thread-safe container rules (6.4-6.6).
+
+use super::super::domain::*;
+use super::super::facts::CallFacts;
+use super::super::models::ContainerAccess;
+use super::ownership::own;
+use super::state::*;
+use super::Interp;
+
+impl<'a, 'e> Interp<'a, 'e> {
+    pub(super) fn container_call(&mut self, st: &mut State, cf: &CallFacts, access: ContainerAccess, args: &[Expr], ret: &Path) {
+        let receiver = match args.first() {
+            Some(Expr::Path(p)) => p.clone(),
+            _ => return,
+        };
+        let resolved = &cf.resolved;
+        if st.attrs.get(&receiver) == Some(Attr::Synchronized)
+            || cf.synchronized_container
+            || self.is_synchronized_collection_field(&receiver)
+        {
+            return;
+        }
+        let own_pre = own(st, &receiver);
+        let kind = match access {
+            ContainerAccess::Write => AccessKind::ContainerWrite(receiver.clone(), *resolved),
+            ContainerAccess::Read => AccessKind::ContainerRead(receiver.clone(), *resolved),
+        };
+        let line = self.line;
+        self.record(kind, st, own_pre, Trace::empty(), line);
+        st.own.set(ret, Some(own_pre));
+    }
+
+    pub(super) fn is_synchronized_collection_field(&self, receiver: &Path) -> bool {
+        if receiver.steps.len() != 1 {
+            return false;
+        }
+        match receiver.steps[0] {
+            Step::Field { class, name } => self
+                .env
+                .table
+                .field(class, name)
+                .map_or(false, |f| f.annotations.iter().any(|a| a.matches("SynchronizedCollection"))),
+            Step::Array => false,
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! One bytecode instruction (2.1-2.3): moves values between locals, the operand
+//! stack and fields, and hands reads, writes and calls to their transfer functions.
+
+use crate::classfile::descriptor::return_kind;
+use crate::classfile::model::*;
+use crate::sym::Sym;
+
+use super::super::domain::*;
+use super::super::models::LockEffect;
+use super::locks::apply_lock_effect;
+use super::ownership::{own, own_e};
+use super::state::*;
+use super::Interp;
+
+impl<'a, 'e> Interp<'a, 'e> {
+    pub(super) fn step(&mut self, st: &mut State, insn: &Insn) {
+        match insn {
+            Insn::Nop | Insn::CheckCast => {}
+            Insn::Const { value, wide } => push(st, Expr::Const(*value), *wide),
+            Insn::Load { slot, wide } => {
+                let p = self.local_path(*slot);
+                push(st, Expr::Path(p), *wide);
+            }
+            Insn::Store { slot, wide } => {
+                let v = pop(st, *wide);
+                let lhs = self.local_path(*slot);
+                self.assign(st, &lhs, &v, *wide);
+            }
+            Insn::Iinc { slot } => {
+                let p = self.local_path(*slot);
+                st.own.set(&p, Some(Own::Unowned));
+                if st.attrs.get(&p) != Some(Attr::Functional) {
+                    st.attrs.set(&p, None);
+                }
+            }
+            Insn::ArrayLoad { wide } => {
+                let index = pop(st, false);
+                self.read_expr(st, &index);
+                let array = pop(st, false);
+                let e = match &array {
+                    Expr::Path(p) => match p.with(Step::Array) {
+                        Some(q) => Expr::Path(q),
+                        None => Expr::opaque(vec![p.clone()], None, Own::Unowned),
+                    },
+                    other => {
+                        let o = own_e(st, other);
+                        Expr::opaque(other.paths().to_vec(), None, o)
+                    }
+                };
+                push(st, e, *wide);
+            }
+            Insn::ArrayStore { wide } => {
+                let value = pop(st, *wide);
+                let index = pop(st, false);
+                self.read_expr(st, &index);
+                let array = pop(st, false);
+                match &array {
+                    Expr::Path(p) => match p.with(Step::Array) {
+                        Some(lhs) => self.assign(st, &lhs, &value, *wide),
+                        None => {
+                            self.read_expr(st, &value);
+                            self.read_expr(st, &array);
+                        }
+                    },
+                    other => {
+                        self.read_expr(st, &value);
+                        self.read_expr(st, other);
+                    }
+                }
+            }
+            Insn::Op { args, wide_args, result } => {
+                let mut operands = Vec::with_capacity(*args as usize);
+                for k in (0..*args).rev() {
+                    operands.push(pop(st, wide_args & (1 << k) != 0));
+                }
+                operands.reverse();
+                let mut paths = Vec::new();
+                for o in &operands {
+                    for p in o.paths() {
+                        if !paths.contains(p) {
+                            paths.push(p.clone());
+                        }
+                    }
+                }
+                let attrs: Vec<Option<Attr>> = operands.iter().map(|o| attr_e(st, o)).collect();
+                let attr = if attrs.windows(2).all(|w| w[0] == w[1]) { attrs.first().copied().flatten() } else { None };
+                if let Some(w) = result {
+                    push(st, Expr::opaque(paths, attr, Own::Unowned), *w);
+                }
+            }
+            Insn::Pop => {
+                st.stack.pop();
+            }
+            Insn::Pop2 => {
+                st.stack.pop();
+                st.stack.pop();
+            }
+            Insn::Dup => dup_slots(st, 1, 0),
+            Insn::DupX1 => dup_slots(st, 1, 1),
+            Insn::DupX2 => dup_slots(st, 1, 2),
+            Insn::Dup2 => dup_slots(st, 2, 0),
+            Insn::Dup2X1 => dup_slots(st, 2, 1),
+            Insn::Dup2X2 => dup_slots(st, 2, 2),
+            Insn::Swap => {
+                let n = st.stack.len();
+                if n >= 2 {
+                    st.stack.swap(n - 1, n - 2);
+                }
+            }
+            Insn::GetField(f) => {
+                let obj = pop(st, false);
+                let e = self.get_field(st, &obj, f);
+                push(st, e, f.is_wide());
+            }
+            Insn::GetStatic(f) => {
+                let declaring = self.declaring(f);
+                let e = match Path::of(Base::Static(declaring)).field(declaring, f.name) {
+                    Some(p) => Expr::Path(p),
+                    None => Expr::opaque(vec![], None, Own::Unowned),
+                };
+                push(st, e, f.is_wide());
+            }
+            Insn::PutField(f) => {
+                let value = pop(st, f.is_wide());
+                let obj = pop(st, false);
+                self.put_field(st, &obj, f, &value);
+            }
+            Insn::PutStatic(f) => {
+                let value = pop(st, f.is_wide());
+                let declaring = self.declaring(f);
+                match Path::of(Base::Static(declaring)).field(declaring, f.name) {
+                    Some(lhs) => self.assign(st, &lhs, &value, f.is_wide()),
+                    None => self.read_expr(st, &value),
+                }
+            }
+            Insn::Invoke { kind, method } => self.invoke(st, *kind, method),
+            Insn::InvokeDynamic { descriptor } => {
+                let args = pop_args(st, descriptor.as_str(), false);
+                for a in &args {
+                    self.read_expr(st, a);
+                }
+                if let Some(w) = return_kind(descriptor.as_str()) {
+                    let t = self.temp();
+                    st.own.set(&t, Some(OWNED));
+                    st.attrs.set(&t, None);
+                    push(st, Expr::Path(t), w);
+                }
+            }
+            Insn::New { .. } => {
+                let t = self.temp();
+                st.own.set(&t, Some(OWNED));
+                st.attrs.set(&t, None);
+                push(st, Expr::Path(t), false);
+            }
+            Insn::NewArray { dims } => {
+                for _ in 0..*dims {
+                    let size = pop(st, false);
+                    self.read_expr(st, &size);
+                }
+                let t = self.temp();
+                st.own.set(&t, Some(OWNED));
+                st.attrs.set(&t, None);
+                push(st, Expr::Path(t), false);
+            }
+            Insn::ArrayLength | Insn::InstanceOf => {
+                let v = pop(st, false);
+                self.read_expr(st, &v);
+                push(st, Expr::opaque(vec![], None, Own::Unowned), false);
+            }
+            Insn::MonitorEnter | Insn::MonitorExit => {
+                let v = pop(st, false);
+                self.read_expr(st, &v);
+                let effect = if matches!(insn, Insn::MonitorEnter) { LockEffect::Acquire } else { LockEffect::Release };
+                if effect == LockEffect::Release {
+                    self.flush_pending_reads(st);
+                }
+                apply_lock_effect(st, effect);
+            }
+            // Control flow is handled by `run_block`.
+            Insn::Return { .. } | Insn::Athrow | Insn::Goto { .. } | Insn::If { .. } | Insn::Switch { .. } | Insn::Jsr { .. } | Insn::Ret => {}
+        }
+    }
+
+    pub(super) fn get_field(&mut self, st: &mut State, obj: &Expr, f: &FieldRef) -> Expr {
+        match obj {
+            Expr::Path(p) => match self.field_path(p, f) {
+                Some(q) => Expr::Path(q),
+                None => Expr::opaque(vec![p.clone()], None, own(st, p)),
+            },
+            other => {
+                self.read_expr(st, other);
+                Expr::opaque(vec![], None, own_e(st, other))
+            }
+        }
+    }
+
+    pub(super) fn put_field(&mut self, st: &mut State, obj: &Expr, f: &FieldRef, value: &Expr) {
+        match obj {
+            Expr::Path(p) => match self.field_path(p, f) {
+                Some(lhs) => self.assign(st, &lhs, value, f.is_wide()),
+                None => {
+                    self.read_expr(st, value);
+                    self.read_expr(st, obj);
+                }
+            },
+            other => {
+                self.read_expr(st, value);
+                self.read_expr(st, other);
+            }
+        }
+    }
+
+    pub(super) fn local_path(&self, slot: u16) -> Path {
+        let m = self.input.method;
+        match m.formal_slots.iter().position(|&s| s == slot) {
+            Some(0) if !m.header.is_static() => Path::of(Base::This),
+            Some(i) => Path::of(Base::Param(i as u16)),
+            None => Path::of(Base::Local(slot)),
+        }
+    }
+
+    pub(super) fn declaring(&self, f: &FieldRef) -> Sym {
+        match self.env.facts.fields.get(f) {
+            Some(ff) => ff.declaring,
+            None => self.env.table.resolve_field(f.class, f.name),
+        }
+    }
+
+    pub(super) fn field_path(&self, base: &Path, f: &FieldRef) -> Option<Path> {
+        base.field(self.declaring(f), f.name)
+    }
+
+    pub(super) fn temp(&self) -> Path {
+        Path::of(Base::Temp(self.pc as u32))
+    }
+}

@@ -1,0 +1,318 @@
+//! Section 4-5: the forward abstract interpreter of one method body, producing
+//! its summary. The operand stack is modelled symbolically so that `getfield`
+//! on a stack value yields a longer access path (2.2, implementation note).
+//!
+//! This module holds the driver (initial state, fixpoint over the CFG, exits and
+//! the summary); the transfer functions live in one submodule per concern.
+
+use std::collections::BTreeSet;
+
+use crate::classfile::model::*;
+use crate::hierarchy::ClassTable;
+use crate::sym::Sym;
+
+use super::annotations::{is_initializer, AnnotationConfig, MethodFacts};
+use super::cfg::Cfg;
+use super::domain::*;
+use super::extensions::Extensions;
+use super::facts::Facts;
+use super::models;
+
+mod accesses;
+mod branches;
+mod calls;
+mod containers;
+mod insns;
+mod locks;
+mod ownership;
+mod state;
+
+use calls::AppliedAt;
+use ownership::own_e;
+use state::*;
+
+/// What is known about a callee.
+pub enum Callee<'s> {
+    /// Borrowed: summaries outlive the analysis of their callers.
+    Summary(&'s Summary),
+    /// No summary: no body, abstract, native, recursion cycle (5.6).
+    Unknown,
+}
+
+/// Everything the interpreter needs besides the method itself.
+pub struct Env<'a> {
+    pub table: &'a ClassTable,
+    pub facts: &'a Facts,
+    pub config: &'a AnnotationConfig,
+    pub ignore_classes: &'a crate::fxhash::FxHashSet<Sym>,
+    pub callee: &'a (dyn Fn(&MethodRef) -> Callee<'a> + Sync),
+    pub inline_shape: &'a (dyn Fn(&MethodRef) -> Option<InlineShape> + Sync),
+    pub extensions: Extensions,
+}
+
+struct Exit {
+    /// Attribute map joined over the exits (kept for constructors and class initialisers).
+    attrs: Option<PathMap<Attr>>,
+    threads: Threads,
+    locks: u8,
+    ret_own: Option<Own>,
+    ret_attr: Option<Option<Attr>>,
+}
+
+pub struct MethodInput<'a> {
+    pub class: &'a ClassHeader,
+    pub method: &'a Method,
+    pub mref: MethodRef,
+    pub facts: &'a MethodFacts,
+}
+
+/// Per-block visits after which the fixpoint stops widening (finite domains make
+/// this a safety net only).
+const MAX_BLOCK_VISITS: u32 = 64;
+
+struct Interp<'a, 'e> {
+    env: &'a Env<'e>,
+    input: &'a MethodInput<'a>,
+    body: &'a Body,
+    accesses: crate::fxhash::FxHashMap<AccessKey, Site>,
+    exit: Option<Exit>,
+    exits_after: Vec<bool>,
+    line: u32,
+    pc: usize,
+    inline_depth: u32,
+    /// Call sites whose summary accesses were already added, with the caller facts
+    /// they depend on: re-running a loop body does not re-add them.
+    applied: crate::fxhash::FxHashMap<(u32, u32), Vec<AppliedAt>>,
+}
+
+pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
+    let body = match &input.method.body {
+        Some(b) => b,
+        None => return Summary::empty(),
+    };
+    let mut exits_after = vec![false; body.insns.len()];
+    for (i, insn) in body.insns.iter().enumerate() {
+        if let Insn::Invoke { method, .. } = insn {
+            exits_after[i] = match env.facts.calls.get(method) {
+                Some(f) => f.exits,
+                None => models::is_exit_call(env.table, method),
+            };
+        }
+    }
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default() };
+    interp.run();
+    interp.summary()
+}
+
+impl<'a, 'e> Interp<'a, 'e> {
+    fn initial_state(&self) -> State {
+        let m = self.input.method;
+        let mref = &self.input.mref;
+        let table = self.env.table;
+        let synchronized = m.header.flags & ACC_SYNCHRONIZED != 0;
+        let mut own = PathMap::default();
+        let initializer = is_initializer(table, mref);
+        let all_owned = (initializer && m.header.has_annotation("Inject"))
+            || m.header.has_annotation("InjectProp")
+            || m.header.param_inject_prop;
+        let is_static = m.header.is_static();
+        for i in 0..m.formal_slots.len() {
+            let base = if i == 0 && !is_static { Base::This } else { Base::Param(i as u16) };
+            let value = if all_owned || (initializer && i == 0) { OWNED } else { Own::formal(i) };
+            own.set(&Path::of(base), Some(value));
+        }
+        State {
+            threads: self.input.facts.initial_threads,
+            locks: if synchronized { 1 } else { 0 },
+            own,
+            attrs: PathMap::default(),
+            stack: Vec::new(),
+        }
+    }
+
+    fn run(&mut self) {
+        let insns = &self.body.insns;
+        let exits_after = std::mem::take(&mut self.exits_after);
+        let splits = |i: usize| exits_after[i];
+        let cfg = Cfg::build(insns, &splits);
+        if cfg.blocks.is_empty() {
+            return;
+        }
+        let mut rpo_index = vec![usize::MAX; cfg.blocks.len()];
+        for (k, b) in cfg.rpo.iter().enumerate() {
+            rpo_index[*b] = k;
+        }
+        let mut entry: Vec<Option<State>> = vec![None; cfg.blocks.len()];
+        let mut visits = vec![0u32; cfg.blocks.len()];
+        entry[0] = Some(self.initial_state());
+        // Worklist in reverse post-order: a dirty flag per position and a cursor that
+        // restarts from the lowest dirty position.
+        let mut dirty = vec![false; cfg.rpo.len()];
+        let mut lowest = rpo_index[0];
+        dirty[lowest] = true;
+        while let Some(k) = (lowest..dirty.len()).find(|&k| dirty[k]) {
+            dirty[k] = false;
+            lowest = k;
+            let b = cfg.rpo[k];
+            visits[b] += 1;
+            let state = match entry[b].clone() {
+                Some(s) => s,
+                None => continue,
+            };
+            let outgoing = self.run_block(&cfg, b, state, &exits_after);
+            for (succ, mut out) in outgoing {
+                gc_temps(&mut out);
+                let merged = match &entry[succ] {
+                    None => out,
+                    Some(old) => join_states(old, &out),
+                };
+                if entry[succ].as_ref() != Some(&merged) && visits[succ] < MAX_BLOCK_VISITS {
+                    entry[succ] = Some(merged);
+                    if rpo_index[succ] != usize::MAX {
+                        dirty[rpo_index[succ]] = true;
+                        lowest = lowest.min(rpo_index[succ]);
+                    }
+                }
+            }
+        }
+        // A block visited again (a loop) first ran with a state that had not converged, and
+        // what it recorded then is stale: record everything again from the converged entry
+        // states. Without loops every block ran once, after all its predecessors.
+        if self.env.extensions.converged_loops && visits.iter().any(|&v| v > 1) {
+            self.accesses.clear();
+            self.applied.clear();
+            self.exit = None;
+            for &b in &cfg.rpo {
+                if let Some(state) = entry[b].clone() {
+                    self.run_block(&cfg, b, state, &exits_after);
+                }
+            }
+        }
+    }
+
+    /// Runs one block; returns the states flowing to successor blocks.
+    fn run_block(&mut self, cfg: &Cfg, b: usize, mut st: State, exits_after: &[bool]) -> Vec<(usize, State)> {
+        let block = cfg.blocks[b].clone();
+        let insns = &self.body.insns;
+        for i in block.start..block.end {
+            self.pc = i;
+            self.line = self.body.lines[i];
+            let last = i + 1 == block.end;
+            match &insns[i] {
+                Insn::If { kind, target } => {
+                    let next = i + 1;
+                    let (taken, fall) = self.branch(&mut st, *kind);
+                    let mut out = Vec::new();
+                    if next < insns.len() {
+                        out.push((cfg.block_of[next] as usize, fall));
+                    }
+                    out.push((cfg.block_of[*target as usize] as usize, taken));
+                    return out;
+                }
+                Insn::Goto { target } => return vec![(cfg.block_of[*target as usize] as usize, st)],
+                Insn::Switch { targets } => {
+                    let key = pop(&mut st, false);
+                    self.read_expr(&st, &key);
+                    let mut seen = BTreeSet::new();
+                    return targets
+                        .iter()
+                        .map(|t| cfg.block_of[*t as usize] as usize)
+                        .filter(|t| seen.insert(*t))
+                        .map(|t| (t, st.clone()))
+                        .collect();
+                }
+                Insn::Jsr { target } => {
+                    let mut into = st.clone();
+                    into.stack.push(Slot::Val(Expr::Const(ConstVal::Other)));
+                    let mut out = vec![(cfg.block_of[*target as usize] as usize, into)];
+                    if i + 1 < insns.len() {
+                        out.push((cfg.block_of[i + 1] as usize, st));
+                    }
+                    return out;
+                }
+                Insn::Ret => return Vec::new(),
+                Insn::Return { value } => {
+                    let ret = value.map(|w| pop(&mut st, w));
+                    self.finish(&st, ret.as_ref());
+                    return Vec::new();
+                }
+                Insn::Athrow => {
+                    let ex = pop(&mut st, false);
+                    self.finish(&st, Some(&ex));
+                    return Vec::new();
+                }
+                insn => {
+                    self.step(&mut st, insn);
+                    if exits_after[i] {
+                        self.finish(&st, None);
+                        return Vec::new();
+                    }
+                    if last {
+                        return if i + 1 < insns.len() { vec![(cfg.block_of[i + 1] as usize, st)] } else { Vec::new() };
+                    }
+                }
+            }
+        }
+        Vec::new()
+    }
+
+    fn finish(&mut self, st: &State, ret: Option<&Expr>) {
+        if let Some(r) = ret {
+            self.read_expr(st, r);
+        }
+        let (ro, ra) = match ret {
+            Some(r) => (Some(own_e(st, r)), Some(attr_e(st, r))),
+            None => (None, None),
+        };
+        let name = self.input.mref.name.as_str();
+        let keeps_attrs = name == "<init>" || name == "<clinit>";
+        match &mut self.exit {
+            None => {
+                let attrs = keeps_attrs.then(|| st.attrs.clone());
+                self.exit = Some(Exit { attrs, threads: st.threads, locks: st.locks, ret_own: ro, ret_attr: ra })
+            }
+            Some(e) => {
+                if let Some(a) = &e.attrs {
+                    e.attrs = Some(a.merge(&st.attrs, |x, y| (x == y).then_some(x), false));
+                }
+                e.threads = e.threads.join(st.threads);
+                e.locks = e.locks.max(st.locks);
+                e.ret_own = match (e.ret_own, ro) {
+                    (Some(a), Some(b)) => Some(a.join(b)),
+                    (a, b) => a.or(b),
+                };
+                e.ret_attr = match (e.ret_attr, ra) {
+                    (Some(a), Some(b)) => Some(if a == b { a } else { None }),
+                    (a, b) => a.or(b),
+                };
+            }
+        }
+    }
+
+    fn summary(self) -> Summary {
+        let synchronized = self.input.method.header.flags & ACC_SYNCHRONIZED != 0;
+        let exit = match self.exit {
+            Some(e) => e,
+            // The exit is unreachable (e.g. an endless loop): nothing flows out.
+            None => return Summary { threads: self.input.facts.initial_threads, ..Summary::empty() },
+        };
+        // Unordered: consumers that need an order sort (reporting, summary files).
+        let accesses: Vec<Access> = self.accesses.into_iter().map(|(key, site)| Access { key, site }).collect();
+        let mut synchronized_fields: Vec<Path> = exit
+            .attrs
+            .iter()
+            .flat_map(|m| m.iter())
+            .filter(|(p, a)| *a == Attr::Synchronized && p.base.is_reportable() && !p.steps.is_empty())
+            .map(|(p, _)| p)
+            .collect();
+        synchronized_fields.sort();
+        Summary {
+            threads: exit.threads,
+            locks: if synchronized { exit.locks.saturating_sub(1) } else { exit.locks },
+            accesses,
+            return_ownership: exit.ret_own.unwrap_or(Own::Unowned),
+            return_attribute: exit.ret_attr.flatten(),
+            synchronized_fields,
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! The abstract state of one program point (3.1) and its join (3.8): the lock
+//! count, threads, ownership and attribute maps, and the symbolic operand stack.
+
+use std::rc::Rc;
+
+use crate::classfile::descriptor::param_widths;
+use crate::classfile::model::ConstVal;
+
+use super::super::domain::*;
+use super::ownership::own_e;
+
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Compound {
+    pub(super) paths: Vec<Path>,
+    pub(super) attr: Option<Attr>,
+    pub(super) own: Own,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Expr {
+    Path(Path),
+    Const(ConstVal),
+    Compound(Rc<Compound>),
+}
+
+impl Expr {
+    pub(super) fn paths(&self) -> &[Path] {
+        match self {
+            Expr::Path(p) => std::slice::from_ref(p),
+            Expr::Const(_) => &[],
+            Expr::Compound(c) => &c.paths,
+        }
+    }
+    pub(super) fn opaque(paths: Vec<Path>, attr: Option<Attr>, own: Own) -> Expr {
+        Expr::Compound(Rc::new(Compound { paths, attr, own }))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Slot {
+    Val(Expr),
+    /// Second half of a long/double.
+    Top,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct State {
+    pub(super) threads: Threads,
+    pub(super) locks: u8,
+    pub(super) own: PathMap<Own>,
+    pub(super) attrs: PathMap<Attr>,
+    pub(super) stack: Vec<Slot>,
+}
+
+pub(super) fn push(st: &mut State, e: Expr, wide: bool) {
+    st.stack.push(Slot::Val(e));
+    if wide {
+        st.stack.push(Slot::Top);
+    }
+}
+
+pub(super) fn pop(st: &mut State, wide: bool) -> Expr {
+    if wide {
+        st.stack.pop();
+    }
+    match st.stack.pop() {
+        Some(Slot::Val(e)) => e,
+        _ => Expr::Const(ConstVal::Other),
+    }
+}
+
+/// Pops a call's arguments (and receiver), returned in formal order.
+pub(super) fn pop_args(st: &mut State, descriptor: &str, has_receiver: bool) -> Vec<Expr> {
+    pop_widths(st, &param_widths(descriptor), has_receiver)
+}
+
+pub(super) fn pop_widths(st: &mut State, widths: &[bool], has_receiver: bool) -> Vec<Expr> {
+    let mut args: Vec<Expr> = widths.iter().rev().map(|w| pop(st, *w)).collect();
+    if has_receiver {
+        args.push(pop(st, false));
+    }
+    args.reverse();
+    args
+}
+
+/// `dup`-family: duplicate the top `n` slots, inserting them `depth` slots further down.
+pub(super) fn dup_slots(st: &mut State, n: usize, depth: usize) {
+    let len = st.stack.len();
+    if len < n + depth {
+        return;
+    }
+    let top: Vec<Slot> = st.stack[len - n..].to_vec();
+    let at = len - n - depth;
+    for (k, s) in top.into_iter().enumerate() {
+        st.stack.insert(at + k, s);
+    }
+}
+
+pub(super) fn attr_e(st: &State, e: &Expr) -> Option<Attr> {
+    match e {
+        Expr::Path(p) => st.attrs.get(p),
+        Expr::Const(_) => Some(Attr::Functional),
+        Expr::Compound(c) => c.attr,
+    }
+}
+
+/// Drops map entries for temporaries no longer on the stack.
+pub(super) fn gc_temps(st: &mut State) {
+    let mut live: Vec<u32> = Vec::new();
+    for slot in &st.stack {
+        if let Slot::Val(e) = slot {
+            for p in e.paths() {
+                if let Base::Temp(t) = p.base {
+                    live.push(t);
+                }
+            }
+        }
+    }
+    let keep = |b: &Base| !matches!(b, Base::Temp(t) if !live.contains(t));
+    st.own.retain_bases(keep);
+    st.attrs.retain_bases(keep);
+}
+
+/// 3.8: join of two states at a control-flow merge.
+pub(super) fn join_states(a: &State, b: &State) -> State {
+    let stack = if a.stack.len() == b.stack.len() {
+        a.stack
+            .iter()
+            .zip(&b.stack)
+            .map(|(x, y)| match (x, y) {
+                (Slot::Val(ex), Slot::Val(ey)) if ex == ey => Slot::Val(ex.clone()),
+                (Slot::Val(ex), Slot::Val(ey)) => {
+                    let mut paths = ex.paths().to_vec();
+                    for p in ey.paths() {
+                        if !paths.contains(p) {
+                            paths.push(p.clone());
+                        }
+                    }
+                    let (ax, ay) = (attr_e(a, ex), attr_e(b, ey));
+                    let o = own_e(a, ex).join(own_e(b, ey));
+                    Slot::Val(Expr::opaque(paths, if ax == ay { ax } else { None }, o))
+                }
+                _ => Slot::Top,
+            })
+            .collect()
+    } else {
+        let n = a.stack.len().min(b.stack.len());
+        a.stack[..n].to_vec()
+    };
+    State {
+        threads: a.threads.join(b.threads),
+        locks: a.locks.max(b.locks),
+        own: a.own.merge(&b.own, |x, y| Some(x.join(y)), true),
+        attrs: a.attrs.merge(&b.attrs, |x, y| (x == y).then_some(x), false),
+        stack,
+    }
+}
