@@ -185,12 +185,13 @@ class RacerNativeTest {
 
     @Test
     void memoryLimitStopsTheRunWithOneLine() throws Exception {
-        // A jar of 4 MiB (random, so it does not compress) held in memory against a 1 MiB limit.
+        // A jar of 4 MiB (random, so it does not compress) held in memory against a 1 MiB limit;
+        // its entry is named like a class so that the engine keeps the jar.
         File classes = Fixtures.racyClasses(tmp);
         File big = tmp.resolve("big.jar").toFile();
         java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(new java.io.FileOutputStream(big));
         try {
-            zip.putNextEntry(new java.util.zip.ZipEntry("data.bin"));
+            zip.putNextEntry(new java.util.zip.ZipEntry("Noise.class"));
             byte[] noise = new byte[4 << 20];
             new java.util.Random(1).nextBytes(noise);
             zip.write(noise);
