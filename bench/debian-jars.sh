@@ -4,7 +4,9 @@
 # warnings by cause, and crashes (a panic, a signal, or an exit status other than 0/2).
 # Not a test: a long run of its own (the install alone can take an hour).
 #
-#   bench/debian-jars.sh [--no-install | --install-only] [--max-packages N] [--jobs N] [--out DIR]
+#   bench/debian-jars.sh [--no-install | --install-only | --report-only] [--max-packages N] [--jobs N] [--out DIR]
+#
+# --report-only prints the figures of the results already in DIR (of a run that was stopped).
 #
 # Packages are installed in batches; a batch that fails is retried package by package,
 # so one broken package does not keep the rest out. The per-jar results are kept in
@@ -15,6 +17,7 @@ cd "$root"
 
 install=1
 analyse=1
+report_only=0
 max_packages=0
 jobs=1
 out="$root/target/debian-jars"
@@ -22,6 +25,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --no-install) install=0; shift ;;
         --install-only) analyse=0; shift ;;
+        --report-only) install=0; report_only=1; shift ;;
         --max-packages) max_packages="$2"; shift 2 ;;
         --jobs) jobs="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
@@ -62,16 +66,24 @@ cargo build --release -q -p racer
 racer="$root/target/release/racer"
 
 # Every real jar once (Debian links versioned names to the same file).
-find /usr/share/java -name '*.jar' -print0 | xargs -0 readlink -f | sort -u > "$out/jars.txt"
+if [ "$report_only" = 0 ]; then
+    find /usr/share/java -name '*.jar' -print0 | xargs -0 readlink -f | sort -u > "$out/jars.txt"
+fi
 
 analyse_one() {
     local jar="$1" tmp
     tmp="$(mktemp -d)"
-    /usr/bin/time -f "%e %M" -o "$tmp/time" "$racer" analyze --threads 1 --format json --output "$tmp/r.json" "$jar" \
-        2> "$tmp/err" > /dev/null
+    # The plugins' request/response documents: the response carries the class count.
+    printf '{"request_version":1,"inputs":[%s],"options":{"threads":1}}' \
+        "$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$jar")" > "$tmp/request.json"
+    /usr/bin/time -f "%e %M" -o "$tmp/time" "$racer" analyze-request "$tmp/request.json" > "$tmp/r.json" 2> "$tmp/err"
     local status=$?
     local classes
     classes=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["stats"]["classes"])' "$tmp/r.json" 2>/dev/null || echo 0)
+    # Warnings are the response's diagnostics.
+    python3 -c 'import json,sys
+for d in json.load(open(sys.argv[1]))["diagnostics"]: print("racer: warning: " + d["file"].replace(" ", "_") + ": " + d["message"])' \
+        "$tmp/r.json" >> "$tmp/err" 2>/dev/null || true
     local time
     time=$(tail -n 1 "$tmp/time" | tr ' ' '\t')
     printf '%s\t%s\t%s\t%s\n' "$jar" "$status" "$classes" "$time"
@@ -88,11 +100,13 @@ export -f analyse_one
 export racer
 
 start=$(date +%s)
-: > "$out/results.tsv"
-: > "$out/warnings.tsv"
-: > "$out/panics.tsv"
-xargs -a "$out/jars.txt" -d '\n' -P "$jobs" -I{} bash -c 'analyse_one "$1"' _ {} \
-    >> "$out/results.tsv" 3>> "$out/warnings.tsv" 4>> "$out/panics.tsv"
+if [ "$report_only" = 0 ]; then
+    : > "$out/results.tsv"
+    : > "$out/warnings.tsv"
+    : > "$out/panics.tsv"
+    xargs -a "$out/jars.txt" -d '\n' -P "$jobs" -I{} bash -c 'analyse_one "$1"' _ {} \
+        >> "$out/results.tsv" 3>> "$out/warnings.tsv" 4>> "$out/panics.tsv"
+fi
 elapsed=$(( $(date +%s) - start ))
 
 python3 - "$out" "$elapsed" <<'EOF'
@@ -111,7 +125,8 @@ def cause(msg):
     return msg.split(":")[0] if msg.startswith("classpath") else msg[:100]
 causes = collections.Counter(cause(l.rstrip("\n").split("\t", 1)[1]) for l in open(f"{out}/warnings.tsv") if "\t" in l)
 panics = [l for l in open(f"{out}/panics.tsv") if l.strip()]
-print(f"jars analysed:        {len(rows)}")
+total = sum(1 for l in open(f"{out}/jars.txt") if l.strip())
+print(f"jars analysed:        {len(rows)} of {total}")
 print(f"classes analysed:     {classes}")
 print(f"fatal input errors:   {len(errors)} (exit status 2, one-line message)")
 print(f"crashes:              {len(crashes)} (exit status other than 0 or 2)")

@@ -9,6 +9,7 @@
 use std::any::Any;
 use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, Once};
 
 use crate::api::Error;
@@ -22,19 +23,32 @@ thread_local! {
 /// Where the last unexpected panic happened (the hook sees the location, `catch` does not).
 static LAST_LOCATION: Mutex<Option<String>> = Mutex::new(None);
 
-/// Replaces the default panic output (once per process) with silence plus, for an
-/// internal error and only when `RACER_BACKTRACE=1`, a backtrace on stderr.
+/// Set by the `racer` command and the JNI library: an internal error's panic prints
+/// nothing (only [`catch`]'s one line), or a backtrace with `RACER_BACKTRACE=1`. A program
+/// that merely links the library (a test) keeps its own panic output for its own panics.
+static ONE_LINE_ERRORS: AtomicBool = AtomicBool::new(false);
+
+/// Makes internal errors one line for the whole process (see [`ONE_LINE_ERRORS`]).
+pub fn one_line_internal_errors() {
+    ONE_LINE_ERRORS.store(true, Ordering::Relaxed);
+    install_hook();
+}
+
+/// Installs (once per process) the hook that keeps expected panics silent.
 pub fn install_hook() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        panic::set_hook(Box::new(|info| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
             if QUIET.with(|q| q.get() > 0) || info.payload().is::<MemoryExceeded>() {
                 return;
             }
             if let Some(loc) = info.location() {
                 *LAST_LOCATION.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("{}:{}", loc.file(), loc.line()));
             }
-            if backtrace_requested() {
+            if !ONE_LINE_ERRORS.load(Ordering::Relaxed) {
+                previous(info);
+            } else if backtrace_requested() {
                 eprintln!("racer: internal error: {}\n{}", payload_text(info.payload()), std::backtrace::Backtrace::force_capture());
             }
         }));

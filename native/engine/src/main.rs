@@ -17,6 +17,7 @@ const EXIT_ISSUES: u8 = 1;
 const EXIT_ERROR: u8 = 2;
 
 fn main() -> ExitCode {
+    racer::guard::one_line_internal_errors();
     match cli::parse(std::env::args_os().skip(1).collect()) {
         Ok(cli::Command::Help) => {
             print_stdout(cli::USAGE);

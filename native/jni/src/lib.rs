@@ -55,7 +55,7 @@ pub extern "system" fn Java_dev_racer_bridge_RacerNative_analyze<'l>(
     _class: JClass<'l>,
     request_json: JString<'l>,
 ) -> jstring {
-    racer::guard::install_hook();
+    racer::guard::one_line_internal_errors();
     guarded(&mut env, |env| {
         if request_json.is_null() {
             return Err("racer: the analysis request is null".into());
