@@ -73,6 +73,7 @@ plugin_jar="$root/gradle-plugin/build/libs/racer-gradle-plugin-0.1.0.jar"
 check "plugin jar exists" "" test -f "$plugin_jar"
 check "plugin jar bundles the bridge and the native library" "" \
     bash -c "unzip -l '$plugin_jar' | grep -q 'dev/racer/bridge/native/linux-x86_64/libracer_jni.so' \
+             && unzip -l '$plugin_jar' | grep -q 'dev/racer/bridge/native/linux-x86_64/racer$' \
              && unzip -l '$plugin_jar' | grep -q 'dev/racer/bridge/Racer.class' \
              && unzip -l '$plugin_jar' | grep -q 'META-INF/gradle-plugins/dev.racer.properties'"
 
@@ -412,6 +413,32 @@ check "quiet: only the summary line is printed" "$log" \
 check "separate class loaders: no UnsatisfiedLinkError" "$log" lacks "$log" "UnsatisfiedLinkError"
 check "separate class loaders: the second loader gets its own copy of the library" "$log" \
     bash -c "[ \$(grep -oE 'racer: engine .* loaded from .*' '$log' | sort -u | wc -l) -ge 2 ]"
+
+# ---------------------------------------------------------------- child-process isolation
+echo "== isolation = 'process': two builds at once sharing one native cache directory"
+shared_cache="$projects/shared-native-cache"
+iso_logs=()
+iso_pids=()
+for n in 1 2; do
+    iso=$(copy_sample "isolation-$n")
+    printf "\nallprojects { plugins.withId('dev.racer') { racer { isolation = 'process'; maxMemory = '2g' } } }\n" >>"$iso/build.gradle"
+    iso_logs+=("$logs/isolation-$n.log")
+    gradle_in "$iso" "$logs/isolation-$n.log" racerCheck --continue --parallel --info -Dracer.native.cache="$shared_cache" &
+    iso_pids+=($!)
+done
+for n in 0 1; do
+    wait "${iso_pids[$n]}"
+    log="${iso_logs[$n]}"
+    check "process isolation (build $((n + 1))): the engine ran as a child process" "$log" \
+        has_re "$log" "racer: engine runs in a child process: $shared_cache/[0-9a-f]{64}/racer"
+    check "process isolation (build $((n + 1))): same races as in-process" "$log" \
+        has "$log" "racer found 4 races in project ':app'"
+    check "process isolation (build $((n + 1))): the race in Stats.add is reported" "$log" \
+        has "$log" "$app_src/Stats.java:$stats_add_line: THREAD_SAFETY_VIOLATION in Stats.add(long): this.total"
+    check "process isolation (build $((n + 1))): no JVM crash" "$log" no_crash "$log"
+done
+check "process isolation: one extracted executable in the shared cache" "" \
+    bash -c "[ \$(find '$shared_cache' -name racer -type f -perm -u+x | wc -l) -eq 1 ] && ! find '$shared_cache' -name '*.tmp' | grep -q ."
 
 # ---------------------------------------------------------------- Android wiring (stand-in for AGP)
 # The Android Gradle Plugin cannot be downloaded here, so this project's buildSrc defines a

@@ -139,6 +139,21 @@ PY
         fi
     fi
 
+    # The same build with the engine in a child process: the same failure, reports and races.
+    log="$work/sample-process.log"
+    cp "$sample/app/target/racer/racer.json" "$work/in-process.json"
+    if mvn_cached "$log" -f "$sample/pom.xml" verify -Dracer.isolation=process -Dracer.maxMemory=2g -X; then
+        fail "sample-project, racer.isolation=process: mvn verify fails on the races" "the build passed"
+    elif ! grep -qE 'racer: engine runs in a child process: .*/[0-9a-f]{64}/racer$' "$log"; then
+        fail "sample-project, racer.isolation=process: the engine runs in a child process" "no child process in the log"
+        tail -40 "$log"
+    elif ! python3 -c 'import json,sys; a,b=(json.load(open(f))["issues"] for f in sys.argv[1:]); sys.exit(a!=b)' \
+            "$work/in-process.json" "$sample/app/target/racer/racer.json"; then
+        fail "sample-project, racer.isolation=process: same issues as in-process"
+    else
+        pass "sample-project, racer.isolation=process: same failure and issues as in-process"
+    fi
+
     log="$work/sample-skip.log"
     if mvn_cached "$log" -f "$sample/pom.xml" verify -Dracer.skip=true && grep -q 'racer: skipped (racer.skip)' "$log"; then
         pass "sample-project: mvn verify -Dracer.skip=true passes"

@@ -46,6 +46,8 @@ pub struct Options {
     pub library_packages: Vec<String>,
     /// Worker threads; 0 = one per core.
     pub threads: usize,
+    /// Stop the run with an error when the engine holds more than this many MiB (0 = unlimited).
+    pub max_memory_mb: u64,
     /// Pure RacerD behaviour: turns off every extension beyond the reference
     /// (see `docs/analysis.md`).
     pub racerd_compat: bool,

@@ -11,6 +11,8 @@ racer: find data races in JVM bytecode
 
 Usage:
   racer analyze [OPTIONS] PATH...   analyse class directories, jars or .class files
+  racer analyze-request [FILE]      run a request document (JSON, as the build plugins
+                                    send it; FILE or stdin) and print the response document
   racer --version                   print the version
   racer help                        print this help
 
@@ -26,6 +28,8 @@ Options for analyze:
   --summaries-in FILE               summaries of upstream modules; repeatable
   --summaries-out FILE              write this run's summaries to FILE
   --threads N                       worker threads (default 0: one per core)
+  --max-memory SIZE                 stop with an error when the analysis holds more than
+                                    SIZE of memory (512m, 2g; default: no limit)
   --racerd-compat                   pure RacerD behaviour: no extensions beyond it
   --fail-on-issues                  exit with status 1 when any issue is reported
   --quiet                           do not print warnings or the summary line to stderr
@@ -39,6 +43,8 @@ pub enum Command {
     Help,
     Version,
     Analyze(Box<Analyze>),
+    /// A request document from this file (None: stdin).
+    AnalyzeRequest(Option<PathBuf>),
 }
 
 #[derive(Debug)]
@@ -58,6 +64,13 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, String> {
     };
     match first.to_str() {
         Some("analyze") => parse_analyze(args),
+        Some("analyze-request") => {
+            let file = args.next().filter(|a| a != "-").map(PathBuf::from);
+            match args.next() {
+                Some(extra) => Err(format!("analyze-request takes one request file, not also '{}'", extra.to_string_lossy())),
+                None => Ok(Command::AnalyzeRequest(file)),
+            }
+        }
         Some("help" | "--help" | "-h") => Ok(Command::Help),
         Some("--version" | "-V" | "version") => Ok(Command::Version),
         _ => Err(format!(
@@ -95,7 +108,7 @@ fn parse_analyze(mut args: impl Iterator<Item = OsString>) -> Result<Command, St
             name.as_str(),
             "--classpath" | "--cp" | "--format" | "--output" | "-o" | "--thread-safe-annotation"
                 | "--ignore-class" | "--library-package" | "--source-path" | "--summaries-in"
-                | "--summaries-out" | "--threads"
+                | "--summaries-out" | "--threads" | "--max-memory"
         );
         let value = if takes_value {
             match inline {
@@ -150,6 +163,11 @@ fn parse_analyze(mut args: impl Iterator<Item = OsString>) -> Result<Command, St
                     format!("invalid value '{v}' for --threads (expected a whole number, 0 = one per core)")
                 })?);
             }
+            "--max-memory" => {
+                let bytes = racer::memory::parse_size(&value_str()?).map_err(|e| format!("--max-memory: {e}"))?;
+                // Whole MiB, rounded up so that a small limit is never 0 (unlimited).
+                request.options.max_memory_mb = (bytes as u64).div_ceil(1 << 20);
+            }
             _ => return Err(format!("unknown option '{name}' (try 'racer help')")),
         }
     }
@@ -195,7 +213,7 @@ mod tests {
             "analyze", "--format", "sarif", "--output=out/r.sarif", "--classpath", "a.jar:b",
             "--classpath=c", "--thread-safe-annotation", "Conc", "--ignore-class", "a.B$C",
             "--library-package", "v.", "--source-path", "src", "--summaries-in", "s1.json",
-            "--summaries-in", "s2.json", "--summaries-out", "o.json", "--threads", "2",
+            "--summaries-in", "s2.json", "--summaries-out", "o.json", "--threads", "2", "--max-memory", "2g",
             "--fail-on-issues", "--quiet", "classes", "--", "--odd-dir",
         ]);
         assert_eq!(a.format, Format::Sarif);
@@ -210,6 +228,7 @@ mod tests {
         assert_eq!(r.options.ignore_classes, ["a.B$C"]);
         assert_eq!(r.options.library_packages, ["v."]);
         assert_eq!(r.options.threads, 2);
+        assert_eq!(r.options.max_memory_mb, 2048);
         assert_eq!(r.source_paths, [PathBuf::from("src")]);
         assert_eq!(r.summaries_in, [PathBuf::from("s1.json"), "s2.json".into()]);
         assert_eq!(r.summaries_out, Some(PathBuf::from("o.json")));
@@ -230,6 +249,10 @@ mod tests {
         assert!(matches!(parse_strs(&["--help"]), Ok(Command::Help)));
         assert!(matches!(parse_strs(&["analyze", "--help"]), Ok(Command::Help)));
         assert!(matches!(parse_strs(&["--version"]), Ok(Command::Version)));
+        assert!(matches!(parse_strs(&["analyze-request"]), Ok(Command::AnalyzeRequest(None))));
+        assert!(matches!(parse_strs(&["analyze-request", "-"]), Ok(Command::AnalyzeRequest(None))));
+        assert!(matches!(parse_strs(&["analyze-request", "r.json"]), Ok(Command::AnalyzeRequest(Some(_)))));
+        assert!(parse_strs(&["analyze-request", "a", "b"]).is_err());
     }
 
     #[test]
@@ -246,6 +269,7 @@ mod tests {
             (&["analyze", "--quiet=yes", "x"][..], "takes no value"),
             (&["analyze", "--format", "json", "--format", "text", "x"][..], "more than once"),
             (&["analyze", "--ignore-class", "", "x"][..], "non-empty"),
+            (&["analyze", "--max-memory", "lots", "x"][..], "'lots'"),
         ] {
             let err = parse_strs(args).unwrap_err();
             assert!(err.contains(needle), "{args:?}: {err}");

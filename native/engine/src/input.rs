@@ -140,6 +140,7 @@ pub fn load_classes(units: &[Unit], with_bodies: bool) -> Vec<Result<Class, Diag
 }
 
 pub fn load_one(unit: &Unit, with_bodies: bool) -> Result<Class, Diagnostic> {
+    crate::memory::check();
     let fail = |message: String| Diagnostic { file: unit.display(), message };
     let bytes = unit.read().map_err(fail)?;
     decode(&bytes, with_bodies).map_err(fail)
@@ -156,15 +157,17 @@ pub fn decode(bytes: &[u8], with_bodies: bool) -> Result<Class, String> {
             "unsupported class file version {major} (racer reads versions 45 to {MAX_MAJOR_VERSION}, Java 1.1 to 25)"
         ));
     }
-    let outcome = std::panic::catch_unwind(|| {
+    // The parser panics on some malformed constant pools (and lowering trusts what it
+    // parsed): that is bad input, reported as the file's warning, not a crash.
+    let decoded = crate::guard::quietly(|| {
         let mut opts = cafebabe::ParseOptions::default();
         opts.parse_bytecode(with_bodies);
-        match cafebabe::parse_class_with_options(bytes, &opts) {
-            Ok(cf) => Ok(lower_class(&cf, with_bodies)),
-            Err(e) => Err(format!("malformed or truncated class file: {e}")),
-        }
+        cafebabe::parse_class_with_options(bytes, &opts).map(|cf| lower_class(&cf, with_bodies)).map_err(|e| e.to_string())
     });
-    outcome.unwrap_or_else(|_| Err("class file could not be parsed (parser failure)".into()))
+    match decoded {
+        Ok(Ok(class)) => Ok(class),
+        Ok(Err(e)) | Err(e) => Err(format!("malformed or truncated class file: {e}")),
+    }
 }
 
 /// A lazily loaded classpath: an index of class name -> unit, loaded on demand.

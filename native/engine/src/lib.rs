@@ -11,18 +11,29 @@ pub mod input;
 pub mod pipeline;
 pub mod report;
 pub mod fxhash;
+pub mod guard;
+pub mod memory;
 pub mod summaries;
 pub mod sym;
 
 pub use api::{Error, Request, Response};
 
 /// Analyses the request's inputs and writes the requested report and summary files.
+/// A panic (an internal error, or the memory guard stopping the run) comes back as a
+/// one-line [`Error`].
 pub fn analyze(request: &Request) -> Result<Response, Error> {
-    pipeline::run(request)
+    guard::catch(|| pipeline::run(request))
 }
 
 /// JSON in, JSON out: the form the JNI bridge uses. Errors are one-line messages.
 pub fn analyze_json(request_json: &str) -> Result<String, String> {
+    let request = parse_request(request_json)?;
+    let response = analyze(&request).map_err(|e| e.0)?;
+    serde_json::to_string(&response).map_err(|e| format!("racer: cannot encode the result: {e}"))
+}
+
+/// Decodes and checks a request document (the first half of [`analyze_json`]).
+pub fn parse_request(request_json: &str) -> Result<Request, String> {
     let request: Request = serde_json::from_str(request_json)
         .map_err(|e| format!("racer: malformed analysis request: {e}"))?;
     if request.request_version != api::REQUEST_VERSION {
@@ -33,6 +44,5 @@ pub fn analyze_json(request_json: &str) -> Result<String, String> {
             api::REQUEST_VERSION
         ));
     }
-    let response = analyze(&request).map_err(|e| e.0)?;
-    serde_json::to_string(&response).map_err(|e| format!("racer: cannot encode the result: {e}"))
+    Ok(request)
 }

@@ -8,14 +8,16 @@ use std::process::ExitCode;
 use racer::api::Response;
 use racer::report::{self, Format};
 
-// The analysis allocates many small, short-lived objects from several threads.
+// The analysis allocates many small, short-lived objects from several threads; the
+// count of live bytes backs --max-memory.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: racer::memory::Counting<mimalloc::MiMalloc> = racer::memory::Counting(mimalloc::MiMalloc);
 
 const EXIT_ISSUES: u8 = 1;
 const EXIT_ERROR: u8 = 2;
 
 fn main() -> ExitCode {
+    racer::guard::one_line_internal_errors();
     match cli::parse(std::env::args_os().skip(1).collect()) {
         Ok(cli::Command::Help) => {
             print_stdout(cli::USAGE);
@@ -26,6 +28,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(cli::Command::Analyze(analyze)) => run(*analyze),
+        Ok(cli::Command::AnalyzeRequest(file)) => run_request(file),
         Err(message) => error(&message),
     }
 }
@@ -69,6 +72,22 @@ fn run(cli: cli::Analyze) -> ExitCode {
         ExitCode::from(EXIT_ISSUES)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// The build plugins' child-process mode: the same request and response documents as
+/// over JNI, on stdin (or a file) and stdout; a failure is one line on stderr, status 2.
+fn run_request(file: Option<std::path::PathBuf>) -> ExitCode {
+    let text = match &file {
+        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read the request: {e}", path.display())),
+        None => std::io::read_to_string(std::io::stdin()).map_err(|e| format!("cannot read the request from stdin: {e}")),
+    };
+    match text.and_then(|t| racer::analyze_json(&t)) {
+        Ok(response) => {
+            print_stdout(&response);
+            ExitCode::SUCCESS
+        }
+        Err(message) => error(&message),
     }
 }
 

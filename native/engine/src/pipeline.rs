@@ -19,7 +19,8 @@ use crate::summaries::{self, SummaryFile, Upstream};
 use crate::sym::Sym;
 
 pub fn run(request: &Request) -> Result<Response, Error> {
-    let mut builder = rayon::ThreadPoolBuilder::new();
+    let limit = usize::try_from(request.options.max_memory_mb.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
+    let mut builder = rayon::ThreadPoolBuilder::new().start_handler(move |_| crate::memory::set_thread_limit(limit));
     if request.options.threads > 0 {
         builder = builder.num_threads(request.options.threads);
     }
@@ -43,9 +44,11 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let mut units = Vec::new();
     for path in &request.inputs {
         units.extend(input::list_units(path, &mut diagnostics)?);
+        crate::memory::check();
     }
     let loading = Instant::now();
     let upstream = summaries::load_all(&request.summaries_in)?;
+    crate::memory::check();
     if !request.summaries_in.is_empty() {
         phase(loading, "load upstream summaries");
     }
@@ -62,6 +65,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let index = ClasspathIndex::build(&request.classpath, &mut diagnostics);
     load_context(&mut table, &index, &classes, &upstream, &mut diagnostics);
     table.freeze();
+    crate::memory::check();
     phase(start, "classpath+hierarchy");
 
     let extensions = Extensions::from_compat(request.options.racerd_compat);
@@ -81,6 +85,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         extensions,
     };
     let analysis = schedule::run(&inputs);
+    crate::memory::check();
     phase(start, "summaries");
     let library_packages: Vec<String> = request.options.library_packages.iter().map(|p| package_prefix(p)).collect();
     let report_config = ReportConfig {
@@ -92,6 +97,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         extensions,
     };
     let issues = races::report(&analysis, &classes, &report_config);
+    crate::memory::check();
     phase(start, "reporting");
 
     if let Some(out) = &request.summaries_out {

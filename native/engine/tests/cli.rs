@@ -496,6 +496,71 @@ fn constant_dynamic_bootstrap_argument_does_not_stop_the_run() {
 }
 
 #[test]
+fn parser_panic_is_one_warning_line() {
+    // Mutated classes on which the class-file parser panics (tests/bad-input/README.md):
+    // each is one warning line naming it, with no panic message or backtrace, even when
+    // Rust's own backtrace variable is set.
+    let tmp = tempdir("parser-panic");
+    let classes = racy_project(&tmp);
+    let dir = common::workspace_root().join("tests/bad-input/parser-panic");
+    let mut names: Vec<String> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names.len(), 3);
+    for name in &names {
+        fs::copy(dir.join(name), classes.join(name)).unwrap();
+    }
+    let out = Command::new(RACER)
+        .args([OsStr::new("analyze"), OsStr::new("--format"), OsStr::new("json"), classes.as_os_str()])
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = json(&out);
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), names.len(), "one line per bad class expected:\n{err}");
+    for (line, name) in lines.iter().zip(&names) {
+        assert!(line.starts_with("racer: warning: ") && line.contains(name.as_str()), "{line}");
+        assert!(line.ends_with("malformed or truncated class file: Attempting to get utf-8 data from non-utf8 constant pool entry!"), "{line}");
+    }
+    assert_racy_reported(&report);
+}
+
+#[test]
+fn analyze_request_speaks_the_plugin_documents() {
+    let tmp = tempdir("analyze-request");
+    let classes = racy_project(&tmp);
+    let request = serde_json::json!({ "request_version": racer::api::REQUEST_VERSION, "inputs": [classes] }).to_string();
+    let run = |args: &[&str], stdin: &str| {
+        let mut child = Command::new(RACER)
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let out = run(&["analyze-request"], &request);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    assert_racy_reported(&json(&out));
+
+    let file = tmp.join("request.json");
+    fs::write(&file, &request).unwrap();
+    let out = run(&["analyze-request", file.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_racy_reported(&json(&out));
+
+    let out = run(&["analyze-request"], "{\"request_version\": 1, \"bogus\": 2}");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = stderr(&out);
+    assert!(err.starts_with("racer: error: malformed analysis request: unknown field `bogus`") && err.lines().count() == 1, "{err}");
+}
+
+#[test]
 fn warnings_can_be_silenced() {
     let tmp = tempdir("quiet");
     let classes = racy_project(&tmp);

@@ -12,6 +12,10 @@ use jni::JNIEnv;
 
 const EXCEPTION_CLASS: &str = "dev/racer/bridge/RacerException";
 
+// The count of live bytes backs the request's `max_memory_mb`.
+#[global_allocator]
+static GLOBAL: racer::memory::Counting<std::alloc::System> = racer::memory::Counting(std::alloc::System);
+
 /// Runs `body`, turning an `Err` or a panic into a pending Java exception.
 fn guarded<'l>(
     env: &mut JNIEnv<'l>,
@@ -24,14 +28,7 @@ fn guarded<'l>(
             Err(e) => format!("racer: cannot return the result to Java: {e}"),
         },
         Ok(Err(message)) => message,
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            format!("racer: internal error (please report it): {what}")
-        }
+        Err(panic) => racer::guard::describe(&*panic),
     };
     // If an exception is already pending (e.g. from a failed JNI call), keep it.
     if !env.exception_check().unwrap_or(true) {
@@ -58,6 +55,7 @@ pub extern "system" fn Java_dev_racer_bridge_RacerNative_analyze<'l>(
     _class: JClass<'l>,
     request_json: JString<'l>,
 ) -> jstring {
+    racer::guard::one_line_internal_errors();
     guarded(&mut env, |env| {
         if request_json.is_null() {
             return Err("racer: the analysis request is null".into());

@@ -407,16 +407,28 @@ impl<'a> ClassReporter<'a> {
     }
 
     fn trace(&self, e: &Entry<'a>, path: &str) -> Vec<TraceElem> {
-        let mut out = Vec::new();
+        let calls = e.access.site.trace.len();
+        // A report lists at most REPORTED_CALLS calls (the outermost and innermost halves):
+        // every report of a call chain thousands deep would otherwise repeat the whole
+        // chain, and reports and memory would grow with the square of its depth.
+        let skipped = calls.saturating_sub(REPORTED_CALLS);
+        let mut out = Vec::with_capacity(calls.min(REPORTED_CALLS) + 1);
         let mut current = self.analysis.methods[e.method].mref;
-        for call in e.access.site.trace.iter() {
-            out.push(TraceElem {
-                class: current.class.to_string(),
-                method: current.name.to_string(),
-                descriptor: current.descriptor.to_string(),
-                line: call.line,
-                description: format!("call to {}", render_method(&call.callee)),
-            });
+        for (k, call) in e.access.site.trace.iter().enumerate() {
+            let hidden = skipped > 0 && k > REPORTED_CALLS / 2 && k <= REPORTED_CALLS / 2 + skipped;
+            if !hidden {
+                let mut description = format!("call to {}", render_method(&call.callee));
+                if skipped > 0 && k == REPORTED_CALLS / 2 {
+                    description.push_str(&format!(" ({skipped} further calls not shown)"));
+                }
+                out.push(TraceElem {
+                    class: current.class.to_string(),
+                    method: current.name.to_string(),
+                    descriptor: current.descriptor.to_string(),
+                    line: call.line,
+                    description,
+                });
+            }
             current = call.callee;
         }
         let description = match &e.access.key.kind {
@@ -622,3 +634,6 @@ pub fn render_method(m: &MethodRef) -> String {
         n => format!("{simple}.{n}{args}"),
     }
 }
+
+/// Most calls a reported trace lists (see `trace`).
+const REPORTED_CALLS: usize = 64;

@@ -195,6 +195,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         if cells[i].get().is_some() || !needed[i].load(Ordering::Relaxed) {
             return;
         }
+        crate::memory::check();
         let summary = if e.analysed {
             let class = &inputs.classes[e.class];
             let input = MethodInput { class: &class.header, method: &class.methods[e.index], mref: e.mref, facts: &e.facts };

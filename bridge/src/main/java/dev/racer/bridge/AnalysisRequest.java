@@ -26,6 +26,7 @@ public final class AnalysisRequest {
     private final List<String> ignoreClasses;
     private final List<String> libraryPackages;
     private final int threads;
+    private final long maxMemoryMb;
     private final Map<ReportFormat, File> reports;
     private final List<File> sourcePaths;
 
@@ -38,6 +39,7 @@ public final class AnalysisRequest {
         ignoreClasses = copy(b.ignoreClasses);
         libraryPackages = copy(b.libraryPackages);
         threads = b.threads;
+        maxMemoryMb = b.maxMemoryMb;
         reports = Collections.unmodifiableMap(new EnumMap<ReportFormat, File>(b.reports));
         sourcePaths = copy(b.sourcePaths);
     }
@@ -79,6 +81,11 @@ public final class AnalysisRequest {
         return threads;
     }
 
+    /** Memory limit of the engine in MiB; 0 means none. */
+    public long maxMemoryMb() {
+        return maxMemoryMb;
+    }
+
     /** The report files requested, by format (iteration order: text, json, sarif, html). */
     public Map<ReportFormat, File> reports() {
         return reports;
@@ -116,6 +123,9 @@ public final class AnalysisRequest {
         options.put("ignore_classes", ignoreClasses);
         options.put("library_packages", libraryPackages);
         options.put("threads", threads);
+        if (maxMemoryMb > 0) {
+            options.put("max_memory_mb", maxMemoryMb);
+        }
         root.put("options", options);
         Map<String, Object> reportFiles = new LinkedHashMap<String, Object>();
         for (Map.Entry<ReportFormat, File> e : reports.entrySet()) {
@@ -153,6 +163,7 @@ public final class AnalysisRequest {
         private final List<String> ignoreClasses = new ArrayList<String>();
         private final List<String> libraryPackages = new ArrayList<String>();
         private int threads;
+        private long maxMemoryMb;
         private final Map<ReportFormat, File> reports = new EnumMap<ReportFormat, File>(ReportFormat.class);
         private final List<File> sourcePaths = new ArrayList<File>();
 
@@ -223,6 +234,37 @@ public final class AnalysisRequest {
             }
             threads = count;
             return this;
+        }
+
+        /** Stops the analysis with an error when the engine holds more than this many MiB; 0 (the default): no limit. */
+        public Builder maxMemoryMb(long megabytes) {
+            if (megabytes < 0) {
+                throw new IllegalArgumentException("racer: the memory limit must be >= 0, got " + megabytes);
+            }
+            maxMemoryMb = megabytes;
+            return this;
+        }
+
+        /**
+         * The memory limit as a build setting writes it: {@code 512m}, {@code 2g}, {@code 4096k} or
+         * bytes; null or empty: no limit.
+         */
+        public Builder maxMemory(String size) {
+            if (size == null || size.trim().isEmpty()) {
+                return maxMemoryMb(0);
+            }
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)\\s*([0-9]{1,15})\\s*([kmgt]?)b?\\s*").matcher(size);
+            if (!m.matches()) {
+                throw new RacerException("racer: invalid memory size '" + size + "' (expected a number with an optional unit k, m, g: 512m, 2g)");
+            }
+            long n = Long.parseLong(m.group(1));
+            int shift = "bkmgt".indexOf(m.group(2).isEmpty() ? "b" : m.group(2).toLowerCase(java.util.Locale.ROOT)) * 10;
+            long bytes = n << shift;
+            if (shift > 0 && (bytes >> shift) != n) {
+                throw new RacerException("racer: memory size '" + size + "' is too large");
+            }
+            // Whole MiB, rounded up so that a small limit never means "none".
+            return maxMemoryMb((bytes + (1 << 20) - 1) >> 20);
         }
 
         /** Requests a report file (null removes the format). */

@@ -29,6 +29,8 @@ import java.util.Properties;
  *       The file is written to a temporary name and atomically renamed, so parallel JVMs and threads
  *       never see a partial library.</li>
  * </ol>
+ * The {@code racer} executable for child-process analyses is bundled and extracted the same way
+ * ({@link #executable()}).
  * A JVM may hold a given library file in one class loader only; when another class loader (a second
  * Gradle buildscript class path, a reloaded plugin) already holds the cached copy, a private copy is
  * made for this class loader.
@@ -43,7 +45,11 @@ public final class NativeLibrary {
     /** System property: directory under which the bundled library is extracted. */
     public static final String CACHE_PROPERTY = "racer.native.cache";
 
+    /** System property: absolute path of a {@code racer} executable to run instead of the bundled one. */
+    public static final String EXECUTABLE_PROPERTY = "racer.native.executable";
+
     static final String LIBRARY_BASE_NAME = "racer_jni";
+    static final String EXECUTABLE_NAME = "racer";
     private static final String RESOURCE_ROOT = "/dev/racer/bridge/native/";
     private static final String PROPERTIES_RESOURCE = "/dev/racer/bridge/racer-bridge.properties";
 
@@ -123,8 +129,40 @@ public final class NativeLibrary {
                     + bundledPlatform() + " only (set -D" + LIBRARY_PROPERTY
                     + "=/path/to/" + libraryName + " to use a library built for this machine)");
         }
-        String resource = RESOURCE_ROOT + platform + "/" + libraryName;
-        // "<sha256> <size>", written at build time; without it the library is read and hashed here.
+        return loadExtracted(extractBundled(platform, libraryName, false));
+    }
+
+    /**
+     * The {@code racer} executable for child-process analyses: the system property
+     * {@value #EXECUTABLE_PROPERTY} if set, else the one bundled beside the library, extracted into
+     * the same cache directory in the same way.
+     */
+    public static Path executable() {
+        String override = System.getProperty(EXECUTABLE_PROPERTY);
+        if (override != null && !override.trim().isEmpty()) {
+            File file = new File(override.trim());
+            if (!file.isAbsolute() || !file.canExecute()) {
+                throw new RacerException("racer: -D" + EXECUTABLE_PROPERTY + "=" + override
+                        + " does not name an executable file (an absolute path is required)");
+            }
+            return file.toPath();
+        }
+        String platform = platform();
+        if (platform == null) {
+            throw new RacerException("racer: unsupported platform " + System.getProperty("os.name") + "/"
+                    + System.getProperty("os.arch") + "; the bundled racer executable supports "
+                    + bundledPlatform() + " only (set -D" + EXECUTABLE_PROPERTY + "=/path/to/racer)");
+        }
+        return extractBundled(platform, EXECUTABLE_NAME, true);
+    }
+
+    /**
+     * Extracts a bundled native file into a cache directory named after its SHA-256 (once: a
+     * complete copy is reused) and returns its path.
+     */
+    private static Path extractBundled(String platform, String fileName, boolean executable) {
+        String resource = RESOURCE_ROOT + platform + "/" + fileName;
+        // "<sha256> <size>", written at build time; without it the file is read and hashed here.
         String[] recorded = readChecksum(resource + ".sha256");
         byte[] bytes = null;
         String sha;
@@ -135,39 +173,40 @@ public final class NativeLibrary {
         } else {
             bytes = readResource(resource);
             if (bytes == null) {
-                throw missingResource(platform, resource, libraryName);
+                throw missingResource(platform, resource, fileName);
             }
             sha = sha256(bytes);
             size = bytes.length;
         }
         List<String> problems = new ArrayList<String>();
         for (File base : cacheRoots()) {
-            Path target = base.toPath().resolve(sha).resolve(libraryName);
+            Path target = base.toPath().resolve(sha).resolve(fileName);
             try {
                 // The directory is named after the content's hash and files only appear there by
-                // atomic rename, so a file of the right size is the complete library.
+                // atomic rename, so a file of the right size is the complete file.
                 if (!(Files.isRegularFile(target) && Files.size(target) == size)) {
                     if (bytes == null) {
                         bytes = readResource(resource);
                         if (bytes == null) {
-                            throw missingResource(platform, resource, libraryName);
+                            throw missingResource(platform, resource, fileName);
                         }
                     }
-                    extract(target, bytes);
+                    extract(target, bytes, executable);
                 }
             } catch (IOException e) {
                 problems.add(base + ": " + e);
                 continue;
             }
-            return loadExtracted(target);
+            return target;
         }
-        throw new RacerException("racer: cannot extract the native library to a cache directory: " + problems);
+        throw new RacerException("racer: cannot extract " + fileName + " to a cache directory: " + problems);
     }
 
-    private static RacerException missingResource(String platform, String resource, String libraryName) {
-        return new RacerException("racer: no native library for " + platform + " in this jar (resource "
+    private static RacerException missingResource(String platform, String resource, String fileName) {
+        String property = fileName.equals(EXECUTABLE_NAME) ? EXECUTABLE_PROPERTY : LIBRARY_PROPERTY;
+        return new RacerException("racer: no " + fileName + " for " + platform + " in this jar (resource "
                 + resource + " is missing); the jar bundles " + bundledPlatform() + " (set -D"
-                + LIBRARY_PROPERTY + "=/path/to/" + libraryName + " to use a library built for this machine)");
+                + property + "=/path/to/" + fileName + " to use one built for this machine)");
     }
 
     private static String[] readChecksum(String name) {
@@ -229,12 +268,15 @@ public final class NativeLibrary {
                 + System.getProperty("os.name") + "/" + System.getProperty("os.arch") + ": " + e.getMessage(), e);
     }
 
-    private static void extract(Path target, byte[] bytes) throws IOException {
+    private static void extract(Path target, byte[] bytes, boolean executable) throws IOException {
         Path dir = target.getParent();
         Files.createDirectories(dir);
         Path temp = Files.createTempFile(dir, target.getFileName() + ".", ".tmp");
         try {
             Files.write(temp, bytes);
+            if (executable && !temp.toFile().setExecutable(true)) {
+                throw new IOException("cannot make " + temp + " executable");
+            }
             try {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {

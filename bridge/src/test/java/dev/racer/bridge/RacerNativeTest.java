@@ -142,7 +142,90 @@ class RacerNativeTest {
     }
 
     @Test
+    void childProcessGivesTheSameResultAsJni() throws Exception {
+        File classes = Fixtures.racyClasses(tmp);
+        AnalysisRequest request = AnalysisRequest.builder().input(classes).threads(1).build();
+        assertEquals(issueKey(Racer.analyze(request, Isolation.IN_PROCESS)), issueKey(Racer.analyze(request, Isolation.PROCESS)));
+        assertFalse(Racer.analyze(request, Isolation.PROCESS).issues().isEmpty());
+        Path executable = NativeLibrary.executable();
+        assertTrue(Files.isExecutable(executable), executable.toString());
+        if (System.getProperty(NativeLibrary.EXECUTABLE_PROPERTY) == null) {
+            assertTrue(executable.getParent().getFileName().toString().matches("[0-9a-f]{64}"), executable.toString());
+        }
+    }
+
+    @Test
+    void childProcessErrorIsTheEnginesOneLine() {
+        RacerException e = assertThrows(RacerException.class,
+                () -> Racer.analyzeJsonInChildProcess("{\"request_version\":1,\"no_such_field\":true}"));
+        assertTrue(e.getMessage().startsWith("racer: malformed analysis request: unknown field `no_such_field`"), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+    }
+
+    @Test
+    void childProcessDeathIsAnError() {
+        assertEquals("racer: the analysis process was killed by signal 9: racer: something"
+                + " (please report it with the input that caused it)", ChildProcess.failure(137, "racer: something\n"));
+        assertEquals("racer: out of memory", ChildProcess.failure(2, "racer: error: out of memory\n"));
+    }
+
+    @Test
+    void isolationSettings() {
+        assertEquals(Isolation.IN_PROCESS, Isolation.parse(null));
+        assertEquals(Isolation.IN_PROCESS, Isolation.parse("in-process"));
+        assertEquals(Isolation.PROCESS, Isolation.parse(" Process "));
+        assertThrows(RacerException.class, () -> Isolation.parse("thread"));
+        assertEquals(2048, AnalysisRequest.builder().maxMemory("2g").build().maxMemoryMb());
+        assertEquals(1, AnalysisRequest.builder().maxMemory("1000").build().maxMemoryMb());
+        assertEquals(512, AnalysisRequest.builder().maxMemory("512M").build().maxMemoryMb());
+        assertEquals(0, AnalysisRequest.builder().maxMemory("").build().maxMemoryMb());
+        assertThrows(RacerException.class, () -> AnalysisRequest.builder().maxMemory("lots"));
+        assertTrue(AnalysisRequest.builder().maxMemory("1g").build().toJson().contains("\"max_memory_mb\":1024"));
+    }
+
+    @Test
+    void memoryLimitStopsTheRunWithOneLine() throws Exception {
+        // A jar of 4 MiB (random, so it does not compress) held in memory against a 1 MiB limit;
+        // its entry is named like a class so that the engine keeps the jar.
+        File classes = Fixtures.racyClasses(tmp);
+        File big = tmp.resolve("big.jar").toFile();
+        java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(new java.io.FileOutputStream(big));
+        try {
+            zip.putNextEntry(new java.util.zip.ZipEntry("Noise.class"));
+            byte[] noise = new byte[4 << 20];
+            new java.util.Random(1).nextBytes(noise);
+            zip.write(noise);
+            zip.closeEntry();
+        } finally {
+            zip.close();
+        }
+        for (Isolation isolation : Isolation.values()) {
+            RacerException e = assertThrows(RacerException.class, () -> Racer.analyze(
+                    AnalysisRequest.builder().input(classes).input(big).maxMemoryMb(1).build(), isolation));
+            assertTrue(e.getMessage().startsWith("racer: stopped: the analysis needs more than the memory limit of 1 MiB"),
+                    isolation + ": " + e.getMessage());
+        }
+    }
+
+    private static String issueKey(AnalysisResult r) {
+        StringBuilder key = new StringBuilder();
+        for (AnalysisResult.Issue issue : r.issues()) {
+            key.append(issue.location()).append(' ').append(issue.accessPath()).append(';');
+        }
+        return key.toString();
+    }
+
+    @Test
     void parallelCallsFromSeveralThreadsAgree() throws Exception {
+        parallelCallsAgree(Isolation.IN_PROCESS);
+    }
+
+    @Test
+    void parallelChildProcessesAgree() throws Exception {
+        parallelCallsAgree(Isolation.PROCESS);
+    }
+
+    private void parallelCallsAgree(final Isolation isolation) throws Exception {
         final File classes = Fixtures.racyClasses(tmp);
         ExecutorService pool = Executors.newFixedThreadPool(6);
         try {
@@ -155,20 +238,20 @@ class RacerNativeTest {
                         if (n % 5 == 4) {
                             // Interleave failing requests: they must not disturb the others.
                             try {
-                                Racer.analyzeJson("{\"request_version\":1,\"inputs\":[");
+                                String broken = "{\"request_version\":1,\"inputs\":[";
+                                if (isolation == Isolation.PROCESS) {
+                                    Racer.analyzeJsonInChildProcess(broken);
+                                } else {
+                                    Racer.analyzeJson(broken);
+                                }
                             } catch (RacerException expected) {
                                 return "error";
                             }
                             return "no error";
                         }
                         File summary = tmp.resolve("summaries-" + n + ".json").toFile();
-                        AnalysisResult r = Racer.analyze(AnalysisRequest.builder().input(classes)
-                                .summariesOut(summary).threads(1).build());
-                        StringBuilder key = new StringBuilder();
-                        for (AnalysisResult.Issue issue : r.issues()) {
-                            key.append(issue.location()).append(' ').append(issue.accessPath()).append(';');
-                        }
-                        return key.toString();
+                        return issueKey(Racer.analyze(AnalysisRequest.builder().input(classes)
+                                .summariesOut(summary).threads(1).build(), isolation));
                     }
                 }));
             }

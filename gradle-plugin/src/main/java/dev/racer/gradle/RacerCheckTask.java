@@ -3,6 +3,7 @@ package dev.racer.gradle;
 import dev.racer.bridge.AnalysisRequest;
 import dev.racer.bridge.AnalysisResult;
 import dev.racer.bridge.ConsoleReport;
+import dev.racer.bridge.Isolation;
 import dev.racer.bridge.NativeLibrary;
 import dev.racer.bridge.Racer;
 import dev.racer.bridge.RacerException;
@@ -52,6 +53,8 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
     private List<String> ignoreClasses;
     private List<String> libraryPackages;
     private Integer threads;
+    private String maxMemory;
+    private String isolation;
     private Boolean quiet;
     private Boolean showProgress;
     private Boolean textReport;
@@ -204,6 +207,26 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
         this.threads = threads;
     }
 
+    /** Memory limit of the engine ({@code 512m}, {@code 2g}); null: none. Does not change results. */
+    @Internal
+    public String getMaxMemory() {
+        return maxMemory != null ? maxMemory : defaults.getMaxMemory();
+    }
+
+    public void setMaxMemory(String maxMemory) {
+        this.maxMemory = maxMemory;
+    }
+
+    /** {@code in-process} or {@code process}. Does not change results. */
+    @Internal
+    public String getIsolation() {
+        return isolation != null ? isolation : defaults.getIsolation();
+    }
+
+    public void setIsolation(String isolation) {
+        this.isolation = isolation;
+    }
+
     @Console
     public boolean isQuiet() {
         return quiet != null ? quiet : defaults.isQuiet();
@@ -312,6 +335,7 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
                 .ignoreClasses(getIgnoreClasses())
                 .libraryPackages(getLibraryPackages())
                 .threads(getThreads())
+                .maxMemory(getMaxMemory())
                 .sourcePaths(roots)
                 .report(ReportFormat.TEXT, getTextReportFile())
                 .report(ReportFormat.JSON, getJsonReportFile())
@@ -327,11 +351,16 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
 
         AnalysisResult result;
         try {
+            Isolation isolation = Isolation.parse(getIsolation());
             if (log.isInfoEnabled()) {
-                log.info("racer: engine {} loaded from {}", Racer.engineVersion(), NativeLibrary.loadedFrom());
+                if (isolation == Isolation.PROCESS) {
+                    log.info("racer: engine runs in a child process: {}", NativeLibrary.executable());
+                } else {
+                    log.info("racer: engine {} loaded from {}", Racer.engineVersion(), NativeLibrary.loadedFrom());
+                }
                 log.info("racer: request {}", request.toJson());
             }
-            result = Racer.analyze(request);
+            result = Racer.analyze(request, isolation);
         } catch (RacerException e) {
             throw new GradleException("racer: analysis of " + projectDisplayName + " failed: " + e.getMessage(), e);
         } catch (LinkageError e) {

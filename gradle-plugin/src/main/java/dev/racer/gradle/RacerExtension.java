@@ -18,6 +18,8 @@ import org.gradle.api.Action;
  *     reportsDir = file("$buildDir/reports/racer")
  *     reports { text = true; json = true; sarif = true; html = true }
  *     threads = 0                     // 0: one per core
+ *     maxMemory = '2g'                // stop with an error past this much engine memory (default: no limit)
+ *     isolation = 'process'           // run the engine in a child process (default: 'in-process')
  *     quiet = false                   // true: print only the summary line
  *     showProgress = false            // true: log what is analysed
  *     runOnCheck = true               // false: `check` does not run racerCheck
@@ -33,6 +35,8 @@ public class RacerExtension {
     private List<String> libraryPackages = new ArrayList<String>();
     private File reportsDir;
     private int threads;
+    private String maxMemory;
+    private String isolation = "in-process";
     private boolean quiet;
     private boolean showProgress;
     private boolean runOnCheck = true;
@@ -94,6 +98,24 @@ public class RacerExtension {
 
     public void setThreads(int threads) {
         this.threads = threads;
+    }
+
+    /** Memory limit of the engine ({@code 512m}, {@code 2g}); null: none. */
+    public String getMaxMemory() {
+        return maxMemory;
+    }
+
+    public void setMaxMemory(String maxMemory) {
+        this.maxMemory = maxMemory;
+    }
+
+    /** {@code in-process} (JNI, the default) or {@code process} (a child process: a crash only fails the task). */
+    public String getIsolation() {
+        return isolation;
+    }
+
+    public void setIsolation(String isolation) {
+        this.isolation = isolation;
     }
 
     public boolean isQuiet() {

@@ -25,6 +25,7 @@ import org.eclipse.aether.RepositorySystem;
 import dev.racer.bridge.AnalysisRequest;
 import dev.racer.bridge.AnalysisResult;
 import dev.racer.bridge.ConsoleReport;
+import dev.racer.bridge.Isolation;
 import dev.racer.bridge.NativeLibrary;
 import dev.racer.bridge.Racer;
 import dev.racer.bridge.RacerException;
@@ -94,6 +95,17 @@ public class CheckMojo extends AbstractMojo {
     @Parameter(property = "racer.threads", defaultValue = "0")
     private int threads;
 
+    /** Memory limit of the engine ({@code 512m}, {@code 2g}): past it the analysis stops with an error. Default: none. */
+    @Parameter(property = "racer.maxMemory")
+    private String maxMemory;
+
+    /**
+     * {@code in-process} (the engine runs in Maven's JVM through JNI) or {@code process} (a child
+     * process, so that even a crash of the engine only fails this goal).
+     */
+    @Parameter(property = "racer.isolation", defaultValue = "in-process")
+    private String isolation;
+
     /**
      * Looks up the {@code racer-summaries} artifact of dependencies that come from a repository
      * (reactor modules are always used).
@@ -136,12 +148,17 @@ public class CheckMojo extends AbstractMojo {
         AnalysisResult result;
         long start;
         try {
+            Isolation mode = Isolation.parse(isolation);
             long loadStart = System.nanoTime();
-            NativeLibrary.ensureLoaded();
-            getLog().debug("racer: native library " + NativeLibrary.loadedFrom() + " ready in "
-                    + (System.nanoTime() - loadStart) / 1_000_000L + " ms");
+            if (mode == Isolation.PROCESS) {
+                getLog().debug("racer: engine runs in a child process: " + NativeLibrary.executable());
+            } else {
+                NativeLibrary.ensureLoaded();
+                getLog().debug("racer: native library " + NativeLibrary.loadedFrom() + " ready in "
+                        + (System.nanoTime() - loadStart) / 1_000_000L + " ms");
+            }
             start = System.nanoTime();
-            result = Racer.analyze(request);
+            result = Racer.analyze(request, mode);
         } catch (RacerException e) {
             throw new MojoExecutionException("racer could not analyse " + project.getArtifactId() + ": "
                     + e.getMessage(), e);
@@ -181,8 +198,8 @@ public class CheckMojo extends AbstractMojo {
                 .libraryPackages(trimmed(libraryPackages))
                 .sourcePaths(sourceRoots());
         try {
-            builder.threads(threads);
-        } catch (IllegalArgumentException e) {
+            builder.threads(threads).maxMemory(maxMemory);
+        } catch (IllegalArgumentException | RacerException e) {
             throw new MojoExecutionException(e.getMessage(), e);
         }
         for (Map.Entry<ReportFormat, File> report : reports.entrySet()) {

@@ -1,0 +1,133 @@
+//! The memory guard: `--max-memory` / `options.max_memory_mb`.
+//!
+//! [`Counting`] wraps the global allocator and keeps the number of live heap bytes
+//! the engine holds. Work loops call [`check`] at safe points (per class read, per
+//! method summarised); past the limit it unwinds with [`MemoryExceeded`], which
+//! [`crate::guard::catch`] turns into a one-line error. Stopping at a safe point, not
+//! inside the allocator, keeps every lock and file in a clean state; the overshoot is
+//! what one class or method allocates.
+//!
+//! The count covers every analysis running in the process: in a build daemon with
+//! several analyses at once, the limit applies to their sum.
+
+use std::alloc::{GlobalAlloc, Layout};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+/// A global allocator that counts live bytes on top of `A`.
+pub struct Counting<A>(pub A);
+
+unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = self.0.alloc(layout);
+        if !p.is_null() {
+            LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = self.0.alloc_zeroed(layout);
+        if !p.is_null() {
+            LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        self.0.dealloc(ptr, layout);
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = self.0.realloc(ptr, layout, new_size);
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+/// Live heap bytes, if the process's global allocator is [`Counting`] (else 0).
+pub fn live_bytes() -> usize {
+    LIVE.load(Ordering::Relaxed)
+}
+
+thread_local! {
+    /// The limit of the analysis this thread works for, in bytes (0 = none).
+    static LIMIT: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Sets the limit for the analysis run on the current thread (0 = unlimited).
+pub fn set_thread_limit(bytes: usize) {
+    LIMIT.with(|l| l.set(bytes));
+}
+
+/// The panic payload of a run stopped by the guard.
+#[derive(Debug, Clone, Copy)]
+pub struct MemoryExceeded {
+    pub limit: usize,
+}
+
+impl std::fmt::Display for MemoryExceeded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "racer: stopped: the analysis needs more than the memory limit of {} MiB (raise --max-memory, maxMemory or racer.maxMemory)",
+            self.limit >> 20
+        )
+    }
+}
+
+/// A safe point: stops the run if live memory is over this thread's limit.
+#[inline]
+pub fn check() {
+    let limit = LIMIT.with(|l| l.get());
+    if limit != 0 && live_bytes() > limit {
+        std::panic::panic_any(MemoryExceeded { limit });
+    }
+}
+
+/// Parses a size such as `512m`, `2g`, `2G`, `1500M`, `4096k` or plain bytes into bytes.
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let lower = t.to_ascii_lowercase();
+    let lower = lower.strip_suffix('b').filter(|s| s.ends_with(['k', 'm', 'g', 't'])).unwrap_or(&lower);
+    let (digits, unit) = match lower.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => lower.split_at(i),
+        None => (lower, ""),
+    };
+    let shift = match unit {
+        "" => 0,
+        "k" => 10,
+        "m" => 20,
+        "g" => 30,
+        "t" => 40,
+        _ => return Err(format!("invalid size '{t}' (expected a number with an optional unit k, m, g: 512m, 2g)")),
+    };
+    let n: usize = digits.parse().map_err(|_| format!("invalid size '{t}' (expected a number with an optional unit k, m, g: 512m, 2g)"))?;
+    n.checked_mul(1usize << shift).ok_or_else(|| format!("size '{t}' is too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("512m"), Ok(512 << 20));
+        assert_eq!(parse_size("2G"), Ok(2 << 30));
+        assert_eq!(parse_size("2gb"), Ok(2 << 30));
+        assert_eq!(parse_size("4096k"), Ok(4096 << 10));
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("2x").is_err());
+        assert!(parse_size("").is_err());
+    }
+}
