@@ -11,6 +11,7 @@ racer: find data races in JVM bytecode
 
 Usage:
   racer analyze [OPTIONS] PATH...   analyse class directories, jars or .class files
+  racer summaries dump FILE         print a summary file (--summaries-out) as JSON
   racer --version                   print the version
   racer help                        print this help
 
@@ -38,6 +39,7 @@ pub enum Command {
     Help,
     Version,
     Analyze(Box<Analyze>),
+    DumpSummaries(PathBuf),
 }
 
 #[derive(Debug)]
@@ -57,12 +59,20 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, String> {
     };
     match first.to_str() {
         Some("analyze") => parse_analyze(args),
+        Some("summaries") => parse_summaries(args),
         Some("help" | "--help" | "-h") => Ok(Command::Help),
         Some("--version" | "-V" | "version") => Ok(Command::Version),
         _ => Err(format!(
-            "unknown command '{}' (expected analyze, help or --version)",
+            "unknown command '{}' (expected analyze, summaries, help or --version)",
             first.to_string_lossy()
         )),
+    }
+}
+
+fn parse_summaries(mut args: impl Iterator<Item = OsString>) -> Result<Command, String> {
+    match (args.next().as_ref().and_then(|a| a.to_str()), args.next(), args.next()) {
+        (Some("dump"), Some(file), None) => Ok(Command::DumpSummaries(PathBuf::from(file))),
+        _ => Err("usage: racer summaries dump FILE".into()),
     }
 }
 
@@ -228,6 +238,9 @@ mod tests {
         assert!(matches!(parse_strs(&["--help"]), Ok(Command::Help)));
         assert!(matches!(parse_strs(&["analyze", "--help"]), Ok(Command::Help)));
         assert!(matches!(parse_strs(&["--version"]), Ok(Command::Version)));
+        assert!(matches!(parse_strs(&["summaries", "dump", "s.bin"]), Ok(Command::DumpSummaries(p)) if p.to_str() == Some("s.bin")));
+        assert!(parse_strs(&["summaries", "dump"]).unwrap_err().contains("racer summaries dump FILE"));
+        assert!(parse_strs(&["summaries", "load", "s.bin"]).is_err());
     }
 
     #[test]

@@ -26,6 +26,13 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(cli::Command::Analyze(analyze)) => run(*analyze),
+        Ok(cli::Command::DumpSummaries(path)) => match racer::summaries::dump(&path) {
+            Ok(json) => {
+                print_stdout(&json);
+                ExitCode::SUCCESS
+            }
+            Err(e) => error(&e.0),
+        },
         Err(message) => error(&message),
     }
 }
