@@ -112,7 +112,7 @@ fn load_headers(
                 }
                 None => {
                     if let Some(u) = index.get(n.as_str()) {
-                        from_classpath.push((n, u.clone()));
+                        from_classpath.push((n, u));
                     }
                 }
             }

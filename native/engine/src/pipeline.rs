@@ -45,6 +45,8 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let upstream_files = summaries::UpstreamFiles::open(&request.summaries_in)?;
 
     let classes = load_inputs(&units, &mut diagnostics);
+    // The units hold the input jars' bytes: free them before the analysis needs the memory.
+    drop(units);
     phase(start, "read+parse");
     let mut table = ClassTable::new();
     for c in &classes {
