@@ -6,8 +6,9 @@
 //! module needs, of its upstream modules, only: the classes its code names and their
 //! supertypes; the summaries of the methods it calls (as named and as resolved, following
 //! inlined forwarders); the classes those summaries name (field paths, container calls);
-//! and the constructors of every upstream class it knows (the synchronized-container
-//! filter, 8.4, reads them). That closure is computed here, round by round.
+//! and the constructors of the upstream classes declaring the fields its code and those
+//! summaries use containers through (the synchronized-container filter, 8.4, reads them).
+//! That closure is computed here, round by round.
 
 use std::sync::Arc;
 
@@ -31,31 +32,48 @@ pub fn load(
     files: &UpstreamFiles,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Upstream, Error> {
-    let (mut wanted, mut calls) = classes.par_iter().map(references).reduce(
-        || (FxHashSet::default(), FxHashSet::default()),
+    let (mut wanted, mut calls, field_refs) = classes.par_iter().map(references).reduce(
+        || (FxHashSet::default(), FxHashSet::default(), FxHashSet::default()),
         |mut a, b| {
             a.0.extend(b.0);
             a.1.extend(b.1);
+            a.2.extend(b.2);
             a
         },
     );
+    let mut field_refs: Vec<FieldRef> = field_refs.into_iter().collect();
+    let mut container_owners: FxHashSet<Sym> = FxHashSet::default();
+    let mut ctors_done: FxHashSet<Sym> = FxHashSet::default();
     let mut up = Upstream::default();
     let mut tried: FxHashSet<Sym> = FxHashSet::default();
     let mut asked: FxHashSet<MethodRef> = FxHashSet::default();
     loop {
         let new_upstream = load_headers(table, index, files, &mut wanted, &mut tried, diagnostics)?;
-        // Constructors and class initialisers of upstream classes (8.4 reads them).
-        for h in &new_upstream {
-            calls.extend(
-                h.methods
-                    .iter()
-                    .filter(|m| matches!(m.name.as_str(), "<init>" | "<clinit>"))
-                    .map(|m| MethodRef { class: h.name, name: m.name, descriptor: m.descriptor }),
-            );
-        }
         up.classes.extend(new_upstream);
+        // Constructors and class initialisers of the upstream classes declaring fields the
+        // code reads or writes (resolved now that the supertypes are in), or that upstream
+        // summaries use containers through (8.4 reads them).
+        container_owners.extend(field_refs.drain(..).map(|f| table.resolve_field(f.class, f.name)));
+        for owner in container_owners.drain() {
+            if table.origin(owner) != Some(Origin::Upstream) || !ctors_done.insert(owner) {
+                continue;
+            }
+            if let Some(h) = table.get(owner) {
+                calls.extend(
+                    h.methods
+                        .iter()
+                        .filter(|m| matches!(m.name.as_str(), "<init>" | "<clinit>"))
+                        .map(|m| MethodRef { class: owner, name: m.name, descriptor: m.descriptor }),
+                );
+            }
+        }
         let mut batch: Vec<MethodRef> = Vec::new();
         for m in calls.drain() {
+            // A call into the classpath or the JDK cannot resolve to an upstream module's
+            // class (the classpath lies below the modules), so only these are resolved.
+            if !matches!(table.origin(m.class), Some(Origin::Analysed | Origin::Upstream)) {
+                continue;
+            }
             let resolved = table.resolve_method(&m).unwrap_or(m);
             for r in [m, resolved] {
                 if table.origin(r.class) == Some(Origin::Upstream) && asked.insert(r) {
@@ -70,7 +88,7 @@ pub fn load(
         let found = batch.par_iter().map(|m| files.method(m)).collect::<Result<Vec<_>, Error>>()?;
         for (m, (summary, shape)) in batch.into_iter().zip(found) {
             if let Some(s) = summary {
-                named_by(&s, &mut wanted);
+                named_by(&s, &mut wanted, &mut container_owners);
                 up.summaries.insert(m, s);
             }
             if let Some(shape) = shape {
@@ -130,17 +148,19 @@ fn load_headers(
     }
 }
 
-/// The classes the analysed code names (supertypes, field and method owners) and the
-/// methods it calls.
-fn references(class: &Arc<Class>) -> (FxHashSet<Sym>, FxHashSet<MethodRef>) {
+/// The classes the analysed code names (supertypes, field and method owners), the
+/// methods it calls and the fields it reads or writes.
+fn references(class: &Arc<Class>) -> (FxHashSet<Sym>, FxHashSet<MethodRef>, FxHashSet<FieldRef>) {
     let mut names: FxHashSet<Sym> = class.header.supertypes().collect();
     let mut calls = FxHashSet::default();
+    let mut fields = FxHashSet::default();
     for m in &class.methods {
         if let Some(body) = &m.body {
             for insn in &body.insns {
                 match insn {
                     Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
                         names.insert(f.class);
+                        fields.insert(*f);
                     }
                     Insn::Invoke { method, .. } => {
                         names.insert(method.class);
@@ -151,12 +171,13 @@ fn references(class: &Arc<Class>) -> (FxHashSet<Sym>, FxHashSet<MethodRef>) {
             }
         }
     }
-    (names, calls)
+    (names, calls, fields)
 }
 
-/// The classes an upstream summary names: static roots, field owners, container and
-/// interface callees.
-fn named_by(s: &Summary, out: &mut FxHashSet<Sym>) {
+/// The classes an upstream summary names (static roots, field owners, container and
+/// interface callees) into `out`, and the owners of the fields it uses containers through
+/// into `container_owners`.
+fn named_by(s: &Summary, out: &mut FxHashSet<Sym>, container_owners: &mut FxHashSet<Sym>) {
     let path = |p: &Path, out: &mut FxHashSet<Sym>| {
         if let Base::Static(c) = p.base {
             out.insert(c);
@@ -176,6 +197,11 @@ fn named_by(s: &Summary, out: &mut FxHashSet<Sym>) {
             &a.key.kind
         {
             out.insert(c.class);
+        }
+        if let AccessKind::ContainerRead(p, _) | AccessKind::ContainerWrite(p, _) = &a.key.kind {
+            if let Some(Step::Field { class, .. }) = p.steps.iter().rev().find(|s| !matches!(s, Step::Array)) {
+                container_owners.insert(*class);
+            }
         }
     }
 }
