@@ -13,6 +13,7 @@ Usage:
   racer analyze [OPTIONS] PATH...   analyse class directories, jars or .class files
   racer analyze-request [FILE]      run a request document (JSON, as the build plugins
                                     send it; FILE or stdin) and print the response document
+  racer summaries dump FILE         print a summary file (--summaries-out) as JSON
   racer --version                   print the version
   racer help                        print this help
 
@@ -45,6 +46,7 @@ pub enum Command {
     Analyze(Box<Analyze>),
     /// A request document from this file (None: stdin).
     AnalyzeRequest(Option<PathBuf>),
+    DumpSummaries(PathBuf),
 }
 
 #[derive(Debug)]
@@ -71,12 +73,20 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, String> {
                 None => Ok(Command::AnalyzeRequest(file)),
             }
         }
+        Some("summaries") => parse_summaries(args),
         Some("help" | "--help" | "-h") => Ok(Command::Help),
         Some("--version" | "-V" | "version") => Ok(Command::Version),
         _ => Err(format!(
-            "unknown command '{}' (expected analyze, help or --version)",
+            "unknown command '{}' (expected analyze, summaries, help or --version)",
             first.to_string_lossy()
         )),
+    }
+}
+
+fn parse_summaries(mut args: impl Iterator<Item = OsString>) -> Result<Command, String> {
+    match (args.next().as_ref().and_then(|a| a.to_str()), args.next(), args.next()) {
+        (Some("dump"), Some(file), None) => Ok(Command::DumpSummaries(PathBuf::from(file))),
+        _ => Err("usage: racer summaries dump FILE".into()),
     }
 }
 
@@ -253,6 +263,9 @@ mod tests {
         assert!(matches!(parse_strs(&["analyze-request", "-"]), Ok(Command::AnalyzeRequest(None))));
         assert!(matches!(parse_strs(&["analyze-request", "r.json"]), Ok(Command::AnalyzeRequest(Some(_)))));
         assert!(parse_strs(&["analyze-request", "a", "b"]).is_err());
+        assert!(matches!(parse_strs(&["summaries", "dump", "s.bin"]), Ok(Command::DumpSummaries(p)) if p.to_str() == Some("s.bin")));
+        assert!(parse_strs(&["summaries", "dump"]).unwrap_err().contains("racer summaries dump FILE"));
+        assert!(parse_strs(&["summaries", "load", "s.bin"]).is_err());
     }
 
     #[test]

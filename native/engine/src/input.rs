@@ -170,59 +170,61 @@ pub fn decode(bytes: &[u8], with_bodies: bool) -> Result<Class, String> {
     }
 }
 
-/// A lazily loaded classpath: an index of class name -> unit, loaded on demand.
+/// A lazily loaded classpath: class name -> unit, loaded on demand. Jars are indexed when
+/// the run starts; a directory is not listed at all: a class is looked up in it by its
+/// path, so a long classpath of upstream class directories (a module deep in a
+/// multi-module build) costs only the lookups of the classes the analysis asks for.
 #[derive(Default)]
 pub struct ClasspathIndex {
-    units: HashMap<String, Unit>,
+    entries: Vec<ClasspathEntry>,
+}
+
+enum ClasspathEntry {
+    Dir(PathBuf),
+    Jar(HashMap<String, Unit>),
 }
 
 impl ClasspathIndex {
-    /// Indexes every entry; missing classpath entries are diagnostics, not errors.
+    /// Opens every entry; missing classpath entries are skipped, unreadable jars are diagnostics.
     pub fn build(paths: &[PathBuf], diagnostics: &mut Vec<Diagnostic>) -> ClasspathIndex {
-        let mut units = HashMap::new();
+        let mut entries = Vec::new();
         for path in paths {
             if !path.exists() {
                 // Build tools routinely pass classpath entries that do not exist yet.
                 continue;
             }
-            let listed = if path.is_dir() {
-                let mut files = Vec::new();
-                walk_dir(path, &mut files, diagnostics);
-                files.sort();
-                files
-                    .into_iter()
-                    .filter_map(|f| {
-                        let rel = f.strip_prefix(path).ok()?.to_string_lossy().replace('\\', "/");
-                        Some((rel, Unit::File(f)))
-                    })
-                    .collect::<Vec<_>>()
-            } else {
-                match open_jar(path) {
-                    Ok(us) => us
-                        .into_iter()
-                        .map(|u| match &u {
-                            Unit::JarEntry { name, .. } => (name.clone(), u.clone()),
-                            Unit::File(_) => unreachable!(),
-                        })
-                        .collect(),
-                    Err(message) => {
-                        diagnostics.push(Diagnostic { file: path.display().to_string(), message });
-                        continue;
+            if path.is_dir() {
+                entries.push(ClasspathEntry::Dir(path.clone()));
+                continue;
+            }
+            match open_jar(path) {
+                Ok(us) => {
+                    let mut units = HashMap::new();
+                    for u in us {
+                        if let Unit::JarEntry { name, .. } = &u {
+                            if !is_versioned_or_module(name) {
+                                let class = name.trim_end_matches(".class").replace('/', ".");
+                                units.entry(class).or_insert(u);
+                            }
+                        }
                     }
+                    entries.push(ClasspathEntry::Jar(units));
                 }
-            };
-            for (rel, unit) in listed {
-                if is_versioned_or_module(&rel) {
-                    continue;
-                }
-                let class = rel.trim_end_matches(".class").replace('/', ".");
-                units.entry(class).or_insert(unit);
+                Err(message) => diagnostics.push(Diagnostic { file: path.display().to_string(), message }),
             }
         }
-        ClasspathIndex { units }
+        ClasspathIndex { entries }
     }
 
-    pub fn get(&self, class: &str) -> Option<&Unit> {
-        self.units.get(class)
+    /// The first entry holding `class` (binary name), as the JVM's class path would pick.
+    pub fn get(&self, class: &str) -> Option<Unit> {
+        let rel = format!("{}.class", class.replace('.', "/"));
+        self.entries.iter().find_map(|e| match e {
+            ClasspathEntry::Dir(dir) => {
+                let file = dir.join(&rel);
+                file.is_file().then_some(Unit::File(file))
+            }
+            ClasspathEntry::Jar(units) => units.get(class).cloned(),
+        })
     }
 }

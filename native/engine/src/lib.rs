@@ -6,6 +6,7 @@
 pub mod analysis;
 pub mod api;
 pub mod classfile;
+pub mod context;
 pub mod hierarchy;
 pub mod input;
 pub mod pipeline;

@@ -29,6 +29,13 @@ fn main() -> ExitCode {
         }
         Ok(cli::Command::Analyze(analyze)) => run(*analyze),
         Ok(cli::Command::AnalyzeRequest(file)) => run_request(file),
+        Ok(cli::Command::DumpSummaries(path)) => match racer::summaries::dump(&path) {
+            Ok(json) => {
+                print_stdout(&json);
+                ExitCode::SUCCESS
+            }
+            Err(e) => error(&e.0),
+        },
         Err(message) => error(&message),
     }
 }

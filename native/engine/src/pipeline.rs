@@ -5,8 +5,6 @@ use crate::fxhash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use crate::analysis::annotations::AnnotationConfig;
 use crate::analysis::extensions::Extensions;
 use crate::analysis::races::{self, ReportConfig};
@@ -15,7 +13,8 @@ use crate::api::{Diagnostic, Error, Request, Response, Stats};
 use crate::classfile::model::*;
 use crate::hierarchy::{ClassTable, Origin};
 use crate::input::{self, ClasspathIndex};
-use crate::summaries::{self, SummaryFile, Upstream};
+use crate::context;
+use crate::summaries;
 use crate::sym::Sym;
 
 pub fn run(request: &Request) -> Result<Response, Error> {
@@ -46,24 +45,23 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         units.extend(input::list_units(path, &mut diagnostics)?);
         crate::memory::check();
     }
-    let loading = Instant::now();
-    let upstream = summaries::load_all(&request.summaries_in)?;
+    let upstream_files = summaries::UpstreamFiles::open(&request.summaries_in)?;
     crate::memory::check();
-    if !request.summaries_in.is_empty() {
-        phase(loading, "load upstream summaries");
-    }
 
     let classes = load_inputs(&units, &mut diagnostics);
+    // The units hold the input jars' bytes: free them before the analysis needs the memory.
+    drop(units);
     phase(start, "read+parse");
     let mut table = ClassTable::new();
-    for h in &upstream.classes {
-        table.insert(h.clone(), Origin::Upstream);
-    }
     for c in &classes {
         table.insert(c.header.clone(), Origin::Analysed);
     }
     let index = ClasspathIndex::build(&request.classpath, &mut diagnostics);
-    load_context(&mut table, &index, &classes, &upstream, &mut diagnostics);
+    let loading = Instant::now();
+    let upstream = context::load(&mut table, &index, &classes, &upstream_files, &mut diagnostics)?;
+    if !upstream_files.is_empty() {
+        phase(loading, "load upstream summaries and context");
+    }
     table.freeze();
     crate::memory::check();
     phase(start, "classpath+hierarchy");
@@ -101,9 +99,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     phase(start, "reporting");
 
     if let Some(out) = &request.summaries_out {
-        let file = summary_file(&classes, &analysis);
-        phase(start, "summary file built");
-        summaries::write(out, &file)?;
+        write_summaries(out, &classes, &analysis)?;
         phase(start, "summary file written");
     }
     if let Some(note) = missing_lines_note(&issues) {
@@ -198,80 +194,17 @@ fn duplicate(name: &str, unit: &input::Unit, first: &input::Unit) -> Diagnostic 
     }
 }
 
-/// Loads, from the classpath, the headers of every class the analysed code
-/// names (and their supertypes, transitively).
-fn load_context(
-    table: &mut ClassTable,
-    index: &ClasspathIndex,
-    classes: &[Arc<Class>],
-    upstream: &Upstream,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
-    let mut wanted: FxHashSet<Sym> = classes.par_iter().map(referenced_classes).reduce(FxHashSet::default, |mut a, b| {
-        a.extend(b);
-        a
-    });
-    for h in &upstream.classes {
-        wanted.extend(h.supertypes());
-    }
-    let mut tried: FxHashSet<Sym> = FxHashSet::default();
-    loop {
-        let mut batch: Vec<(Sym, input::Unit)> = wanted
-            .iter()
-            .filter(|n| !table.contains(**n) && tried.insert(**n))
-            .filter_map(|n| index.get(n.as_str()).map(|u| (*n, u.clone())))
-            .collect();
-        if batch.is_empty() {
-            break;
-        }
-        batch.sort_by(|a, b| a.0.cmp(&b.0));
-        let loaded: Vec<_> = batch.par_iter().map(|(_, u)| input::load_one(u, false)).collect();
-        wanted.clear();
-        for r in loaded {
-            match r {
-                Ok(c) => {
-                    wanted.extend(c.header.supertypes());
-                    table.insert(c.header, Origin::Context);
-                }
-                Err(d) => diagnostics.push(Diagnostic { file: d.file, message: format!("classpath: {}", d.message) }),
-            }
-        }
-    }
-}
-
-fn referenced_classes(class: &Arc<Class>) -> FxHashSet<Sym> {
-    let mut out: FxHashSet<Sym> = class.header.supertypes().collect();
-    for m in &class.methods {
-        if let Some(body) = &m.body {
-            for insn in &body.insns {
-                match insn {
-                    Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
-                        out.insert(f.class);
-                    }
-                    Insn::Invoke { method, .. } => {
-                        out.insert(method.class);
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-    out
-}
-
-fn summary_file(classes: &[Arc<Class>], analysis: &Analysis) -> SummaryFile {
-    let mut methods: Vec<(MethodRef, &crate::analysis::domain::Summary)> =
+fn write_summaries(path: &std::path::Path, classes: &[Arc<Class>], analysis: &Analysis) -> Result<(), Error> {
+    let methods: Vec<(MethodRef, &crate::analysis::domain::Summary)> =
         analysis.methods.iter().zip(&analysis.summaries).map(|(e, s)| (e.mref, &**s)).collect();
-    methods.sort_by(|a, b| a.0.cmp(&b.0));
     // Lambda bodies are never inlined (2.4): their shapes are not needed downstream.
-    let mut inline: Vec<(MethodRef, InlineShape)> = analysis
+    let inline: Vec<(MethodRef, InlineShape)> = analysis
         .methods
         .iter()
         .filter(|e| !e.mref.name.as_str().starts_with("lambda$"))
         .filter_map(|e| classes[e.class].methods[e.index].inline_shape.clone().map(|s| (e.mref, s)))
         .collect();
-    inline.sort_by(|a, b| a.0.cmp(&b.0));
-    SummaryFile::new(classes.iter().map(|c| downstream_view(&c.header)).collect(), inline, &methods)
+    summaries::write(path, classes.iter().map(|c| downstream_view(&c.header)).collect(), inline, methods)
 }
 
 /// What other modules need of a class header: private methods cannot be called or

@@ -21,7 +21,7 @@ pub struct Annotation {
     #[serde(rename = "type")]
     pub type_name: Sym,
     /// Element name -> value, for boolean and string elements (others omitted).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub elements: Vec<(Sym, AnnotationValue)>,
     /// Number of elements of any kind (some rules need "exactly one element").
     #[serde(default)]
@@ -55,7 +55,7 @@ pub fn annotation_name_matches(type_name: &str, name: &str) -> bool {
 pub struct FieldHeader {
     pub name: Sym,
     pub flags: u16,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub annotations: Vec<Annotation>,
 }
 
@@ -64,10 +64,10 @@ pub struct MethodHeader {
     pub name: Sym,
     pub descriptor: Sym,
     pub flags: u16,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub annotations: Vec<Annotation>,
     /// True when any parameter carries an annotation named `InjectProp`.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default)]
     pub param_inject_prop: bool,
 }
 
@@ -101,15 +101,15 @@ pub struct ClassHeader {
     pub flags: u16,
     #[serde(default)]
     pub super_class: Option<Sym>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub interfaces: Vec<Sym>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub annotations: Vec<Annotation>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub fields: Vec<FieldHeader>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub methods: Vec<MethodHeader>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub source_file: Option<Sym>,
 }
 

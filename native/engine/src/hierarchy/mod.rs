@@ -64,6 +64,10 @@ impl ClassTable {
         self.classes.get(&name).map(|(h, _)| &**h)
     }
 
+    pub fn origin(&self, name: Sym) -> Option<Origin> {
+        self.classes.get(&name).map(|(_, o)| *o)
+    }
+
     pub fn contains(&self, name: Sym) -> bool {
         self.classes.contains_key(&name)
     }

@@ -15,7 +15,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             let mut taken = st.clone();
             assume_main(&mut taken, taken_on_main);
             assume_main(st, !taken_on_main);
-            let fall = std::mem::replace(st, State { threads: Threads::NoThread, locks: 0, own: PathMap::default(), attrs: PathMap::default(), stack: Vec::new() });
+            let fall = take_state(st);
             return (taken, fall);
         }
         // (value expression, jump-taken means the value is `taken_bool`)
@@ -49,7 +49,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
         };
         let mut taken = st.clone();
-        let mut fall = std::mem::replace(st, State { threads: Threads::NoThread, locks: 0, read_locks: 0, own: PathMap::default(), attrs: PathMap::default(), stack: Vec::new() });
+        let mut fall = take_state(st);
         if let (Some(Expr::Path(p)), Some(b)) = (subject, taken_bool) {
             match fall.attrs.get(&p) {
                 Some(Attr::LockHeld) => {
@@ -94,4 +94,10 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         Some(taken_on_main)
     }
+}
+
+/// Moves the state out (for the fall-through edge), leaving an empty one behind.
+fn take_state(st: &mut State) -> State {
+    let empty = State { threads: Threads::NoThread, locks: 0, read_locks: 0, own: PathMap::default(), attrs: PathMap::default(), stack: Vec::new() };
+    std::mem::replace(st, empty)
 }

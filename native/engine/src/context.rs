@@ -1,0 +1,207 @@
+//! What a run reads besides its inputs, and only as much as the analysed code reaches:
+//! class headers from upstream summary files and from the classpath, and the upstream
+//! summaries and inline shapes of the methods the analysed code calls.
+//!
+//! Upstream summaries already contain the effect of everything further upstream, so a
+//! module needs, of its upstream modules, only: the classes its code names and their
+//! supertypes; the summaries of the methods it calls (as named and as resolved, following
+//! inlined forwarders); the classes those summaries name (field paths, container calls);
+//! and the constructors of the upstream classes declaring the fields its code and those
+//! summaries use containers through (the synchronized-container filter, 8.4, reads them).
+//! That closure is computed here, round by round.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::analysis::domain::{AccessKind, Base, Path, Step, Summary};
+use crate::api::{Diagnostic, Error};
+use crate::classfile::model::*;
+use crate::fxhash::FxHashSet;
+use crate::hierarchy::{ClassTable, Origin};
+use crate::input::{self, ClasspathIndex};
+use crate::summaries::{Upstream, UpstreamFiles};
+use crate::sym::Sym;
+
+/// Loads into `table` the headers the analysed code reaches (upstream files first, then the
+/// classpath), and returns the upstream summaries and shapes it reaches.
+pub fn load(
+    table: &mut ClassTable,
+    index: &ClasspathIndex,
+    classes: &[Arc<Class>],
+    files: &UpstreamFiles,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Upstream, Error> {
+    let (mut wanted, mut calls, field_refs) = classes.par_iter().map(references).reduce(
+        || (FxHashSet::default(), FxHashSet::default(), FxHashSet::default()),
+        |mut a, b| {
+            a.0.extend(b.0);
+            a.1.extend(b.1);
+            a.2.extend(b.2);
+            a
+        },
+    );
+    let mut field_refs: Vec<FieldRef> = field_refs.into_iter().collect();
+    let mut container_owners: FxHashSet<Sym> = FxHashSet::default();
+    let mut ctors_done: FxHashSet<Sym> = FxHashSet::default();
+    let mut up = Upstream::default();
+    let mut tried: FxHashSet<Sym> = FxHashSet::default();
+    let mut asked: FxHashSet<MethodRef> = FxHashSet::default();
+    loop {
+        let new_upstream = load_headers(table, index, files, &mut wanted, &mut tried, diagnostics)?;
+        up.classes.extend(new_upstream);
+        // Constructors and class initialisers of the upstream classes declaring fields the
+        // code reads or writes (resolved now that the supertypes are in), or that upstream
+        // summaries use containers through (8.4 reads them).
+        container_owners.extend(field_refs.drain(..).map(|f| table.resolve_field(f.class, f.name)));
+        for owner in container_owners.drain() {
+            if table.origin(owner) != Some(Origin::Upstream) || !ctors_done.insert(owner) {
+                continue;
+            }
+            if let Some(h) = table.get(owner) {
+                calls.extend(
+                    h.methods
+                        .iter()
+                        .filter(|m| matches!(m.name.as_str(), "<init>" | "<clinit>"))
+                        .map(|m| MethodRef { class: owner, name: m.name, descriptor: m.descriptor }),
+                );
+            }
+        }
+        let mut batch: Vec<MethodRef> = Vec::new();
+        for m in calls.drain() {
+            // A call into the classpath or the JDK cannot resolve to an upstream module's
+            // class (the classpath lies below the modules), so only these are resolved.
+            if !matches!(table.origin(m.class), Some(Origin::Analysed | Origin::Upstream)) {
+                continue;
+            }
+            let resolved = table.resolve_method(&m).unwrap_or(m);
+            for r in [m, resolved] {
+                if table.origin(r.class) == Some(Origin::Upstream) && asked.insert(r) {
+                    batch.push(r);
+                }
+            }
+        }
+        if batch.is_empty() {
+            return Ok(up);
+        }
+        batch.sort();
+        let found = batch.par_iter().map(|m| files.method(m)).collect::<Result<Vec<_>, Error>>()?;
+        for (m, (summary, shape)) in batch.into_iter().zip(found) {
+            if let Some(s) = summary {
+                named_by(&s, &mut wanted, &mut container_owners);
+                up.summaries.insert(m, s);
+            }
+            if let Some(shape) = shape {
+                if let InlineShape::Forward(next, _) = &shape {
+                    wanted.insert(next.class);
+                    calls.insert(*next);
+                }
+                up.shapes.insert(m, shape);
+            }
+        }
+    }
+}
+
+/// Headers of `wanted` and all their supertypes not yet in the table: from upstream files
+/// first, then the classpath. Returns the upstream headers added.
+fn load_headers(
+    table: &mut ClassTable,
+    index: &ClasspathIndex,
+    files: &UpstreamFiles,
+    wanted: &mut FxHashSet<Sym>,
+    tried: &mut FxHashSet<Sym>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Vec<Arc<ClassHeader>>, Error> {
+    let mut added = Vec::new();
+    loop {
+        let mut names: Vec<Sym> = wanted.drain().filter(|n| !table.contains(*n) && tried.insert(*n)).collect();
+        if names.is_empty() {
+            return Ok(added);
+        }
+        names.sort();
+        let from_upstream = names.par_iter().map(|n| files.class(*n)).collect::<Result<Vec<_>, Error>>()?;
+        let mut from_classpath: Vec<(Sym, input::Unit)> = Vec::new();
+        for (n, h) in names.into_iter().zip(from_upstream) {
+            match h {
+                Some(h) => {
+                    wanted.extend(h.supertypes());
+                    table.insert(h.clone(), Origin::Upstream);
+                    added.push(h);
+                }
+                None => {
+                    if let Some(u) = index.get(n.as_str()) {
+                        from_classpath.push((n, u));
+                    }
+                }
+            }
+        }
+        let loaded: Vec<_> = from_classpath.par_iter().map(|(_, u)| input::load_one(u, false)).collect();
+        for r in loaded {
+            match r {
+                Ok(c) => {
+                    wanted.extend(c.header.supertypes());
+                    table.insert(c.header, Origin::Context);
+                }
+                Err(d) => diagnostics.push(Diagnostic { file: d.file, message: format!("classpath: {}", d.message) }),
+            }
+        }
+    }
+}
+
+/// The classes the analysed code names (supertypes, field and method owners), the
+/// methods it calls and the fields it reads or writes.
+fn references(class: &Arc<Class>) -> (FxHashSet<Sym>, FxHashSet<MethodRef>, FxHashSet<FieldRef>) {
+    let mut names: FxHashSet<Sym> = class.header.supertypes().collect();
+    let mut calls = FxHashSet::default();
+    let mut fields = FxHashSet::default();
+    for m in &class.methods {
+        if let Some(body) = &m.body {
+            for insn in &body.insns {
+                match insn {
+                    Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
+                        names.insert(f.class);
+                        fields.insert(*f);
+                    }
+                    Insn::Invoke { method, .. } => {
+                        names.insert(method.class);
+                        calls.insert(*method);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    (names, calls, fields)
+}
+
+/// The classes an upstream summary names (static roots, field owners, container and
+/// interface callees) into `out`, and the owners of the fields it uses containers through
+/// into `container_owners`.
+fn named_by(s: &Summary, out: &mut FxHashSet<Sym>, container_owners: &mut FxHashSet<Sym>) {
+    let path = |p: &Path, out: &mut FxHashSet<Sym>| {
+        if let Base::Static(c) = p.base {
+            out.insert(c);
+        }
+        for step in p.steps.iter() {
+            if let Step::Field { class, .. } = step {
+                out.insert(*class);
+            }
+        }
+    };
+    for p in &s.synchronized_fields {
+        path(p, out);
+    }
+    for a in &s.accesses {
+        path(a.key.kind.path(), out);
+        if let AccessKind::ContainerRead(_, c) | AccessKind::ContainerWrite(_, c) | AccessKind::InterfaceCall(_, c) =
+            &a.key.kind
+        {
+            out.insert(c.class);
+        }
+        if let AccessKind::ContainerRead(p, _) | AccessKind::ContainerWrite(p, _) = &a.key.kind {
+            if let Some(Step::Field { class, .. }) = p.steps.iter().rev().find(|s| !matches!(s, Step::Array)) {
+                container_owners.insert(*class);
+            }
+        }
+    }
+}
