@@ -94,7 +94,8 @@ pub fn is_safe_field(table: &ClassTable, class: Sym, name: Sym) -> bool {
 pub struct Facts {
     pub calls: FxHashMap<MethodRef, CallFacts>,
     pub fields: FxHashMap<FieldRef, FieldFacts>,
-    /// Safety of fields by (declaring class, name), for steps of substituted paths.
+    /// Safety of fields by (declaring class, name), for steps of substituted paths: safe
+    /// when any reference to the field is (a step does not keep the class it was named through).
     pub safe_steps: FxHashMap<(Sym, Sym), bool>,
 }
 
@@ -134,6 +135,60 @@ pub fn collect<'a>(
     let fields: Vec<FieldRef> = fields.into_iter().collect();
     let calls = methods.par_iter().map(|m| (*m, call_facts(table, ignore, m, ext))).collect();
     let field_facts: Vec<(FieldRef, FieldFacts)> = fields.par_iter().map(|f| (*f, field_facts(table, f))).collect();
-    let safe_steps = field_facts.iter().map(|(f, ff)| ((ff.declaring, f.name), ff.safe)).collect();
+    // References through different classes (a `@ThreadConfined` subclass and its superclass)
+    // share a step: joined, so the answer does not depend on the sets' iteration order.
+    let mut safe_steps: FxHashMap<(Sym, Sym), bool> = FxHashMap::default();
+    for (f, ff) in &field_facts {
+        *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
+    }
     Facts { calls, fields: field_facts.into_iter().collect(), safe_steps }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    use crate::hierarchy::Origin;
+
+    fn class(name: &str, super_class: Option<&str>, annotations: &[&str], fields: &[Sym]) -> Arc<ClassHeader> {
+        Arc::new(ClassHeader {
+            name: Sym::new(name),
+            flags: 0,
+            super_class: super_class.map(Sym::new),
+            interfaces: Vec::new(),
+            annotations: annotations
+                .iter()
+                .map(|a| Annotation { type_name: Sym::new(a), elements: Vec::new(), element_count: 0 })
+                .collect(),
+            fields: fields.iter().map(|&name| FieldHeader { name, flags: 0, annotations: Vec::new() }).collect(),
+            methods: Vec::new(),
+            source_file: None,
+        })
+    }
+
+    /// A field of a plain class read through a `@ThreadConfined` subclass and through the
+    /// class itself: both references give the same step, whose safety must not depend on
+    /// which reference the hash sets yield last (many fields make a lucky order unlikely).
+    #[test]
+    fn a_step_named_through_a_confined_subclass_is_safe_whatever_the_set_order() {
+        let names: Vec<Sym> = (0..64).map(|i| Sym::new(&format!("f{i}"))).collect();
+        let mut table = ClassTable::new();
+        table.insert(class("p.Base", Some("java.lang.Object"), &[], &names), Origin::Analysed);
+        table.insert(class("p.Confined", Some("p.Base"), &["javax.annotation.concurrent.ThreadConfined"], &[]), Origin::Analysed);
+        table.freeze();
+        let descriptor = Sym::new("I");
+        let insns: Vec<Insn> = names
+            .iter()
+            .flat_map(|&name| {
+                ["p.Confined", "p.Base"].map(|c| Insn::GetField(FieldRef { class: Sym::new(c), name, descriptor }))
+            })
+            .collect();
+        let bodies = vec![Body { lines: vec![0; insns.len()], insns, max_locals: 1 }];
+        let facts = collect(&table, &FxHashSet::default(), bodies.par_iter());
+        let base = Sym::new("p.Base");
+        let unsafe_steps: Vec<&str> =
+            names.iter().filter(|&&n| facts.safe_steps.get(&(base, n)) != Some(&true)).map(|n| n.as_str()).collect();
+        assert!(unsafe_steps.is_empty(), "steps not safe: {unsafe_steps:?}");
+    }
 }

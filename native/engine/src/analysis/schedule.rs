@@ -16,7 +16,7 @@ use crate::sym::Sym;
 
 use super::annotations::{is_assumed_thread_safe, is_synthetic_name, method_facts, AnnotationConfig, MethodFacts};
 use super::domain::{AccessKind, Step, Summary};
-use super::interp::{analyze_method, Callee, Env, MethodInput};
+use super::interp::{analyze_method, Callee, Env, MethodInput, MAX_INLINE_DEPTH};
 
 /// One method of an analysed class.
 pub struct MethodEntry {
@@ -108,7 +108,9 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
                                 let resolved = table.resolve_method(&target).unwrap_or(target);
                                 concurrent |= may_go_concurrent(table, &target, &resolved, inputs.extensions);
                                 match shapes.get(&target) {
-                                    Some(InlineShape::Forward(next, _)) if hops < 8 => {
+                                    // The interpreter inlines a forward at depths 0..=MAX_INLINE_DEPTH:
+                                    // the edge goes to the method it finally calls.
+                                    Some(InlineShape::Forward(next, _)) if hops <= MAX_INLINE_DEPTH => {
                                         target = *next;
                                         hops += 1;
                                     }

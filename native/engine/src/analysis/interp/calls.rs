@@ -10,7 +10,7 @@ use super::super::models::{LockEffect, ThreadEffect};
 use super::locks::{apply_lock_effect, apply_lock_thread};
 use super::ownership::{own, own_e};
 use super::state::*;
-use super::{Callee, Interp};
+use super::{Callee, Interp, MAX_INLINE_DEPTH};
 
 /// What the accesses added by one summary application depend on.
 #[derive(PartialEq)]
@@ -120,7 +120,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             InlineShape::Forward(target, kind) => {
-                if target == named || self.inline_depth > 8 {
+                if target == named || self.inline_depth > MAX_INLINE_DEPTH {
                     return false;
                 }
                 self.inline_depth += 1;

@@ -66,6 +66,11 @@ pub struct MethodInput<'a> {
     pub facts: &'a MethodFacts,
 }
 
+/// Deepest nesting of inlined forwarding accessors (2.4); past it the call is a plain call.
+/// The scheduler's call graph follows as many forwards (a callee outside it could be read
+/// while it is still being analysed).
+pub const MAX_INLINE_DEPTH: u32 = 8;
+
 /// Per-block visits after which the fixpoint stops widening (finite domains make
 /// this a safety net only).
 const MAX_BLOCK_VISITS: u32 = 64;
