@@ -185,7 +185,7 @@ mod tests {
             })
             .collect();
         let bodies = vec![Body { lines: vec![0; insns.len()], insns, max_locals: 1 }];
-        let facts = collect(&table, &FxHashSet::default(), bodies.par_iter());
+        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, bodies.par_iter());
         let base = Sym::new("p.Base");
         let unsafe_steps: Vec<&str> =
             names.iter().filter(|&&n| facts.safe_steps.get(&(base, n)) != Some(&true)).map(|n| n.as_str()).collect();
