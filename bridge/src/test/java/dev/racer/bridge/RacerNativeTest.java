@@ -52,7 +52,7 @@ class RacerNativeTest {
     @Test
     void unknownRequestFieldThrowsRacerException() {
         assertThrows(RacerException.class,
-                () -> Racer.analyzeJson("{\"request_version\":1,\"no_such_field\":true}"));
+                () -> Racer.analyzeJson("{\"request_version\":2,\"no_such_field\":true}"));
     }
 
     @Test
@@ -155,7 +155,7 @@ class RacerNativeTest {
                         if (n % 5 == 4) {
                             // Interleave failing requests: they must not disturb the others.
                             try {
-                                Racer.analyzeJson("{\"request_version\":1,\"inputs\":[");
+                                Racer.analyzeJson("{\"request_version\":2,\"inputs\":[");
                             } catch (RacerException expected) {
                                 return "error";
                             }
