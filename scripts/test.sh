@@ -12,6 +12,9 @@ scripts/setup.sh
 RACER_CORPUS="$(scripts/corpus.sh)"
 export RACER_CORPUS
 export RACER_KOTLINC="$PWD/scripts/kotlinc.sh"
+# The official SARIF 2.1.0 schema, for the SARIF validation test.
+RACER_SARIF_SCHEMA="$(scripts/sarif-schema.sh)"
+export RACER_SARIF_SCHEMA
 # A javac of release 21 or later, if the machine has one, for the Java 21 class-file test.
 for candidate in $(command -v javac) /usr/lib/jvm/*/bin/javac; do
     release=$("$candidate" -version 2>&1 | sed -n 's/^javac \([0-9]*\).*/\1/p')
