@@ -78,14 +78,8 @@ pub fn render_with(format: Format, response: &Response, sources: &SourceIndex) -
 
 /// Writes every report file named in `request.reports`, each atomically.
 pub fn write_reports(request: &Request, response: &Response) -> Result<(), Error> {
-    let reports = &request.reports;
-    let wanted: [(Format, Option<&PathBuf>); 4] = [
-        (Format::Json, reports.json.as_ref()),
-        (Format::Sarif, reports.sarif.as_ref()),
-        (Format::Text, reports.text.as_ref()),
-        (Format::Html, reports.html.as_ref()),
-    ];
-    if wanted.iter().all(|(_, p)| p.is_none()) {
+    let r = &request.reports;
+    if r.json.is_none() && r.sarif.is_none() && r.text.is_none() && r.html.is_none() {
         return Ok(());
     }
     write_reports_with(request, response, &SourceIndex::new(&request.source_paths))
