@@ -12,6 +12,7 @@ command -v javac >/dev/null 2>&1 || need_apt+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
 command -v unzip >/dev/null 2>&1 || need_apt+=(unzip)
 command -v zip >/dev/null 2>&1 || need_apt+=(zip)
+command -v curl >/dev/null 2>&1 || need_apt+=(curl)
 
 # shellcheck source=lib/apt.sh
 . "$(dirname "$0")/lib/apt.sh"

@@ -17,6 +17,9 @@ export RACER_KOTLINC="$PWD/scripts/kotlinc.sh"
 RACER_ANDROID_JAR="$(scripts/android-framework.sh)"
 export RACER_ANDROID_JAR
 export RACER_REQUIRE_ANDROID=1
+# The official SARIF 2.1.0 schema, for the SARIF validation test.
+RACER_SARIF_SCHEMA="$(scripts/sarif-schema.sh)"
+export RACER_SARIF_SCHEMA
 # A javac of release 21 or later, if the machine has one, for the Java 21 class-file test.
 for candidate in $(command -v javac) /usr/lib/jvm/*/bin/javac; do
     release=$("$candidate" -version 2>&1 | sed -n 's/^javac \([0-9]*\).*/\1/p')

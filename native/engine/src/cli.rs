@@ -24,15 +24,21 @@ Options for analyze:
                                     also a list separated like the PATH variable
   --source-path DIR                 source root for snippets and relative locations; repeatable
   --thread-safe-annotation NAME     extra annotation treated as @ThreadSafe; repeatable
-  --ignore-class NAME               never report on this class (a.b.Outer$Inner); repeatable
+  --ignore-class NAME|GLOB          never report on this class (a.b.Outer$Inner) or on classes matching
+                                    a glob (a.gen.* in one package, a.gen.** below it); repeatable
   --library-package PREFIX          analyse but never report on this package; repeatable
   --summaries-in FILE               summaries of upstream modules; repeatable
   --summaries-out FILE              write this run's summaries to FILE
   --threads N                       worker threads (default 0: one per core)
+  --baseline FILE                   issues recorded in FILE are reported as baselined, not new
+  --write-baseline FILE             write this run's issues to FILE as a baseline
+  --filter FILE                     include/exclude filter file (JSON; see the README)
+  --console-limit N                 issues shown in full on the console (default 20)
+  --racerd-compat                   pure RacerD behaviour: no extensions beyond it
   --max-memory SIZE                 stop with an error when the analysis holds more than
                                     SIZE of memory (512m, 2g; default: no limit)
-  --racerd-compat                   pure RacerD behaviour: no extensions beyond it
-  --fail-on-issues                  exit with status 1 when any issue is reported
+  --fail-on-issues                  exit with status 1 when any new issue is reported
+                                    (baselined and suppressed ones do not count)
   --quiet                           do not print warnings or the summary line to stderr
 
 Exit status: 0 done, 1 issues found with --fail-on-issues, 2 usage or input error.
@@ -118,7 +124,8 @@ fn parse_analyze(mut args: impl Iterator<Item = OsString>) -> Result<Command, St
             name.as_str(),
             "--classpath" | "--cp" | "--format" | "--output" | "-o" | "--thread-safe-annotation"
                 | "--ignore-class" | "--library-package" | "--source-path" | "--summaries-in"
-                | "--summaries-out" | "--threads" | "--max-memory"
+                | "--summaries-out" | "--threads" | "--baseline" | "--write-baseline" | "--filter"
+                | "--console-limit" | "--max-memory"
         );
         let value = if takes_value {
             match inline {
@@ -165,6 +172,25 @@ fn parse_analyze(mut args: impl Iterator<Item = OsString>) -> Result<Command, St
             "--summaries-out" => {
                 once(&name, request.summaries_out.is_some())?;
                 request.summaries_out = Some(value_path());
+            }
+            "--baseline" => {
+                once(&name, request.baseline.is_some())?;
+                request.baseline = Some(value_path());
+            }
+            "--write-baseline" => {
+                once(&name, request.write_baseline.is_some())?;
+                request.write_baseline = Some(value_path());
+            }
+            "--filter" => {
+                once(&name, request.filter.is_some())?;
+                request.filter = Some(value_path());
+            }
+            "--console-limit" => {
+                once(&name, request.console_limit.is_some())?;
+                let v = value_str()?;
+                request.console_limit = Some(v.trim().parse().map_err(|_| {
+                    format!("invalid value '{v}' for --console-limit (expected a whole number)")
+                })?);
             }
             "--threads" => {
                 once(&name, threads.is_some())?;
@@ -223,8 +249,10 @@ mod tests {
             "analyze", "--format", "sarif", "--output=out/r.sarif", "--classpath", "a.jar:b",
             "--classpath=c", "--thread-safe-annotation", "Conc", "--ignore-class", "a.B$C",
             "--library-package", "v.", "--source-path", "src", "--summaries-in", "s1.json",
-            "--summaries-in", "s2.json", "--summaries-out", "o.json", "--threads", "2", "--max-memory", "2g",
-            "--fail-on-issues", "--quiet", "classes", "--", "--odd-dir",
+            "--summaries-in", "s2.json", "--summaries-out", "o.json", "--threads", "2",
+            "--fail-on-issues", "--quiet", "--baseline", "b.json", "--write-baseline=nb.json",
+            "--filter", "f.json", "--console-limit", "5", "--racerd-compat", "--max-memory", "2g",
+            "--ignore-class", "a.gen.*", "classes", "--", "--odd-dir",
         ]);
         assert_eq!(a.format, Format::Sarif);
         assert_eq!(a.output, Some(PathBuf::from("out/r.sarif")));
@@ -235,10 +263,15 @@ mod tests {
             assert_eq!(r.classpath, [PathBuf::from("a.jar"), "b".into(), "c".into()]);
         }
         assert_eq!(r.options.thread_safe_annotations, ["Conc"]);
-        assert_eq!(r.options.ignore_classes, ["a.B$C"]);
+        assert_eq!(r.options.ignore_classes, ["a.B$C", "a.gen.*"]);
+        assert_eq!(r.baseline, Some(PathBuf::from("b.json")));
+        assert_eq!(r.write_baseline, Some(PathBuf::from("nb.json")));
+        assert_eq!(r.filter, Some(PathBuf::from("f.json")));
+        assert_eq!(r.console_limit, Some(5));
+        assert!(r.options.racerd_compat);
+        assert_eq!(r.options.max_memory_mb, 2048);
         assert_eq!(r.options.library_packages, ["v."]);
         assert_eq!(r.options.threads, 2);
-        assert_eq!(r.options.max_memory_mb, 2048);
         assert_eq!(r.source_paths, [PathBuf::from("src")]);
         assert_eq!(r.summaries_in, [PathBuf::from("s1.json"), "s2.json".into()]);
         assert_eq!(r.summaries_out, Some(PathBuf::from("o.json")));
@@ -283,6 +316,8 @@ mod tests {
             (&["analyze", "--format", "json", "--format", "text", "x"][..], "more than once"),
             (&["analyze", "--ignore-class", "", "x"][..], "non-empty"),
             (&["analyze", "--max-memory", "lots", "x"][..], "'lots'"),
+            (&["analyze", "--console-limit", "-3", "x"][..], "'-3'"),
+            (&["analyze", "--baseline", "a", "--baseline", "b", "x"][..], "more than once"),
         ] {
             let err = parse_strs(args).unwrap_err();
             assert!(err.contains(needle), "{args:?}: {err}");

@@ -150,7 +150,7 @@ fn load_headers(
 
 /// The classes the analysed code names (supertypes, field and method owners), the
 /// methods it calls and the fields it reads or writes.
-fn references(class: &Arc<Class>) -> (FxHashSet<Sym>, FxHashSet<MethodRef>, FxHashSet<FieldRef>) {
+pub fn references(class: &Arc<Class>) -> (FxHashSet<Sym>, FxHashSet<MethodRef>, FxHashSet<FieldRef>) {
     let mut names: FxHashSet<Sym> = class.header.supertypes().collect();
     let mut calls = FxHashSet::default();
     let mut fields = FxHashSet::default();

@@ -9,6 +9,7 @@ pub mod classfile;
 pub mod context;
 pub mod hierarchy;
 pub mod input;
+pub mod issue;
 pub mod pipeline;
 pub mod report;
 pub mod fxhash;
@@ -16,6 +17,7 @@ pub mod guard;
 pub mod memory;
 pub mod summaries;
 pub mod sym;
+pub mod triage;
 
 pub use api::{Error, Request, Response};
 

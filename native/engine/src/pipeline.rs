@@ -5,16 +5,21 @@ use crate::fxhash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use crate::analysis::annotations::AnnotationConfig;
 use crate::analysis::extensions::Extensions;
 use crate::analysis::races::{self, ReportConfig};
 use crate::analysis::schedule::{self, Analysis, Inputs};
-use crate::api::{Diagnostic, Error, Request, Response, Stats};
+use crate::api::{Counts, Diagnostic, Error, Request, Response, Stats, DEFAULT_CONSOLE_LIMIT};
 use crate::classfile::model::*;
 use crate::hierarchy::{ClassTable, Origin};
 use crate::input::{self, ClasspathIndex};
 use crate::context;
+use crate::report::{console, SourceIndex};
 use crate::summaries;
+use crate::triage::glob::{is_glob, ClassGlob};
+use crate::triage::{self, Triage};
 use crate::sym::Sym;
 
 pub fn run(request: &Request) -> Result<Response, Error> {
@@ -39,6 +44,8 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     if request.inputs.is_empty() {
         return Err(Error("racer: no input class directories or jars given".into()));
     }
+    let triage = Triage::load(request)?;
+    let progress = Progress::new();
     let mut diagnostics = Vec::new();
     let mut units = Vec::new();
     for path in &request.inputs {
@@ -52,6 +59,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     // The units hold the input jars' bytes: free them before the analysis needs the memory.
     drop(units);
     phase(start, "read+parse");
+    progress.say(classes.len(), || format!("read {} classes", classes.len()));
     let mut table = ClassTable::new();
     for c in &classes {
         table.insert(c.header.clone(), Origin::Analysed);
@@ -71,7 +79,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         thread_safe_aliases: request.options.thread_safe_annotations.clone(),
         android_threads: extensions.android_threads,
     };
-    let ignore: FxHashSet<Sym> = request.options.ignore_classes.iter().map(|c| Sym::new(c)).collect();
+    let ignore = ignored_classes(&request.options.ignore_classes, &table, &classes)?;
     let inputs = Inputs {
         classes: &classes,
         table: &table,
@@ -85,6 +93,8 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let analysis = schedule::run(&inputs);
     crate::memory::check();
     phase(start, "summaries");
+    let analysed = analysis.methods.iter().filter(|m| m.analysed).count();
+    progress.say(classes.len(), || format!("analysed {analysed} methods"));
     let library_packages: Vec<String> = request.options.library_packages.iter().map(|p| package_prefix(p)).collect();
     let report_config = ReportConfig {
         table: &table,
@@ -94,32 +104,44 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         thread_safe_aliases: &request.options.thread_safe_annotations,
         extensions,
     };
-    let issues = races::report(&analysis, &classes, &report_config);
+    let triaged = triage.apply(&table, races::report(&analysis, &classes, &report_config));
     crate::memory::check();
     phase(start, "reporting");
+    if let Some(path) = &request.write_baseline {
+        triage::baseline::write(path, &triaged.issues)?;
+    }
 
     if let Some(out) = &request.summaries_out {
         write_summaries(out, &classes, &analysis)?;
         phase(start, "summary file written");
     }
-    if let Some(note) = missing_lines_note(&issues) {
+    if let Some(note) = missing_lines_note(&triaged.issues) {
         diagnostics.push(note);
     }
     diagnostics.sort();
     diagnostics.dedup();
-    let response = Response {
-        issues,
+    let mut response = Response {
+        counts: Counts::of(&triaged.issues, triaged.stale_baseline_entries),
+        issues: triaged.issues,
         diagnostics,
+        baseline_applied: triage.has_baseline(),
         stats: Stats {
             classes: classes.len(),
-            methods_analysed: analysis.methods.iter().filter(|m| m.analysed).count(),
+            methods_analysed: analysed,
             upstream_classes: upstream.classes.len(),
             upstream_methods: upstream.summaries.len(),
             millis: start.elapsed().as_millis() as u64,
         },
         ..Response::default()
     };
-    crate::report::write_reports(request, &response)?;
+    let sources = SourceIndex::new(&request.source_paths);
+    response.console = console::render(
+        &response,
+        &sources,
+        request.console_limit.unwrap_or(DEFAULT_CONSOLE_LIMIT),
+        request.reports.html.as_deref(),
+    );
+    crate::report::write_reports_with(request, &response, &sources)?;
     // Freeing the whole program model takes a noticeable time; do it off the caller's path.
     std::thread::spawn(move || drop((analysis, classes, table)));
     Ok(response)
@@ -142,6 +164,44 @@ fn missing_lines_note(issues: &[crate::report::Issue]) -> Option<Diagnostic> {
             classes.len()
         ),
     })
+}
+
+/// The classes never reported on (and whose methods are not followed into): exact
+/// names as given, globs expanded over every class the run knows or references.
+fn ignored_classes(patterns: &[String], table: &ClassTable, classes: &[Arc<Class>]) -> Result<FxHashSet<Sym>, Error> {
+    let mut out: FxHashSet<Sym> = patterns.iter().filter(|p| !is_glob(p)).map(|p| Sym::new(p.trim())).collect();
+    let globs: Vec<ClassGlob> = patterns
+        .iter()
+        .filter(|p| is_glob(p))
+        .map(|p| ClassGlob::new(p).map_err(|e| Error(format!("racer: ignore_classes: {e}"))))
+        .collect::<Result<_, _>>()?;
+    if globs.is_empty() {
+        return Ok(out);
+    }
+    let mut known: FxHashSet<Sym> = table.names().collect();
+    known.extend(classes.par_iter().flat_map_iter(|c| context::references(c).0).collect::<Vec<_>>());
+    out.extend(known.into_iter().filter(|name| globs.iter().any(|g| g.is_match(name.as_str()))));
+    Ok(out)
+}
+
+/// Phase progress on a terminal, for inputs large enough to take a while; silent when
+/// stderr is not a terminal (build logs, pipes, plugins).
+struct Progress(bool);
+
+impl Progress {
+    /// Inputs with fewer classes than this finish too quickly to need progress.
+    const MIN_CLASSES: usize = 2000;
+
+    fn new() -> Progress {
+        use std::io::IsTerminal;
+        Progress(std::io::stderr().is_terminal() && std::env::var_os("RACER_NO_PROGRESS").is_none())
+    }
+
+    fn say(&self, classes: usize, message: impl FnOnce() -> String) {
+        if self.0 && classes >= Self::MIN_CLASSES {
+            eprintln!("racer: {}", message());
+        }
+    }
 }
 
 /// A package option `a.b` or `a.b.` matches classes in `a.b` and below.

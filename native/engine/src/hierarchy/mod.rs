@@ -68,6 +68,11 @@ impl ClassTable {
         self.classes.get(&name).map(|(_, o)| *o)
     }
 
+    /// Every class name in the table, in no particular order.
+    pub fn names(&self) -> impl Iterator<Item = Sym> + '_ {
+        self.classes.keys().copied()
+    }
+
     pub fn contains(&self, name: Sym) -> bool {
         self.classes.contains_key(&name)
     }

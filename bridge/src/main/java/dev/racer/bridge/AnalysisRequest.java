@@ -10,13 +10,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One analysis request (docs/bridge.md, {@code request_version} 1). Build it with {@link #builder()}.
+ * One analysis request (docs/bridge.md, {@code request_version} 2). Build it with {@link #builder()}.
  * Files are sent as absolute paths: pass files that are absolute already when the JVM's working
  * directory is not the project's (a Gradle daemon).
  */
 public final class AnalysisRequest {
     /** The request contract version this bridge speaks. */
-    public static final int REQUEST_VERSION = 1;
+    public static final int REQUEST_VERSION = 2;
 
     private final List<File> inputs;
     private final List<File> classpath;

@@ -46,7 +46,7 @@ class JsonTest {
                 .threadSafeAnnotations(Arrays.asList("com.example.Concurrent"))
                 .report(ReportFormat.SARIF, new java.io.File("/x/r.sarif"))
                 .build().toJson();
-        assertEquals("{\"request_version\":1,\"inputs\":[\"/x/classes\"],\"classpath\":[],\"summaries_in\":[],"
+        assertEquals("{\"request_version\":2,\"inputs\":[\"/x/classes\"],\"classpath\":[],\"summaries_in\":[],"
                 + "\"options\":{\"thread_safe_annotations\":[\"com.example.Concurrent\"],\"ignore_classes\":[],"
                 + "\"library_packages\":[],\"threads\":0},\"reports\":{\"sarif\":\"/x/r.sarif\"},\"source_paths\":[]}",
                 json);

@@ -52,7 +52,7 @@ class RacerNativeTest {
     @Test
     void unknownRequestFieldThrowsRacerException() {
         assertThrows(RacerException.class,
-                () -> Racer.analyzeJson("{\"request_version\":1,\"no_such_field\":true}"));
+                () -> Racer.analyzeJson("{\"request_version\":2,\"no_such_field\":true}"));
     }
 
     @Test
@@ -157,7 +157,7 @@ class RacerNativeTest {
     @Test
     void childProcessErrorIsTheEnginesOneLine() {
         RacerException e = assertThrows(RacerException.class,
-                () -> Racer.analyzeJsonInChildProcess("{\"request_version\":1,\"no_such_field\":true}"));
+                () -> Racer.analyzeJsonInChildProcess("{\"request_version\":2,\"no_such_field\":true}"));
         assertTrue(e.getMessage().startsWith("racer: malformed analysis request: unknown field `no_such_field`"), e.getMessage());
         assertFalse(e.getMessage().contains("\n"), e.getMessage());
     }
@@ -238,7 +238,7 @@ class RacerNativeTest {
                         if (n % 5 == 4) {
                             // Interleave failing requests: they must not disturb the others.
                             try {
-                                String broken = "{\"request_version\":1,\"inputs\":[";
+                                String broken = "{\"request_version\":2,\"inputs\":[";
                                 if (isolation == Isolation.PROCESS) {
                                     Racer.analyzeJsonInChildProcess(broken);
                                 } else {
