@@ -8,6 +8,7 @@ pub mod api;
 pub mod classfile;
 pub mod hierarchy;
 pub mod input;
+pub mod issue;
 pub mod pipeline;
 pub mod report;
 pub mod fxhash;

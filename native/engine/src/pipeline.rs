@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use crate::analysis::annotations::AnnotationConfig;
 use crate::analysis::races::{self, ReportConfig};
 use crate::analysis::schedule::{self, Analysis, Inputs};
-use crate::api::{Diagnostic, Error, Request, Response, Stats};
+use crate::api::{Counts, Diagnostic, Error, Request, Response, Stats};
 use crate::classfile::model::*;
 use crate::hierarchy::{ClassTable, Origin};
 use crate::input::{self, ClasspathIndex};
@@ -96,6 +96,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     diagnostics.sort();
     diagnostics.dedup();
     let response = Response {
+        counts: Counts::of(&issues, 0),
         issues,
         diagnostics,
         stats: Stats {

@@ -379,6 +379,8 @@ impl<'a> ClassReporter<'a> {
             message,
             trace,
             conflicts,
+            baseline: Default::default(),
+            suppressed: None,
         }
     }
 

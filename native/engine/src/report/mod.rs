@@ -3,7 +3,6 @@
 //! knowing anything about the analysis.
 pub mod fingerprint;
 pub mod html;
-pub mod issue;
 pub mod json;
 pub mod rules;
 pub mod sarif;
@@ -15,7 +14,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-pub use issue::{Conflict, Issue, IssueKind, TraceElem};
+pub use crate::issue::{BaselineState, Conflict, Issue, IssueKind, Suppression, TraceElem};
 pub use sources::{SourceIndex, SourceRef};
 pub use write::write_atomic;
 
@@ -190,6 +189,8 @@ pub(crate) mod test_support {
                 description: format!("access to `{path}`"),
             }],
             conflicts: vec![],
+            baseline: BaselineState::New,
+            suppressed: None,
         }
     }
 

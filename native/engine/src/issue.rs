@@ -1,4 +1,7 @@
 //! The issue record: what every output format (text, JSON, SARIF, HTML) renders.
+//!
+//! Plain data with no dependencies inside the crate, so that the request/response
+//! types (`api`), the analysis and the report emitters can all share it.
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +23,36 @@ impl IssueKind {
             IssueKind::GuardedByViolation => "GUARDEDBY_VIOLATION",
         }
     }
+
+    pub const ALL: [IssueKind; 3] =
+        [IssueKind::ThreadSafetyViolation, IssueKind::InterfaceNotThreadSafe, IssueKind::GuardedByViolation];
+
+    /// The kind named `name` (`THREAD_SAFETY_VIOLATION`, ...), ignoring case.
+    pub fn parse(name: &str) -> Option<IssueKind> {
+        IssueKind::ALL.into_iter().find(|k| k.as_str().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+/// Whether an issue was already recorded in the baseline file given with the request.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BaselineState {
+    /// Not in the baseline (or no baseline given): this issue fails a build.
+    #[default]
+    New,
+    /// Found in the baseline: reported, but does not fail a build.
+    Unchanged,
+}
+
+/// The in-code annotation that silences an issue.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Suppression {
+    /// Simple name of the annotation (`SuppressRace`, `SuppressLint`).
+    pub annotation: String,
+    /// The value that matched: an issue kind, `racer` or `all`.
+    pub value: String,
+    /// The annotation's `reason`, when given.
+    pub reason: Option<String>,
 }
 
 /// One step of a trace: a call site or the access itself.
@@ -61,4 +94,18 @@ pub struct Issue {
     pub message: String,
     pub trace: Vec<TraceElem>,
     pub conflicts: Vec<Conflict>,
+    /// Set from the request's baseline; `new` when none is given.
+    #[serde(default)]
+    pub baseline: BaselineState,
+    /// The annotation that suppresses this issue, if any. Suppressed issues are
+    /// reported but never fail a build.
+    #[serde(default)]
+    pub suppressed: Option<Suppression>,
+}
+
+impl Issue {
+    /// Fails a build: neither baselined nor suppressed.
+    pub fn is_new(&self) -> bool {
+        self.baseline == BaselineState::New && self.suppressed.is_none()
+    }
 }
