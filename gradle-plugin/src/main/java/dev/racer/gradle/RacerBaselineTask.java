@@ -2,14 +2,15 @@ package dev.racer.gradle;
 
 import dev.racer.bridge.AnalysisResult;
 import java.io.File;
-import org.gradle.api.GradleException;
+import org.gradle.api.tasks.Optional;
 import org.gradle.api.tasks.OutputFile;
 import org.gradle.api.tasks.TaskAction;
 
 /**
  * {@code racerBaseline}: analyses the module like {@code racerCheck} and writes the issues found into
  * the baseline file ({@code racer.baseline}), replacing its content. Never fails on issues; writes
- * no reports and no summary file. Issues suppressed in the code are not written.
+ * no reports and no summary file. In a module without a baseline setting it only says so, so that
+ * {@code gradle racerBaseline} works on a build where some modules use no baseline.
  */
 public class RacerBaselineTask extends RacerAnalysisTask {
     private File baselineFile;
@@ -19,18 +20,11 @@ public class RacerBaselineTask extends RacerAnalysisTask {
         getOutputs().upToDateWhen(task -> false);
     }
 
-    /** The file written: the task's own setting, else {@code racer.baseline}. */
+    /** The file written: the task's own setting, else {@code racer.baseline}; null when neither is set. */
     @OutputFile
+    @Optional
     public File getBaselineFile() {
-        if (baselineFile != null) {
-            return baselineFile;
-        }
-        File configured = resolve(defaults().getBaseline());
-        if (configured == null) {
-            throw new GradleException("racer: racerBaseline in " + projectDisplayName()
-                    + " needs a baseline file: set racer { baseline = file('racer-baseline.json') }");
-        }
-        return configured;
+        return baselineFile != null ? baselineFile : resolve(defaults().getBaseline());
     }
 
     public void setBaselineFile(File baselineFile) {
@@ -40,6 +34,11 @@ public class RacerBaselineTask extends RacerAnalysisTask {
     @TaskAction
     public void writeBaseline() {
         File target = getBaselineFile();
+        if (target == null) {
+            getLogger().warn("racer: no baseline file is set for {}, nothing written"
+                    + " (racer { baseline = file('racer-baseline.json') })", projectDisplayName());
+            return;
+        }
         AnalysisResult result = run(analysisRequest().writeBaseline(target).consoleLimit(0).build());
         for (AnalysisResult.Diagnostic d : result.diagnostics()) {
             getLogger().warn("racer: warning: {}", d);

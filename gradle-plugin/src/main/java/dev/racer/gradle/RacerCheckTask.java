@@ -221,8 +221,9 @@ public class RacerCheckTask extends RacerAnalysisTask implements VerificationTas
         }
         long stale = result.counts().staleBaselineEntries();
         if (stale > 0) {
-            log.warn("racer: {} of {} no longer occur; run racerBaseline to shrink it",
-                    stale == 1 ? "1 baseline entry" : stale + " baseline entries", configuredBaseline);
+            log.warn("racer: {} of {} no longer occur{}; run racerBaseline to shrink it",
+                    stale == 1 ? "1 baseline entry" : stale + " baseline entries", configuredBaseline,
+                    stale == 1 ? "s" : "");
         }
         if (result.counts().total() == 0) {
             if (isShowProgress()) {
