@@ -72,6 +72,10 @@ check "plugin jar bundles the bridge and the native library" "" \
              && unzip -l '$plugin_jar' | grep -q 'dev/racer/bridge/Racer.class' \
              && unzip -l '$plugin_jar' | grep -q 'META-INF/gradle-plugins/dev.racer.properties'"
 
+# The Gradle 8.10 API check (scripts/check-gradle-api.sh) runs meanwhile; its results come last.
+scripts/check-gradle-api.sh >"$logs/gradle-api.log" 2>&1 &
+api_check=$!
+
 # ---------------------------------------------------------------- bridge unit tests (JUnit)
 echo "== bridge: mvn test"
 (cd bridge && mvn -B test) >"$logs/bridge-junit.log" 2>&1
@@ -499,23 +503,6 @@ rc=$?
 check "android (stand-in): a variant without compile tasks is no error (racerCheck NO-SOURCE)" "$log" \
     bash -c "[ $rc -eq 0 ] && grep -qxF ':racerCheck NO-SOURCE' '$log'"
 
-# ---------------------------------------------------------------- Gradle 8.10 API
-echo "== Gradle 8.10 API: compile the plugin against it, look up the reflective calls"
-log="$logs/gradle-api.log"
-scripts/check-gradle-api.sh >"$log" 2>&1
-api_rc=$?
-while IFS= read -r line; do
-    case "$line" in
-        "ok   "*) ok "${line#ok   }" ;;
-        "FAIL "*) ko "${line#FAIL }" "$log" ;;
-    esac
-done <"$log"
-check "check-gradle-api.sh: every check passed" "$log" test "$api_rc" -eq 0
-# One look-up per GradleCompat.Api constant.
-api_calls=$(grep -cE '^        [A-Z_]+\("' gradle-plugin/src/main/java/dev/racer/gradle/GradleCompat.java)
-check "check-gradle-api.sh: all $api_calls reflective calls (GradleCompat.Api) were looked up" "$log" \
-    test "$(grep -c '^ok   Gradle 8.10 API has ' "$log")" -eq "$api_calls"
-
 # ---------------------------------------------------------------- included build
 # app consumes com.example:lib:1.0, substituted by the included build libbuild: lib's summary must
 # come through the summary variant (its racerCheck runs first) so that the race whose write is in
@@ -907,6 +894,23 @@ check "suppression (dev.racer:racer-annotations): 2 new, 4 suppressed" "$log" \
 suppressed_json "$suppreal/build/reports/racer/racer.json" >"$work/suppress-artifact.txt" 2>>"$log"
 check "suppression (dev.racer:racer-annotations): method, class (nested class too) and field" "$log" \
     test "$(cat "$work/suppress-artifact.txt")" = "$(echo "$expected_suppress" | grep -v Lint)"
+
+# ---------------------------------------------------------------- Gradle 8.10 API
+echo "== Gradle 8.10 API: compile the plugin against it, look up the reflective calls"
+log="$logs/gradle-api.log"
+wait "$api_check"
+api_rc=$?
+while IFS= read -r line; do
+    case "$line" in
+        "ok   "*) ok "${line#ok   }" ;;
+        "FAIL "*) ko "${line#FAIL }" "$log" ;;
+    esac
+done <"$log"
+check "check-gradle-api.sh: every check passed" "$log" test "$api_rc" -eq 0
+# One look-up per GradleCompat.Api constant.
+api_calls=$(grep -cE '^        [A-Z_]+\("' gradle-plugin/src/main/java/dev/racer/gradle/GradleCompat.java)
+check "check-gradle-api.sh: all $api_calls reflective calls (GradleCompat.Api) were looked up" "$log" \
+    test "$(grep -c '^ok   Gradle 8.10 API has ' "$log")" -eq "$api_calls"
 
 # ---------------------------------------------------------------- summary
 if [ "$failed" -gt 0 ]; then
