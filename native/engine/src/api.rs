@@ -146,6 +146,9 @@ pub struct Response {
     /// `console_limit` in full, then the counts. Build plugins print it as it is.
     #[serde(default)]
     pub console: String,
+    /// A baseline was given: SARIF then states `baselineState` for every result.
+    #[serde(skip)]
+    pub baseline_applied: bool,
 }
 
 /// A fatal error: nothing was analysed. The message names the file and the problem.

@@ -101,6 +101,17 @@ pub struct Issue {
     /// reported but never fail a build.
     #[serde(default)]
     pub suppressed: Option<Suppression>,
+    /// The field the racy access ends at (declaring class, name), for field-level
+    /// suppressions, filters and grouping. Not part of the serialised record.
+    #[serde(skip)]
+    pub field: Option<FieldId>,
+}
+
+/// A field by declaring class (binary name) and name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FieldId {
+    pub class: String,
+    pub name: String,
 }
 
 impl Issue {

@@ -14,6 +14,7 @@ pub mod report;
 pub mod fxhash;
 pub mod summaries;
 pub mod sym;
+pub mod triage;
 
 pub use api::{Error, Request, Response};
 
