@@ -687,20 +687,21 @@ check "racerCheck (modules) after racerBaseline: passes, 4 baselined in app" "$l
     bash -c "[ $rc -eq 0 ] && grep -qF \"racer: no new races found in project ':app' (4 baselined, 0 suppressed,\" '$log'"
 
 # ---------------------------------------------------------------- suppression in code
-# suppression_sources DIR IMPORT: @SuppressRace (and @SuppressLint) on a method, a class (its nested
-# class included) and a field; each class has one unsuppressed race too, except the suppressed class.
+# suppression_sources DIR PREFIX ON_METHOD ON_CLASS ON_FIELD [IMPORT]: classes <PREFIX>Method,
+# <PREFIX>Class (with a nested class) and <PREFIX>Field whose race is suppressed by the annotation
+# given for a method, a class (its nested class included) and a field; <PREFIX>Method and
+# <PREFIX>Field have one unsuppressed race too.
 suppression_sources() {
-    local dir="$1" import="$2"
-    annotation_sources "$dir"
-    write "$dir/src/main/java/p/ByMethod.java" <<EOF
+    local dir="$1" prefix="$2" on_method="$3" on_class="$4" on_field="$5" import="${6:-}"
+    write "$dir/src/main/java/p/${prefix}Method.java" <<EOF
 package p;
 $import
 @ThreadSafe
-public class ByMethod {
+public class ${prefix}Method {
     private int a;
     private int b;
 
-    @SuppressRace(reason = "reviewed")
+    $on_method
     public void setA() {
         a++;
     }
@@ -710,12 +711,12 @@ public class ByMethod {
     }
 }
 EOF
-    write "$dir/src/main/java/p/ByClass.java" <<EOF
+    write "$dir/src/main/java/p/${prefix}Class.java" <<EOF
 package p;
 $import
-@SuppressRace("all")
+$on_class
 @ThreadSafe
-public class ByClass {
+public class ${prefix}Class {
     private int c;
 
     public void bump() {
@@ -732,12 +733,12 @@ public class ByClass {
     }
 }
 EOF
-    write "$dir/src/main/java/p/ByField.java" <<EOF
+    write "$dir/src/main/java/p/${prefix}Field.java" <<EOF
 package p;
 $import
 @ThreadSafe
-public class ByField {
-    @SuppressRace("THREAD_SAFETY_VIOLATION")
+public class ${prefix}Field {
+    $on_field
     private int e;
     private int f;
 
@@ -751,6 +752,8 @@ public class ByField {
 }
 EOF
 }
+# The three uses of @SuppressRace: a reason, "all", an issue kind.
+suppress_race=('@SuppressRace(reason = "reviewed")' '@SuppressRace("all")' '@SuppressRace("THREAD_SAFETY_VIOLATION")')
 
 # suppressed_json REPORT: "Class.method:annotation" per issue ("-" when not suppressed), sorted.
 suppressed_json() {
@@ -770,7 +773,8 @@ $buildscript_files
 apply plugin: 'java'
 apply plugin: 'dev.racer'
 EOF
-suppression_sources "$supp" ""
+annotation_sources "$supp"
+suppression_sources "$supp" By "${suppress_race[@]}"
 write "$supp/src/main/java/p/SuppressRace.java" <<'EOF'
 package p;
 
@@ -791,66 +795,13 @@ public @interface SuppressLint {
     String[] value();
 }
 EOF
-write "$supp/src/main/java/p/LintMethod.java" <<'EOF'
-package p;
-
-import android.annotation.SuppressLint;
-
-@ThreadSafe
-public class LintMethod {
-    private int a;
-    private int b;
-
-    @SuppressLint("racer")
-    public void setA() {
-        a++;
-    }
-
-    public void setB() {
-        b++;
-    }
-}
-EOF
-write "$supp/src/main/java/p/LintClass.java" <<'EOF'
-package p;
-
-import android.annotation.SuppressLint;
-
-@SuppressLint({"NewApi", "racer"})
-@ThreadSafe
-public class LintClass {
-    private int c;
-
-    public void bump() {
-        c++;
-    }
-}
-EOF
-write "$supp/src/main/java/p/LintField.java" <<'EOF'
-package p;
-
-import android.annotation.SuppressLint;
-
-@ThreadSafe
-public class LintField {
-    @SuppressLint("racer")
-    private int e;
-    private int f;
-
-    public void bumpE() {
-        e++;
-    }
-
-    public void bumpF() {
-        f++;
-    }
-}
-EOF
+suppression_sources "$supp" Lint '@SuppressLint("racer")' '@SuppressLint({"NewApi", "racer"})' '@SuppressLint("racer")' \
+    "import android.annotation.SuppressLint;"
 log="$logs/suppress.log"
 gradle_in "$supp" "$log" racerCheck
 rc=$?
 check "suppression: the unsuppressed races fail the build, counted apart" "$log" \
-    bash -c "[ $rc -ne 0 ] && grep -qF \"racer found 4 new races in project 'suppress' (0 baselined, 6 suppressed)\" '$log'"
+    bash -c "[ $rc -ne 0 ] && grep -qF \"racer found 4 new races in project 'suppress' (0 baselined, 8 suppressed)\" '$log'"
 suppressed_json "$supp/build/reports/racer/racer.json" >"$work/suppress.txt" 2>>"$log"
 expected_suppress="p.ByClass.bump:SuppressRace
 p.ByClass\$Nested.bump:SuppressRace
@@ -859,6 +810,7 @@ p.ByField.bumpF:-
 p.ByMethod.setA:SuppressRace
 p.ByMethod.setB:-
 p.LintClass.bump:SuppressLint
+p.LintClass\$Nested.bump:SuppressLint
 p.LintField.bumpE:SuppressLint
 p.LintField.bumpF:-
 p.LintMethod.setA:SuppressLint
@@ -870,13 +822,13 @@ check "suppression: the reason is kept" "$log" \
 
 # Only suppressed races left: the build passes.
 for c in ByMethod ByField LintMethod LintField; do
-    sed -i 's|^    public void \(setB\|bumpF\)() {|    public synchronized void \1() {|' "$supp/src/main/java/p/$c.java"
+    sed -i 's#^    public void \(setB\|bumpF\)() {#    public synchronized void \1() {#' "$supp/src/main/java/p/$c.java"
 done
 log="$logs/suppress-only.log"
 gradle_in "$supp" "$log" racerCheck
 rc=$?
 check "suppression: suppressed races never fail the build" "$log" \
-    bash -c "[ $rc -eq 0 ] && grep -qF \"racer: no new races found in project 'suppress' (0 baselined, 6 suppressed,\" '$log'"
+    bash -c "[ $rc -eq 0 ] && grep -qF \"racer: no new races found in project 'suppress' (0 baselined, 8 suppressed,\" '$log'"
 
 # The published annotation, dev.racer:racer-annotations, from the local Maven repository.
 suppreal="$projects/suppress-artifact"
@@ -888,7 +840,8 @@ apply plugin: 'dev.racer'
 repositories { mavenLocal() }
 dependencies { compileOnly 'dev.racer:racer-annotations:0.1.0' }
 EOF
-suppression_sources "$suppreal" "import dev.racer.annotations.SuppressRace;"
+annotation_sources "$suppreal"
+suppression_sources "$suppreal" By "${suppress_race[@]}" "import dev.racer.annotations.SuppressRace;"
 log="$logs/suppress-artifact.log"
 gradle_in "$suppreal" "$log" racerCheck
 rc=$?
