@@ -571,7 +571,11 @@ check "includeBuild: the summary came from the included build's file" "$log" \
 # ---------------------------------------------------------------- baseline
 echo "== baseline: racerBaseline, then racerCheck fails on new races only"
 adopt="$projects/adopt"
-write "$adopt/settings.gradle" <<<"rootProject.name = 'adopt'"
+write "$adopt/settings.gradle" <<'EOF'
+rootProject.name = 'adopt'
+// A build cache of this project's own, so that no earlier test run can serve racerCheck.
+buildCache { local(DirectoryBuildCache) { directory = new File(rootDir, 'build-cache') } }
+EOF
 write "$adopt/build.gradle" <<EOF
 $buildscript_files
 apply plugin: 'java'
