@@ -5,7 +5,9 @@
 #      Maven repository (~/.m2) where the plugins pick it up;
 #   3. the Gradle plugin jar gradle-plugin/build/libs/racer-gradle-plugin-<version>.jar (bridge
 #      classes and the native library included), also installed into ~/.m2 with its plugin marker;
-#   4. the Maven plugin (maven-plugin/), installed into ~/.m2.
+#   4. the Maven plugin (maven-plugin/), installed into ~/.m2;
+#   5. dev.racer:racer-annotations (annotations/), installed into ~/.m2 by Maven, and built once
+#      more by its build.gradle to check that both build setups produce the same classes.
 # Idempotent; pass --skip-cargo to reuse an existing target/release/libracer_jni.so.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -41,3 +43,12 @@ if [ -f maven-plugin/pom.xml ]; then
     (cd maven-plugin && mvn -q -B install -Dinvoker.skip=true)
 fi
 # ---- end of Maven plugin step ----
+
+echo "== annotations (dev.racer:racer-annotations) -> ~/.m2"
+(cd annotations && mvn -q -B clean install)
+(cd annotations && gradle --offline --no-daemon -q --console=plain clean jar)
+if ! cmp -s annotations/target/classes/dev/racer/annotations/SuppressRace.class \
+        annotations/build/classes/java/main/dev/racer/annotations/SuppressRace.class; then
+    echo "build-plugins: annotations/pom.xml and annotations/build.gradle compile SuppressRace differently" >&2
+    exit 1
+fi

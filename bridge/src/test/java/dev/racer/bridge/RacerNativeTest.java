@@ -52,7 +52,7 @@ class RacerNativeTest {
     @Test
     void unknownRequestFieldThrowsRacerException() {
         assertThrows(RacerException.class,
-                () -> Racer.analyzeJson("{\"request_version\":2,\"no_such_field\":true}"));
+                () -> Racer.analyzeJson("{\"request_version\":" + AnalysisRequest.REQUEST_VERSION + ",\"no_such_field\":true}"));
     }
 
     @Test
@@ -138,7 +138,30 @@ class RacerNativeTest {
         }
         String text = new String(Files.readAllBytes(new File(reports, "racer.txt").toPath()), StandardCharsets.UTF_8);
         assertTrue(text.contains("Racy"), text);
-        assertTrue(ConsoleReport.of(r).render().contains("fixture/Racy.java:7: THREAD_SAFETY_VIOLATION"));
+        assertTrue(ConsoleReport.of(r).render().contains("fixture/Racy.java:7: error: THREAD_SAFETY_VIOLATION"));
+    }
+
+    @Test
+    void baselineRoundTripLeavesNoNewIssues() throws Exception {
+        File classes = Fixtures.racyClasses(tmp);
+        File baseline = tmp.resolve("racer-baseline.json").toFile();
+        AnalysisResult first = Racer.analyze(AnalysisRequest.builder().input(classes).writeBaseline(baseline).build());
+        assertTrue(baseline.isFile() && baseline.length() > 0, "the baseline was not written");
+        assertTrue(first.counts().total() > 0);
+        assertEquals(first.counts().total(), first.counts().newIssues());
+        assertTrue(first.fails(0));
+
+        AnalysisResult second = Racer.analyze(AnalysisRequest.builder().input(classes).baseline(baseline).build());
+        assertEquals(first.counts().total(), second.counts().total());
+        assertEquals(0L, second.counts().newIssues());
+        assertEquals(second.counts().total(), second.counts().baselined());
+        assertEquals(0L, second.counts().staleBaselineEntries());
+        assertFalse(second.fails(0));
+        for (AnalysisResult.Issue issue : second.issues()) {
+            assertTrue(issue.isBaselined(), issue.location());
+            assertFalse(issue.isNew(), issue.location());
+        }
+        assertFalse(second.console().isEmpty(), "the engine sends the console text");
     }
 
     @Test
@@ -238,7 +261,7 @@ class RacerNativeTest {
                         if (n % 5 == 4) {
                             // Interleave failing requests: they must not disturb the others.
                             try {
-                                String broken = "{\"request_version\":2,\"inputs\":[";
+                                String broken = "{\"request_version\":" + AnalysisRequest.REQUEST_VERSION + ",\"inputs\":[";
                                 if (isolation == Isolation.PROCESS) {
                                     Racer.analyzeJsonInChildProcess(broken);
                                 } else {

@@ -1,5 +1,7 @@
 package dev.racer.gradle;
 
+import dev.racer.bridge.AnalysisRequest;
+import dev.racer.bridge.RacerException;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +15,11 @@ import org.gradle.api.Action;
  *     ignoreFailures = false          // true: report races without failing the build
  *     maxIssues = 0                   // fail only when more races than this are found
  *     threadSafeAnnotations = ['com.example.Concurrent']
- *     ignoreClasses = ['com.example.Legacy$Inner']
+ *     ignoreClasses = ['com.example.Legacy$Inner', 'com.example.generated.*']   // names or globs
+ *     baseline = file('racer-baseline.json')   // issues in it do not fail the build; racerBaseline writes it
+ *     filter = file('racer-filter.json')       // include/exclude rules on class, method, field, kind
+ *     consoleLimit = 20               // issues shown in full on the console (default: the engine's, 20)
+ *     racerdCompat = false            // true: RacerD's own rules only, none of racer's extensions
  *     libraryPackages = ['com.example.vendored']
  *     reportsDir = file("$buildDir/reports/racer")
  *     reports { text = true; json = true; sarif = true; html = true }
@@ -41,6 +47,10 @@ public class RacerExtension {
     private boolean showProgress;
     private boolean runOnCheck = true;
     private String androidVariant = "release";
+    private File baseline;
+    private File filter;
+    private Integer consoleLimit;
+    private boolean racerdCompat;
     private final Reports reports = new Reports();
 
     public boolean isIgnoreFailures() {
@@ -100,15 +110,6 @@ public class RacerExtension {
         this.threads = threads;
     }
 
-    /** Memory limit of the engine ({@code 512m}, {@code 2g}); null: none. */
-    public String getMaxMemory() {
-        return maxMemory;
-    }
-
-    public void setMaxMemory(String maxMemory) {
-        this.maxMemory = maxMemory;
-    }
-
     /** {@code in-process} (JNI, the default) or {@code process} (a child process: a crash only fails the task). */
     public String getIsolation() {
         return isolation;
@@ -149,6 +150,63 @@ public class RacerExtension {
 
     public void setAndroidVariant(String androidVariant) {
         this.androidVariant = androidVariant;
+    }
+
+    /** Relative paths are resolved against the project directory; null: no baseline. */
+    public File getBaseline() {
+        return baseline;
+    }
+
+    public void setBaseline(File baseline) {
+        this.baseline = baseline;
+    }
+
+    /** Relative paths are resolved against the project directory; null: no filter. */
+    public File getFilter() {
+        return filter;
+    }
+
+    public void setFilter(File filter) {
+        this.filter = filter;
+    }
+
+    /** Null: the engine's default. */
+    public Integer getConsoleLimit() {
+        return consoleLimit;
+    }
+
+    public void setConsoleLimit(Integer consoleLimit) {
+        if (consoleLimit != null && consoleLimit < 0) {
+            throw new IllegalArgumentException("racer: consoleLimit must be >= 0, got " + consoleLimit);
+        }
+        this.consoleLimit = consoleLimit;
+    }
+
+    public boolean isRacerdCompat() {
+        return racerdCompat;
+    }
+
+    public void setRacerdCompat(boolean racerdCompat) {
+        this.racerdCompat = racerdCompat;
+    }
+
+    /** Engine memory limit ({@code 512m}, {@code 2g}); null or empty: none. */
+    public String getMaxMemory() {
+        return maxMemory;
+    }
+
+    public void setMaxMemory(String maxMemory) {
+        checkMemorySize(maxMemory);
+        this.maxMemory = maxMemory;
+    }
+
+    /** Fails early, at configuration time, on a size the engine would refuse. */
+    static void checkMemorySize(String size) {
+        try {
+            AnalysisRequest.builder().maxMemory(size);
+        } catch (RacerException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
     }
 
     public Reports getReports() {
