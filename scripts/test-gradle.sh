@@ -72,6 +72,10 @@ check "plugin jar bundles the bridge and the native library" "" \
              && unzip -l '$plugin_jar' | grep -q 'dev/racer/bridge/Racer.class' \
              && unzip -l '$plugin_jar' | grep -q 'META-INF/gradle-plugins/dev.racer.properties'"
 
+# The Gradle 8.10 API check (scripts/check-gradle-api.sh) runs meanwhile; its results come last.
+scripts/check-gradle-api.sh >"$logs/gradle-api.log" 2>&1 &
+api_check=$!
+
 # ---------------------------------------------------------------- bridge unit tests (JUnit)
 echo "== bridge: mvn test"
 (cd bridge && mvn -B test) >"$logs/bridge-junit.log" 2>&1
@@ -164,6 +168,15 @@ check "-Pracer.ignoreFailures=true: build succeeds and still reports" "$log" \
 echo "== sample-project with ignoreFailures: reruns and incremental changes"
 inc=$(copy_sample incremental)
 printf '\nracer { ignoreFailures = true }\n' >>"$inc/app/build.gradle"
+cat >>"$inc/app/build.gradle" <<'EOF'
+// What ordinary consumers of lib and annotations get: never the summary variant.
+task printClasspaths {
+    doLast {
+        println 'compileClasspath: ' + configurations.compileClasspath.files.collect { it.name }.sort().join(' ')
+        println 'runtimeClasspath: ' + configurations.runtimeClasspath.files.collect { it.name }.sort().join(' ')
+    }
+}
+EOF
 log="$logs/ignore-1.log"
 gradle_in "$inc" "$log" check
 rc=$?
@@ -172,6 +185,13 @@ check "ignoreFailures: races are still reported" "$log" \
     has "$log" "$app_src/Service.java:$service_update_line: THREAD_SAFETY_VIOLATION in Service.update(): this.counter.count"
 check "ignoreFailures: warning names the count" "$log" has "$log" "racer found 4 races in project ':app'"
 check "check depends on racerCheck" "$log" ran "$log" ":app:racerCheck"
+
+log="$logs/classpaths.log"
+gradle_in "$inc" "$log" -q :app:printClasspaths
+check "summary variant: app's compileClasspath is lib's and annotations' classes, no summary file" "$log" \
+    grep -qxF "compileClasspath: main main" "$log"
+check "summary variant: app's runtimeClasspath is lib's jar, no summary file" "$log" \
+    grep -qxF "runtimeClasspath: lib-0.1.0.jar" "$log"
 
 log="$logs/ignore-2-noop.log"
 gradle_in "$inc" "$log" check
@@ -254,7 +274,7 @@ apply plugin: 'java'
 apply plugin: 'dev.racer'
 racer {
     threadSafeAnnotations = ['Concurrent']
-    ignoreClasses = ['p.Ignored']
+    ignoreClasses = ['p.Ignored', 'p.gen.*']
     maxIssues = 10
     reportsDir = file("\$buildDir/racer-out")
     reports {
@@ -293,6 +313,18 @@ public class Ignored {
     }
 }
 EOF
+write "$cfg/src/main/java/p/gen/Generated.java" <<'EOF'
+package p.gen;
+
+@p.ThreadSafe
+public class Generated {
+    private int n;
+
+    public void bump() {
+        n++;
+    }
+}
+EOF
 mkdir -p "$cfg/build/racer-out" && echo stale >"$cfg/build/racer-out/racer.html"
 log="$logs/settings.log"
 gradle_in "$cfg" "$log" racerCheck
@@ -301,6 +333,7 @@ check "maxIssues: races under the threshold do not fail the build" "$log" test "
 check "threadSafeAnnotations: @Concurrent class is checked" "$log" \
     has "$log" "src/main/java/p/Custom.java:8: THREAD_SAFETY_VIOLATION in Custom.bump(): this.n"
 check "ignoreClasses: p.Ignored is not reported" "$log" lacks "$log" "Ignored.bump"
+check "ignoreClasses glob: p.gen.* (p.gen.Generated) is not reported" "$log" lacks "$log" "Generated"
 check "reportsDir and toggles: text and json written" "$log" \
     bash -c "test -s '$cfg/build/racer-out/racer.txt' && test -s '$cfg/build/racer-out/racer.json'"
 check "reports toggles: html and sarif not written (a stale racer.html is removed)" "$log" \
@@ -469,6 +502,415 @@ gradle_in "$android" "$log" racerCheck -PracerVariant=debug
 rc=$?
 check "android (stand-in): a variant without compile tasks is no error (racerCheck NO-SOURCE)" "$log" \
     bash -c "[ $rc -eq 0 ] && grep -qxF ':racerCheck NO-SOURCE' '$log'"
+
+# ---------------------------------------------------------------- included build
+# app consumes com.example:lib:1.0, substituted by the included build libbuild: lib's summary must
+# come through the summary variant (its racerCheck runs first) so that the race whose write is in
+# lib's Counter is found in app.
+echo "== includeBuild: summaries of an included build"
+composite="$projects/composite"
+write "$composite/libbuild/settings.gradle" <<<"rootProject.name = 'lib'"
+write "$composite/libbuild/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'java'
+apply plugin: 'dev.racer'
+group = 'com.example'
+version = '1.0'
+EOF
+write "$composite/libbuild/src/main/java/lib/Counter.java" <<'EOF'
+package lib;
+
+public class Counter {
+    private int count;
+
+    public void increment() {
+        count++;
+    }
+}
+EOF
+write "$composite/app/settings.gradle" <<'EOF'
+rootProject.name = 'app'
+includeBuild '../libbuild'
+EOF
+write "$composite/app/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'java'
+apply plugin: 'dev.racer'
+dependencies { implementation 'com.example:lib:1.0' }
+EOF
+annotation_sources "$composite/app"
+write "$composite/app/src/main/java/p/Service.java" <<'EOF'
+package p;
+
+import lib.Counter;
+
+@ThreadSafe
+public class Service {
+    private final Counter counter = new Counter();
+
+    public void update() {
+        counter.increment();
+    }
+}
+EOF
+log="$logs/composite.log"
+gradle_in "$composite/app" "$log" racerCheck
+rc=$?
+check "includeBuild: the included build's racerCheck runs first" "$log" \
+    bash -c "l=\$(grep -nxF ':lib:racerCheck' '$log' | head -1 | cut -d: -f1); a=\$(grep -nxE ':racerCheck( FAILED)?' '$log' | head -1 | cut -d: -f1); [ -n \"\$l\" ] && [ -n \"\$a\" ] && [ \"\$l\" -lt \"\$a\" ]"
+check "includeBuild: the race through lib's Counter is found in app" "$log" \
+    bash -c "[ $rc -ne 0 ] && grep -qF 'src/main/java/p/Service.java:10: THREAD_SAFETY_VIOLATION in Service.update(): this.counter.count' '$log'"
+check "includeBuild: the trace goes into the included build's Counter.increment()" "$log" \
+    has "$log" "lib/Counter.java:7 Counter.increment()"
+check "includeBuild: the summary came from the included build's file" "$log" \
+    test -s "$composite/libbuild/build/racer/summaries.json"
+
+# ---------------------------------------------------------------- baseline
+echo "== baseline: racerBaseline, then racerCheck fails on new races only"
+adopt="$projects/adopt"
+write "$adopt/settings.gradle" <<<"rootProject.name = 'adopt'"
+write "$adopt/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'java'
+apply plugin: 'dev.racer'
+racer { baseline = file('racer-baseline.json') }
+EOF
+annotation_sources "$adopt"
+write "$adopt/src/main/java/p/Legacy.java" <<'EOF'
+package p;
+
+@ThreadSafe
+public class Legacy {
+    private int hits;
+
+    public void hit() {
+        hits++;
+    }
+}
+EOF
+log="$logs/baseline-missing.log"
+gradle_in "$adopt" "$log" racerCheck
+rc=$?
+check "baseline: a missing baseline file is a warning, its races are new" "$log" \
+    bash -c "[ $rc -ne 0 ] && grep -qF 'does not exist yet; run racerBaseline to create it' '$log' && grep -qF \"racer found 1 race in project 'adopt'\" '$log'"
+
+log="$logs/baseline-write.log"
+gradle_in "$adopt" "$log" racerBaseline
+rc=$?
+check "racerBaseline: succeeds although the module has a race" "$log" test "$rc" -eq 0
+check "racerBaseline: writes racer-baseline.json with the race" "$log" \
+    bash -c "grep -qF 'racer: wrote $adopt/racer-baseline.json with 1 issue of project' '$log' && grep -qF 'Legacy' '$adopt/racer-baseline.json'"
+check "racerBaseline: the file has no absolute paths" "$log" lacks "$adopt/racer-baseline.json" "$adopt"
+cp "$adopt/racer-baseline.json" "$work/baseline-first.json"
+gradle_in "$adopt" "$logs/baseline-write-again.log" racerBaseline
+check "racerBaseline: runs again when asked, same bytes" "$logs/baseline-write-again.log" \
+    bash -c "grep -qxF ':racerBaseline' '$logs/baseline-write-again.log' && cmp -s '$adopt/racer-baseline.json' '$work/baseline-first.json'"
+
+log="$logs/baseline-check.log"
+gradle_in "$adopt" "$log" racerCheck --build-cache
+rc=$?
+check "baseline round trip: racerCheck passes" "$log" test "$rc" -eq 0
+check "baseline round trip: the race is reported as baselined" "$log" \
+    has "$log" "racer: no new races found in project 'adopt' (1 baselined, 0 suppressed,"
+check "baseline round trip: JSON report marks it unchanged" "$log" \
+    python3 -c "import json,sys; i=json.load(open('$adopt/build/reports/racer/racer.json'))['issues']; sys.exit(0 if [x['baseline'] for x in i]==['unchanged'] else 1)"
+gradle_in "$adopt" "$logs/baseline-check-2.log" racerCheck --build-cache
+check "baseline: racerCheck is UP-TO-DATE when nothing changed" "$logs/baseline-check-2.log" \
+    up_to_date "$logs/baseline-check-2.log" ":racerCheck"
+rm -rf "$adopt/build/reports" "$adopt/build/racer"
+gradle_in "$adopt" "$logs/baseline-check-cache.log" racerCheck --build-cache
+check "baseline: racerCheck with a baseline is cacheable (FROM-CACHE after its outputs are deleted)" \
+    "$logs/baseline-check-cache.log" grep -qxF ":racerCheck FROM-CACHE" "$logs/baseline-check-cache.log"
+printf '\n' >>"$adopt/racer-baseline.json"
+gradle_in "$adopt" "$logs/baseline-check-edited.log" racerCheck --build-cache
+check "baseline: editing the baseline file re-runs racerCheck (an input)" "$logs/baseline-check-edited.log" \
+    ran "$logs/baseline-check-edited.log" ":racerCheck"
+
+# Lines inserted above the race move it; it stays baselined.
+sed -i 's|^public class Legacy {$|public class Legacy {\n    // Three lines\n    // inserted above\n    // the race.\n|' "$adopt/src/main/java/p/Legacy.java"
+log="$logs/baseline-moved.log"
+gradle_in "$adopt" "$log" racerCheck
+rc=$?
+check "baseline: lines inserted above a baselined race do not make it new" "$log" \
+    bash -c "[ $rc -eq 0 ] && grep -qF \"racer: no new races found in project 'adopt' (1 baselined, 0 suppressed,\" '$log'"
+check "baseline: the moved race is reported at its new line" "$log" \
+    python3 -c "import json,sys; i=json.load(open('$adopt/build/reports/racer/racer.json'))['issues']; sys.exit(0 if [(x['line'],x['baseline']) for x in i]==[(12,'unchanged')] else 1)"
+
+write "$adopt/src/main/java/p/Fresh.java" <<'EOF'
+package p;
+
+@ThreadSafe
+public class Fresh {
+    private int n;
+
+    public void bump() {
+        n++;
+    }
+}
+EOF
+log="$logs/baseline-new-race.log"
+gradle_in "$adopt" "$log" racerCheck
+rc=$?
+check "baseline: a new race fails the build" "$log" test "$rc" -ne 0
+check "baseline: the failure counts the new race only" "$log" \
+    has "$log" "racer found 1 new race in project 'adopt' (1 baselined, 0 suppressed); see the report at"
+check "baseline: the JSON report marks Fresh new and Legacy unchanged" "$log" \
+    python3 -c "import json,sys; i=json.load(open('$adopt/build/reports/racer/racer.json'))['issues']; sys.exit(0 if sorted((x['class'],x['baseline']) for x in i)==[('p.Fresh','new'),('p.Legacy','unchanged')] else 1)"
+
+# The race in Legacy is fixed: its entry is stale, which is reported but no error.
+sed -i 's|    public void hit() {|    public synchronized void hit() {|' "$adopt/src/main/java/p/Legacy.java"
+rm "$adopt/src/main/java/p/Fresh.java"
+log="$logs/baseline-stale.log"
+gradle_in "$adopt" "$log" racerCheck
+rc=$?
+check "baseline: a fixed race leaves a stale entry, reported, not an error" "$log" \
+    bash -c "[ $rc -eq 0 ] && grep -qF 'racer: 1 baseline entry of $adopt/racer-baseline.json no longer occurs; run racerBaseline to shrink it' '$log'"
+
+# racerBaseline in a multi-module build: upstream racerCheck tasks feed it without failing.
+multibase=$(copy_sample baseline-multi)
+for m in app lib; do printf "\nracer { baseline = file('racer-baseline.json') }\n" >>"$multibase/$m/build.gradle"; done
+log="$logs/baseline-multi.log"
+gradle_in "$multibase" "$log" racerBaseline
+rc=$?
+check "racerBaseline (modules): succeeds although app has races" "$log" test "$rc" -eq 0
+check "racerBaseline (modules): a module without a baseline setting says so" "$log" \
+    has "$log" "racer: no baseline file is set for project ':annotations', nothing written"
+check "racerBaseline (modules): app's baseline has its 4 races, through lib's summary" "$log" \
+    has "$log" "racer: wrote $multibase/app/racer-baseline.json with 4 issues of project ':app'"
+log="$logs/baseline-multi-check.log"
+gradle_in "$multibase" "$log" racerCheck
+rc=$?
+check "racerCheck (modules) after racerBaseline: passes, 4 baselined in app" "$log" \
+    bash -c "[ $rc -eq 0 ] && grep -qF \"racer: no new races found in project ':app' (4 baselined, 0 suppressed,\" '$log'"
+
+# ---------------------------------------------------------------- suppression in code
+# suppression_sources DIR IMPORT: @SuppressRace (and @SuppressLint) on a method, a class (its nested
+# class included) and a field; each class has one unsuppressed race too, except the suppressed class.
+suppression_sources() {
+    local dir="$1" import="$2"
+    annotation_sources "$dir"
+    write "$dir/src/main/java/p/ByMethod.java" <<EOF
+package p;
+$import
+@ThreadSafe
+public class ByMethod {
+    private int a;
+    private int b;
+
+    @SuppressRace(reason = "reviewed")
+    public void setA() {
+        a++;
+    }
+
+    public void setB() {
+        b++;
+    }
+}
+EOF
+    write "$dir/src/main/java/p/ByClass.java" <<EOF
+package p;
+$import
+@SuppressRace("all")
+@ThreadSafe
+public class ByClass {
+    private int c;
+
+    public void bump() {
+        c++;
+    }
+
+    @ThreadSafe
+    public static class Nested {
+        private int d;
+
+        public void bump() {
+            d++;
+        }
+    }
+}
+EOF
+    write "$dir/src/main/java/p/ByField.java" <<EOF
+package p;
+$import
+@ThreadSafe
+public class ByField {
+    @SuppressRace("THREAD_SAFETY_VIOLATION")
+    private int e;
+    private int f;
+
+    public void bumpE() {
+        e++;
+    }
+
+    public void bumpF() {
+        f++;
+    }
+}
+EOF
+}
+
+# suppressed_json REPORT: "Class.method:annotation" per issue ("-" when not suppressed), sorted.
+suppressed_json() {
+    python3 - "$1" <<'EOF'
+import json, sys
+for i in sorted(json.load(open(sys.argv[1]))['issues'], key=lambda i: (i['class'], i['method'])):
+    s = i.get('suppressed')
+    print('%s.%s:%s' % (i['class'], i['method'], s['annotation'] if s else '-'))
+EOF
+}
+
+echo "== suppression: @SuppressRace (own and dev.racer:racer-annotations) and @SuppressLint"
+supp="$projects/suppress"
+write "$supp/settings.gradle" <<<"rootProject.name = 'suppress'"
+write "$supp/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'java'
+apply plugin: 'dev.racer'
+EOF
+suppression_sources "$supp" ""
+write "$supp/src/main/java/p/SuppressRace.java" <<'EOF'
+package p;
+
+/** Declared by the project itself: racer matches the simple name. */
+@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.CLASS)
+public @interface SuppressRace {
+    String value() default "all";
+
+    String reason() default "";
+}
+EOF
+# Android's @SuppressLint, declared here with its package and retention.
+write "$supp/src/main/java/android/annotation/SuppressLint.java" <<'EOF'
+package android.annotation;
+
+@java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.CLASS)
+public @interface SuppressLint {
+    String[] value();
+}
+EOF
+write "$supp/src/main/java/p/LintMethod.java" <<'EOF'
+package p;
+
+import android.annotation.SuppressLint;
+
+@ThreadSafe
+public class LintMethod {
+    private int a;
+    private int b;
+
+    @SuppressLint("racer")
+    public void setA() {
+        a++;
+    }
+
+    public void setB() {
+        b++;
+    }
+}
+EOF
+write "$supp/src/main/java/p/LintClass.java" <<'EOF'
+package p;
+
+import android.annotation.SuppressLint;
+
+@SuppressLint({"NewApi", "racer"})
+@ThreadSafe
+public class LintClass {
+    private int c;
+
+    public void bump() {
+        c++;
+    }
+}
+EOF
+write "$supp/src/main/java/p/LintField.java" <<'EOF'
+package p;
+
+import android.annotation.SuppressLint;
+
+@ThreadSafe
+public class LintField {
+    @SuppressLint("racer")
+    private int e;
+    private int f;
+
+    public void bumpE() {
+        e++;
+    }
+
+    public void bumpF() {
+        f++;
+    }
+}
+EOF
+log="$logs/suppress.log"
+gradle_in "$supp" "$log" racerCheck
+rc=$?
+check "suppression: the unsuppressed races fail the build, counted apart" "$log" \
+    bash -c "[ $rc -ne 0 ] && grep -qF \"racer found 4 new races in project 'suppress' (0 baselined, 6 suppressed)\" '$log'"
+suppressed_json "$supp/build/reports/racer/racer.json" >"$work/suppress.txt" 2>>"$log"
+expected_suppress="p.ByClass.bump:SuppressRace
+p.ByClass\$Nested.bump:SuppressRace
+p.ByField.bumpE:SuppressRace
+p.ByField.bumpF:-
+p.ByMethod.setA:SuppressRace
+p.ByMethod.setB:-
+p.LintClass.bump:SuppressLint
+p.LintField.bumpE:SuppressLint
+p.LintField.bumpF:-
+p.LintMethod.setA:SuppressLint
+p.LintMethod.setB:-"
+check "suppression: method, class (nested class too) and field, for @SuppressRace and @SuppressLint" "$log" \
+    test "$(cat "$work/suppress.txt")" = "$expected_suppress"
+check "suppression: the reason is kept" "$log" \
+    python3 -c "import json,sys; i=[x for x in json.load(open('$supp/build/reports/racer/racer.json'))['issues'] if x['method']=='setA' and x['class']=='p.ByMethod']; sys.exit(0 if i and i[0]['suppressed']['reason']=='reviewed' else 1)"
+
+# Only suppressed races left: the build passes.
+for c in ByMethod ByField LintMethod LintField; do
+    sed -i 's|^    public void \(setB\|bumpF\)() {|    public synchronized void \1() {|' "$supp/src/main/java/p/$c.java"
+done
+log="$logs/suppress-only.log"
+gradle_in "$supp" "$log" racerCheck
+rc=$?
+check "suppression: suppressed races never fail the build" "$log" \
+    bash -c "[ $rc -eq 0 ] && grep -qF \"racer: no new races found in project 'suppress' (0 baselined, 6 suppressed,\" '$log'"
+
+# The published annotation, dev.racer:racer-annotations, from the local Maven repository.
+suppreal="$projects/suppress-artifact"
+write "$suppreal/settings.gradle" <<<"rootProject.name = 'suppress-artifact'"
+write "$suppreal/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'java'
+apply plugin: 'dev.racer'
+repositories { mavenLocal() }
+dependencies { compileOnly 'dev.racer:racer-annotations:0.1.0' }
+EOF
+suppression_sources "$suppreal" "import dev.racer.annotations.SuppressRace;"
+log="$logs/suppress-artifact.log"
+gradle_in "$suppreal" "$log" racerCheck
+rc=$?
+check "suppression (dev.racer:racer-annotations): 2 new, 4 suppressed" "$log" \
+    bash -c "[ $rc -ne 0 ] && grep -qF \"racer found 2 new races in project 'suppress-artifact' (0 baselined, 4 suppressed)\" '$log'"
+suppressed_json "$suppreal/build/reports/racer/racer.json" >"$work/suppress-artifact.txt" 2>>"$log"
+check "suppression (dev.racer:racer-annotations): method, class (nested class too) and field" "$log" \
+    test "$(cat "$work/suppress-artifact.txt")" = "$(echo "$expected_suppress" | grep -v Lint)"
+
+# ---------------------------------------------------------------- Gradle 8.10 API
+echo "== Gradle 8.10 API: compile the plugin against it, look up the reflective calls"
+log="$logs/gradle-api.log"
+wait "$api_check"
+api_rc=$?
+while IFS= read -r line; do
+    case "$line" in
+        "ok   "*) ok "${line#ok   }" ;;
+        "FAIL "*) ko "${line#FAIL }" "$log" ;;
+    esac
+done <"$log"
+check "check-gradle-api.sh: every check passed" "$log" test "$api_rc" -eq 0
+# One look-up per GradleCompat.Api constant.
+api_calls=$(grep -cE '^        [A-Z_]+\("' gradle-plugin/src/main/java/dev/racer/gradle/GradleCompat.java)
+check "check-gradle-api.sh: all $api_calls reflective calls (GradleCompat.Api) were looked up" "$log" \
+    test "$(grep -c '^ok   Gradle 8.10 API has ' "$log")" -eq "$api_calls"
 
 # ---------------------------------------------------------------- summary
 if [ "$failed" -gt 0 ]; then

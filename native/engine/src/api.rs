@@ -7,10 +7,10 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::report::Issue;
+use crate::issue::Issue;
 
 /// Version of the JSON request/response contract spoken over JNI.
-pub const REQUEST_VERSION: u32 = 1;
+pub const REQUEST_VERSION: u32 = 2;
 
 /// The tool version, written into reports and summary files.
 pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -33,19 +33,40 @@ pub struct Request {
     pub reports: ReportFiles,
     /// Source roots used for snippets (text/HTML) and relative locations (SARIF).
     pub source_paths: Vec<PathBuf>,
+    /// A baseline file: issues recorded in it are reported as `unchanged` and do not
+    /// fail a build.
+    pub baseline: Option<PathBuf>,
+    /// Where to write this run's issues as a baseline file (atomically), if anywhere.
+    pub write_baseline: Option<PathBuf>,
+    /// An include/exclude filter file; issues it filters out are not reported at all.
+    pub filter: Option<PathBuf>,
+    /// How many issues the console text shows in full; `None` means
+    /// [`DEFAULT_CONSOLE_LIMIT`].
+    pub console_limit: Option<usize>,
 }
+
+/// Issues shown in full in the console text unless the request says otherwise.
+pub const DEFAULT_CONSOLE_LIMIT: usize = 20;
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// Extra annotation names treated as `@ThreadSafe` (simple or qualified).
     pub thread_safe_annotations: Vec<String>,
-    /// Fully-qualified binary class names never reported on (`a.b.Outer$Inner`).
+    /// Binary class names never reported on (`a.b.Outer$Inner`), or globs over them
+    /// (`com.example.gen.*`, `com.example.**`; see `report::glob`). Calls into these
+    /// classes are skipped by the analysis.
     pub ignore_classes: Vec<String>,
     /// Package prefixes analysed but never reported on.
     pub library_packages: Vec<String>,
     /// Worker threads; 0 = one per core.
     pub threads: usize,
+    /// Report only what RacerD itself reports, without racer's extensions. Accepted
+    /// here; its effect belongs to the analysis.
+    pub racerd_compat: bool,
+    /// Memory ceiling for the analysis in MiB; 0 = unlimited. Accepted here; its
+    /// effect belongs to the memory guard.
+    pub max_memory_mb: u64,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -86,6 +107,32 @@ impl Default for ToolInfo {
     }
 }
 
+/// How the reported issues split up; `new` is what fails a build.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    pub total: usize,
+    /// Neither baselined nor suppressed.
+    pub new: usize,
+    /// Found in the baseline (suppressed ones included).
+    pub baselined: usize,
+    /// Silenced by an annotation in the code (baselined ones included).
+    pub suppressed: usize,
+    /// Baseline entries that matched no issue of this run (fixed since).
+    pub stale_baseline_entries: usize,
+}
+
+impl Counts {
+    pub fn of(issues: &[Issue], stale_baseline_entries: usize) -> Counts {
+        Counts {
+            total: issues.len(),
+            new: issues.iter().filter(|i| i.is_new()).count(),
+            baselined: issues.iter().filter(|i| i.baseline == crate::issue::BaselineState::Unchanged).count(),
+            suppressed: issues.iter().filter(|i| i.suppressed.is_some()).count(),
+            stale_baseline_entries,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Response {
     pub tool: ToolInfo,
@@ -93,6 +140,15 @@ pub struct Response {
     /// Warnings about inputs that could not be read (the rest was analysed).
     pub diagnostics: Vec<Diagnostic>,
     pub stats: Stats,
+    #[serde(default)]
+    pub counts: Counts,
+    /// The console text: issues grouped by class and field, the first
+    /// `console_limit` in full, then the counts. Build plugins print it as it is.
+    #[serde(default)]
+    pub console: String,
+    /// A baseline was given: SARIF then states `baselineState` for every result.
+    #[serde(skip)]
+    pub baseline_applied: bool,
 }
 
 /// A fatal error: nothing was analysed. The message names the file and the problem.
@@ -106,3 +162,35 @@ impl std::fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_2_request_fields() {
+        let r: Request = serde_json::from_str(
+            r#"{"request_version":2,"inputs":["c"],"baseline":"b.json","write_baseline":null,
+                "filter":"f.json","console_limit":5,
+                "options":{"ignore_classes":["a.gen.*"],"racerd_compat":true,"max_memory_mb":2048}}"#,
+        )
+        .unwrap();
+        assert_eq!(r.baseline, Some(PathBuf::from("b.json")));
+        assert_eq!(r.write_baseline, None);
+        assert_eq!(r.filter, Some(PathBuf::from("f.json")));
+        assert_eq!(r.console_limit, Some(5));
+        assert!(r.options.racerd_compat);
+        assert_eq!(r.options.max_memory_mb, 2048);
+        assert!(serde_json::from_str::<Request>(r#"{"request_version":2,"baselines":"x"}"#).is_err());
+    }
+
+    #[test]
+    fn response_fields() {
+        let v = serde_json::to_value(Response::default()).unwrap();
+        assert_eq!(
+            v["counts"],
+            serde_json::json!({"total":0,"new":0,"baselined":0,"suppressed":0,"stale_baseline_entries":0})
+        );
+        assert_eq!(v["console"], "");
+    }
+}

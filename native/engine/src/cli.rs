@@ -21,12 +21,20 @@ Options for analyze:
                                     also a list separated like the PATH variable
   --source-path DIR                 source root for snippets and relative locations; repeatable
   --thread-safe-annotation NAME     extra annotation treated as @ThreadSafe; repeatable
-  --ignore-class NAME               never report on this class (a.b.Outer$Inner); repeatable
+  --ignore-class NAME|GLOB          never report on this class (a.b.Outer$Inner) or on classes matching
+                                    a glob (a.gen.* in one package, a.gen.** below it); repeatable
   --library-package PREFIX          analyse but never report on this package; repeatable
   --summaries-in FILE               summaries of upstream modules; repeatable
   --summaries-out FILE              write this run's summaries to FILE
   --threads N                       worker threads (default 0: one per core)
-  --fail-on-issues                  exit with status 1 when any issue is reported
+  --baseline FILE                   issues recorded in FILE are reported as baselined, not new
+  --write-baseline FILE             write this run's issues to FILE as a baseline
+  --filter FILE                     include/exclude filter file (JSON; see the README)
+  --console-limit N                 issues shown in full on the console (default 20)
+  --racerd-compat                   report only what RacerD reports
+  --max-memory SIZE                 memory ceiling for the analysis (512m, 2g; default unlimited)
+  --fail-on-issues                  exit with status 1 when any new issue is reported
+                                    (baselined and suppressed ones do not count)
   --quiet                           do not print warnings or the summary line to stderr
 
 Exit status: 0 done, 1 issues found with --fail-on-issues, 2 usage or input error.
@@ -94,7 +102,8 @@ fn parse_analyze(mut args: impl Iterator<Item = OsString>) -> Result<Command, St
             name.as_str(),
             "--classpath" | "--cp" | "--format" | "--output" | "-o" | "--thread-safe-annotation"
                 | "--ignore-class" | "--library-package" | "--source-path" | "--summaries-in"
-                | "--summaries-out" | "--threads"
+                | "--summaries-out" | "--threads" | "--baseline" | "--write-baseline" | "--filter"
+                | "--console-limit" | "--max-memory"
         );
         let value = if takes_value {
             match inline {
@@ -141,6 +150,31 @@ fn parse_analyze(mut args: impl Iterator<Item = OsString>) -> Result<Command, St
                 once(&name, request.summaries_out.is_some())?;
                 request.summaries_out = Some(value_path());
             }
+            "--racerd-compat" => request.options.racerd_compat = true,
+            "--baseline" => {
+                once(&name, request.baseline.is_some())?;
+                request.baseline = Some(value_path());
+            }
+            "--write-baseline" => {
+                once(&name, request.write_baseline.is_some())?;
+                request.write_baseline = Some(value_path());
+            }
+            "--filter" => {
+                once(&name, request.filter.is_some())?;
+                request.filter = Some(value_path());
+            }
+            "--console-limit" => {
+                once(&name, request.console_limit.is_some())?;
+                let v = value_str()?;
+                request.console_limit = Some(v.trim().parse().map_err(|_| {
+                    format!("invalid value '{v}' for --console-limit (expected a whole number)")
+                })?);
+            }
+            "--max-memory" => {
+                let v = value_str()?;
+                request.options.max_memory_mb = parse_size_mb(&v)
+                    .ok_or_else(|| format!("invalid value '{v}' for --max-memory (expected a size like 512m or 2g)"))?;
+            }
             "--threads" => {
                 once(&name, threads.is_some())?;
                 let v = value_str()?;
@@ -162,6 +196,18 @@ fn parse_analyze(mut args: impl Iterator<Item = OsString>) -> Result<Command, St
         fail_on_issues,
         quiet,
     })))
+}
+
+/// `512m`, `2g`, `2048` (MiB) to MiB.
+fn parse_size_mb(s: &str) -> Option<u64> {
+    let s = s.trim().to_ascii_lowercase();
+    let (digits, factor) = match s.strip_suffix(['g', 'm', 'k']) {
+        Some(d) if s.ends_with('g') => (d, 1024),
+        Some(d) if s.ends_with('m') => (d, 1),
+        Some(d) => return d.parse::<u64>().ok().map(|k| k.div_ceil(1024)),
+        None => (s.as_str(), 1),
+    };
+    digits.parse::<u64>().ok()?.checked_mul(factor)
 }
 
 fn once(name: &str, already: bool) -> Result<(), String> {
@@ -194,7 +240,9 @@ mod tests {
             "--classpath=c", "--thread-safe-annotation", "Conc", "--ignore-class", "a.B$C",
             "--library-package", "v.", "--source-path", "src", "--summaries-in", "s1.json",
             "--summaries-in", "s2.json", "--summaries-out", "o.json", "--threads", "2",
-            "--fail-on-issues", "--quiet", "classes", "--", "--odd-dir",
+            "--fail-on-issues", "--quiet", "--baseline", "b.json", "--write-baseline=nb.json",
+            "--filter", "f.json", "--console-limit", "5", "--racerd-compat", "--max-memory", "2g",
+            "--ignore-class", "a.gen.*", "classes", "--", "--odd-dir",
         ]);
         assert_eq!(a.format, Format::Sarif);
         assert_eq!(a.output, Some(PathBuf::from("out/r.sarif")));
@@ -205,7 +253,13 @@ mod tests {
             assert_eq!(r.classpath, [PathBuf::from("a.jar"), "b".into(), "c".into()]);
         }
         assert_eq!(r.options.thread_safe_annotations, ["Conc"]);
-        assert_eq!(r.options.ignore_classes, ["a.B$C"]);
+        assert_eq!(r.options.ignore_classes, ["a.B$C", "a.gen.*"]);
+        assert_eq!(r.baseline, Some(PathBuf::from("b.json")));
+        assert_eq!(r.write_baseline, Some(PathBuf::from("nb.json")));
+        assert_eq!(r.filter, Some(PathBuf::from("f.json")));
+        assert_eq!(r.console_limit, Some(5));
+        assert!(r.options.racerd_compat);
+        assert_eq!(r.options.max_memory_mb, 2048);
         assert_eq!(r.options.library_packages, ["v."]);
         assert_eq!(r.options.threads, 2);
         assert_eq!(r.source_paths, [PathBuf::from("src")]);
@@ -220,6 +274,15 @@ mod tests {
         assert_eq!(a.format, Format::Text);
         assert!(a.output.is_none() && !a.fail_on_issues && !a.quiet);
         assert_eq!(a.request.options.threads, 0);
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size_mb("512m"), Some(512));
+        assert_eq!(parse_size_mb("2G"), Some(2048));
+        assert_eq!(parse_size_mb("100"), Some(100));
+        assert_eq!(parse_size_mb("1536k"), Some(2));
+        assert_eq!(parse_size_mb("g"), None);
     }
 
     #[test]
@@ -244,6 +307,9 @@ mod tests {
             (&["analyze", "--quiet=yes", "x"][..], "takes no value"),
             (&["analyze", "--format", "json", "--format", "text", "x"][..], "more than once"),
             (&["analyze", "--ignore-class", "", "x"][..], "non-empty"),
+            (&["analyze", "--max-memory", "lots", "x"][..], "'lots'"),
+            (&["analyze", "--console-limit", "-3", "x"][..], "'-3'"),
+            (&["analyze", "--baseline", "a", "--baseline", "b", "x"][..], "more than once"),
         ] {
             let err = parse_strs(args).unwrap_err();
             assert!(err.contains(needle), "{args:?}: {err}");

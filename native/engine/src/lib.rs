@@ -8,11 +8,13 @@ pub mod api;
 pub mod classfile;
 pub mod hierarchy;
 pub mod input;
+pub mod issue;
 pub mod pipeline;
 pub mod report;
 pub mod fxhash;
 pub mod summaries;
 pub mod sym;
+pub mod triage;
 
 pub use api::{Error, Request, Response};
 

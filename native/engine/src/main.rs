@@ -43,29 +43,31 @@ fn run(cli: cli::Analyze) -> ExitCode {
             eprintln!("racer: warning: {}: {}", d.file, one_line(&d.message));
         }
     }
-    // Warnings already went to stderr; do not repeat them in a text report on the terminal.
-    let shown;
-    let to_render: &Response = if cli.format == Format::Text && cli.output.is_none() {
-        shown = Response { diagnostics: Vec::new(), ..response.clone() };
-        &shown
+    let rendered = if cli.format == Format::Text && cli.output.is_none() {
+        // The console text (grouped, capped); warnings already went to stderr.
+        let shown = Response { diagnostics: Vec::new(), ..response.clone() };
+        let limit = cli.request.console_limit.unwrap_or(racer::api::DEFAULT_CONSOLE_LIMIT);
+        let sources = report::SourceIndex::new(&cli.request.source_paths);
+        report::console::render(&shown, &sources, limit, cli.request.reports.html.as_deref())
     } else {
-        &response
+        report::render(cli.format, &response, &cli.request.source_paths)
     };
-    let rendered = report::render(cli.format, to_render, &cli.request.source_paths);
     match &cli.output {
         Some(path) => {
             if let Err(e) = report::write_atomic(path, rendered.as_bytes()) {
                 return error(&e.0);
             }
             if !cli.quiet {
-                let n = response.issues.len();
-                let issues = if n == 0 { "no issues".to_string() } else if n == 1 { "1 issue".into() } else { format!("{n} issues") };
+                let issues = report::groups::count_line(&response.counts);
                 eprintln!("racer: {issues}; {} report written to {}", cli.format, path.display());
+                if let Some(stale) = report::groups::stale_line(response.counts.stale_baseline_entries) {
+                    eprintln!("racer: {stale}");
+                }
             }
         }
         None => print_stdout(&rendered),
     }
-    if cli.fail_on_issues && !response.issues.is_empty() {
+    if cli.fail_on_issues && response.counts.new > 0 {
         ExitCode::from(EXIT_ISSUES)
     } else {
         ExitCode::SUCCESS

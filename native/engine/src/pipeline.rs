@@ -10,10 +10,13 @@ use rayon::prelude::*;
 use crate::analysis::annotations::AnnotationConfig;
 use crate::analysis::races::{self, ReportConfig};
 use crate::analysis::schedule::{self, Analysis, Inputs};
-use crate::api::{Diagnostic, Error, Request, Response, Stats};
+use crate::api::{Counts, Diagnostic, Error, Request, Response, Stats, DEFAULT_CONSOLE_LIMIT};
 use crate::classfile::model::*;
 use crate::hierarchy::{ClassTable, Origin};
 use crate::input::{self, ClasspathIndex};
+use crate::report::{console, SourceIndex};
+use crate::triage::glob::{is_glob, ClassGlob};
+use crate::triage::{self, Triage};
 use crate::summaries::{self, SummaryFile, Upstream};
 use crate::sym::Sym;
 
@@ -38,6 +41,8 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     if request.inputs.is_empty() {
         return Err(Error("racer: no input class directories or jars given".into()));
     }
+    let triage = Triage::load(request)?;
+    let progress = Progress::new();
     let mut diagnostics = Vec::new();
     let mut units = Vec::new();
     for path in &request.inputs {
@@ -51,6 +56,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
 
     let classes = load_inputs(&units, &mut diagnostics);
     phase(start, "read+parse");
+    progress.say(classes.len(), || format!("read {} classes", classes.len()));
     let mut table = ClassTable::new();
     for h in &upstream.classes {
         table.insert(h.clone(), Origin::Upstream);
@@ -64,7 +70,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     phase(start, "classpath+hierarchy");
 
     let config = AnnotationConfig { thread_safe_aliases: request.options.thread_safe_annotations.clone() };
-    let ignore: FxHashSet<Sym> = request.options.ignore_classes.iter().map(|c| Sym::new(c)).collect();
+    let ignore = ignored_classes(&request.options.ignore_classes, &table, &classes)?;
     let inputs = Inputs {
         classes: &classes,
         table: &table,
@@ -76,6 +82,8 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     };
     let analysis = schedule::run(&inputs);
     phase(start, "summaries");
+    let analysed = analysis.methods.iter().filter(|m| m.analysed).count();
+    progress.say(classes.len(), || format!("analysed {analysed} methods"));
     let library_packages: Vec<String> = request.options.library_packages.iter().map(|p| package_prefix(p)).collect();
     let report_config = ReportConfig {
         table: &table,
@@ -84,8 +92,11 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         upstream: &upstream.summaries,
         thread_safe_aliases: &request.options.thread_safe_annotations,
     };
-    let issues = races::report(&analysis, &classes, &report_config);
+    let triaged = triage.apply(&table, races::report(&analysis, &classes, &report_config));
     phase(start, "reporting");
+    if let Some(path) = &request.write_baseline {
+        triage::baseline::write(path, &triaged.issues)?;
+    }
 
     if let Some(out) = &request.summaries_out {
         let file = summary_file(&classes, &analysis);
@@ -95,22 +106,69 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     }
     diagnostics.sort();
     diagnostics.dedup();
-    let response = Response {
-        issues,
+    let mut response = Response {
+        counts: Counts::of(&triaged.issues, triaged.stale_baseline_entries),
+        issues: triaged.issues,
         diagnostics,
+        baseline_applied: triage.has_baseline(),
         stats: Stats {
             classes: classes.len(),
-            methods_analysed: analysis.methods.iter().filter(|m| m.analysed).count(),
+            methods_analysed: analysed,
             upstream_classes: upstream.classes.len(),
             upstream_methods: upstream.summaries.len(),
             millis: start.elapsed().as_millis() as u64,
         },
         ..Response::default()
     };
-    crate::report::write_reports(request, &response)?;
+    let sources = SourceIndex::new(&request.source_paths);
+    response.console = console::render(
+        &response,
+        &sources,
+        request.console_limit.unwrap_or(DEFAULT_CONSOLE_LIMIT),
+        request.reports.html.as_deref(),
+    );
+    crate::report::write_reports_with(request, &response, &sources)?;
     // Freeing the whole program model takes a noticeable time; do it off the caller's path.
     std::thread::spawn(move || drop((analysis, classes, table)));
     Ok(response)
+}
+
+/// The classes never reported on (and whose methods are not followed into): exact
+/// names as given, globs expanded over every class the run knows or references.
+fn ignored_classes(patterns: &[String], table: &ClassTable, classes: &[Arc<Class>]) -> Result<FxHashSet<Sym>, Error> {
+    let mut out: FxHashSet<Sym> = patterns.iter().filter(|p| !is_glob(p)).map(|p| Sym::new(p.trim())).collect();
+    let globs: Vec<ClassGlob> = patterns
+        .iter()
+        .filter(|p| is_glob(p))
+        .map(|p| ClassGlob::new(p).map_err(|e| Error(format!("racer: ignore_classes: {e}"))))
+        .collect::<Result<_, _>>()?;
+    if globs.is_empty() {
+        return Ok(out);
+    }
+    let mut known: FxHashSet<Sym> = table.names().collect();
+    known.extend(classes.par_iter().map(referenced_classes).flatten_iter().collect::<Vec<_>>());
+    out.extend(known.into_iter().filter(|name| globs.iter().any(|g| g.is_match(name.as_str()))));
+    Ok(out)
+}
+
+/// Phase progress on a terminal, for inputs large enough to take a while; silent when
+/// stderr is not a terminal (build logs, pipes, plugins).
+struct Progress(bool);
+
+impl Progress {
+    /// Inputs with fewer classes than this finish too quickly to need progress.
+    const MIN_CLASSES: usize = 2000;
+
+    fn new() -> Progress {
+        use std::io::IsTerminal;
+        Progress(std::io::stderr().is_terminal() && std::env::var_os("RACER_NO_PROGRESS").is_none())
+    }
+
+    fn say(&self, classes: usize, message: impl FnOnce() -> String) {
+        if self.0 && classes >= Self::MIN_CLASSES {
+            eprintln!("racer: {}", message());
+        }
+    }
 }
 
 /// A package option `a.b` or `a.b.` matches classes in `a.b` and below.

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
-use crate::report::{Conflict, Issue, IssueKind, TraceElem};
+use crate::report::{Conflict, FieldId, Issue, IssueKind, TraceElem};
 use crate::sym::Sym;
 
 use super::annotations::is_synthetic_name;
@@ -379,6 +379,9 @@ impl<'a> ClassReporter<'a> {
             message,
             trace,
             conflicts,
+            baseline: Default::default(),
+            suppressed: None,
+            field: last_field(e.access.key.kind.path()),
         }
     }
 
@@ -570,6 +573,14 @@ pub fn render_path(p: &Path, formal_names: &[Sym]) -> String {
         }
     }
     s
+}
+
+/// The last field on `p` (`arr` in `this.arr.[_]`).
+fn last_field(p: &Path) -> Option<FieldId> {
+    p.steps.iter().rev().find_map(|step| match step {
+        Step::Field { class, name } => Some(FieldId { class: class.to_string(), name: name.to_string() }),
+        Step::Array => None,
+    })
 }
 
 fn render_static_root(class: &str) -> String {

@@ -111,12 +111,25 @@ fn lower_annotation(a: &CbAnnotation<'_>) -> Annotation {
             let value = match &e.value {
                 AnnotationElementValue::BooleanConstant(b) => AnnotationValue::Bool(*b != 0),
                 AnnotationElementValue::StringConstant(s) => AnnotationValue::Str(s.to_string()),
+                AnnotationElementValue::ArrayValue(items) => string_array(items),
                 _ => AnnotationValue::Other,
             };
             (Sym::new(&e.name), value)
         })
         .collect();
     Annotation { type_name, elements, element_count: a.elements.len().min(255) as u8 }
+}
+
+/// A string array element (`@SuppressLint({"a", "b"})`); other arrays are not read.
+fn string_array(items: &[AnnotationElementValue<'_>]) -> AnnotationValue {
+    let strings: Option<Vec<String>> = items
+        .iter()
+        .map(|v| match v {
+            AnnotationElementValue::StringConstant(s) => Some(s.to_string()),
+            _ => None,
+        })
+        .collect();
+    strings.map_or(AnnotationValue::Other, AnnotationValue::Strs)
 }
 
 fn lower_method(m: &MethodInfo<'_>, with_bodies: bool) -> Method {

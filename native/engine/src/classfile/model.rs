@@ -20,7 +20,7 @@ pub const ACC_SYNTHETIC: u16 = 0x1000;
 pub struct Annotation {
     #[serde(rename = "type")]
     pub type_name: Sym,
-    /// Element name -> value, for boolean and string elements (others omitted).
+    /// Element name -> value, for boolean, string and string-array elements (others omitted).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub elements: Vec<(Sym, AnnotationValue)>,
     /// Number of elements of any kind (some rules need "exactly one element").
@@ -32,10 +32,32 @@ pub struct Annotation {
 pub enum AnnotationValue {
     Bool(bool),
     Str(String),
+    /// An array of strings (`@SuppressLint({"a", "b"})`).
+    Strs(Vec<String>),
     Other,
 }
 
 impl Annotation {
+    /// The strings of element `name`: one for a string, each for a string array.
+    pub fn strings(&self, name: &str) -> Vec<&str> {
+        self.elements
+            .iter()
+            .filter(|(n, _)| n.as_str() == name)
+            .flat_map(|(_, v)| match v {
+                AnnotationValue::Str(s) => vec![s.as_str()],
+                AnnotationValue::Strs(v) => v.iter().map(String::as_str).collect(),
+                _ => vec![],
+            })
+            .collect()
+    }
+
+    /// The simple name of the annotation type (`SuppressLint` for `android.annotation.SuppressLint`).
+    pub fn simple_name(&self) -> &str {
+        let name = self.type_name.as_str();
+        let simple = name.rsplit('.').next().unwrap_or(name);
+        simple.rsplit('$').next().unwrap_or(simple)
+    }
+
     /// Rule 7.1: the fully-qualified name equals `name` or ends with `.name`.
     pub fn matches(&self, name: &str) -> bool {
         annotation_name_matches(self.type_name.as_str(), name)

@@ -64,6 +64,11 @@ impl ClassTable {
         self.classes.get(&name).map(|(h, _)| &**h)
     }
 
+    /// Every class name in the table, in no particular order.
+    pub fn names(&self) -> impl Iterator<Item = Sym> + '_ {
+        self.classes.keys().copied()
+    }
+
     pub fn contains(&self, name: Sym) -> bool {
         self.classes.contains_key(&name)
     }

@@ -1,10 +1,14 @@
-//! A single self-contained HTML page (inline CSS, no scripts): a summary by kind, a
-//! table of issues linking to per-issue details, and the input warnings.
+//! A single self-contained HTML page (inline CSS, no scripts): a summary by kind, the
+//! issues grouped by class and field in expandable sections (new issues first, then
+//! baselined and suppressed ones apart), per-issue details, and the input warnings.
 
 use std::fmt::Write as _;
 
-use crate::api::Response;
+use std::collections::HashMap;
 
+use crate::api::{Counts, Response};
+
+use super::groups::{by_class_and_field, count_line, stale_line, with_status, Status};
 use super::rules::RULES;
 use super::{counts_by_kind, plural, sorted_diagnostics, source_in_issue, Issue, SourceIndex, TraceElem};
 
@@ -26,6 +30,7 @@ pre.snippet{background:#f6f8fa;border-radius:6px;padding:.6rem .8rem;overflow-x:
 pre.snippet .hit{background:#fff1c2;display:inline-block;min-width:100%}
 .counts td:last-child{text-align:right}
 .none{color:#1a7f37;font-weight:600}
+details{margin:.3rem 0}details.field{margin-left:1.2rem}summary{cursor:pointer}
 ";
 
 pub fn render(response: &Response, sources: &SourceIndex) -> String {
@@ -45,7 +50,11 @@ pub fn render(response: &Response, sources: &SourceIndex) -> String {
     if response.issues.is_empty() {
         out.push_str("<p class=\"none\">No issues found.</p>\n");
     } else {
-        let _ = writeln!(out, "<p>{} found.</p>", plural(response.issues.len(), "issue"));
+        let counts = Counts::of(&response.issues, response.counts.stale_baseline_entries);
+        let _ = writeln!(out, "<p>{} found.</p>", esc(&count_line(&counts)));
+        if let Some(stale) = stale_line(counts.stale_baseline_entries) {
+            let _ = writeln!(out, "<p class=\"meta\">{}</p>", esc(&stale));
+        }
     }
     out.push_str("<table class=\"counts\">\n<tr><th>Kind</th><th>Description</th><th>Issues</th></tr>\n");
     for (rule, count) in RULES.iter().zip(counts_by_kind(&response.issues)) {
@@ -65,29 +74,64 @@ pub fn render(response: &Response, sources: &SourceIndex) -> String {
         );
     }
 
-    if !response.issues.is_empty() {
-        out.push_str(
-            "<h2>Issues</h2>\n<table class=\"issues\">\n\
-             <tr><th>#</th><th>Location</th><th>Kind</th><th>Method</th><th>Access path</th></tr>\n",
-        );
-        for (i, issue) in response.issues.iter().enumerate() {
-            let n = i + 1;
-            let path = sources.resolve(&issue.class, &issue.source_file).relative;
+    // New issues first, then baselined, then suppressed; numbered in that order.
+    let ordered: Vec<(Status, Vec<&Issue>)> = Status::ALL
+        .iter()
+        .map(|&s| (s, with_status(&response.issues, s)))
+        .filter(|(_, issues)| !issues.is_empty())
+        .collect();
+    let mut number: HashMap<*const Issue, usize> = HashMap::new();
+    for issue in ordered.iter().flat_map(|(_, issues)| issues) {
+        let n = number.len() + 1;
+        number.insert(*issue as *const Issue, n);
+    }
+    let only_new = ordered.len() == 1 && ordered[0].0 == Status::New;
+    for (status, issues) in &ordered {
+        let title = match status {
+            _ if only_new => "Issues",
+            Status::New => "New issues",
+            Status::Baselined => "Baselined issues",
+            Status::Suppressed => "Suppressed issues",
+        };
+        let _ = writeln!(out, "<h2>{title}</h2>");
+        // New issues are open; the accepted ones are folded away.
+        let open = if *status == Status::New { " open" } else { "" };
+        for class in by_class_and_field(issues.iter().copied()) {
             let _ = writeln!(
                 out,
-                "<tr><td><a href=\"#issue-{n}\">{n}</a></td><td><code>{}:{}</code></td>\
-                 <td class=\"kind\">{}</td><td><code>{}.{}</code></td><td><code>{}</code></td></tr>",
-                esc(&path),
-                issue.line,
-                esc(issue.kind.as_str()),
-                esc(&issue.class),
-                esc(&issue.method),
-                esc(&issue.access_path)
+                "<details{open}>\n<summary><code>{}</code>: {}</summary>",
+                esc(class.class),
+                plural(class.len(), "issue")
             );
+            for field in &class.fields {
+                let _ = writeln!(out, "<details class=\"field\"{open}>\n<summary>{}</summary>", esc(&field.headline()));
+                out.push_str(
+                    "<table class=\"issues\">\n<tr><th>#</th><th>Location</th><th>Kind</th><th>Method</th><th>Access path</th></tr>\n",
+                );
+                for issue in &field.issues {
+                    let n = number[&(*issue as *const Issue)];
+                    let path = sources.resolve(&issue.class, &issue.source_file).relative;
+                    let _ = writeln!(
+                        out,
+                        "<tr><td><a href=\"#issue-{n}\">{n}</a></td><td><code>{}:{}</code></td>\
+                         <td class=\"kind\">{}</td><td><code>{}.{}</code></td><td><code>{}</code></td></tr>",
+                        esc(&path),
+                        issue.line,
+                        esc(issue.kind.as_str()),
+                        esc(&issue.class),
+                        esc(&issue.method),
+                        esc(&issue.access_path)
+                    );
+                }
+                out.push_str("</table>\n</details>\n");
+            }
+            out.push_str("</details>\n");
         }
-        out.push_str("</table>\n<h2>Details</h2>\n");
-        for (i, issue) in response.issues.iter().enumerate() {
-            render_issue(&mut out, i + 1, issue, sources);
+    }
+    if !response.issues.is_empty() {
+        out.push_str("<h2>Details</h2>\n");
+        for issue in ordered.iter().flat_map(|(_, issues)| issues) {
+            render_issue(&mut out, number[&(*issue as *const Issue)], issue, sources);
         }
     }
 
@@ -107,13 +151,14 @@ fn render_issue(out: &mut String, n: usize, issue: &Issue, sources: &SourceIndex
     let _ = writeln!(
         out,
         "<section class=\"issue\" id=\"issue-{n}\">\n<h3>{n}. <span class=\"kind\">{}</span> in <code>{}.{}</code></h3>\n\
-         <p class=\"meta\"><code>{}:{}</code> &middot; access path <code>{}</code></p>\n<p class=\"msg\">{}</p>",
+         <p class=\"meta\"><code>{}:{}</code> &middot; access path <code>{}</code>{}</p>\n<p class=\"msg\">{}</p>",
         esc(issue.kind.as_str()),
         esc(&issue.class),
         esc(&issue.method),
         esc(&source.relative),
         issue.line,
         esc(&issue.access_path),
+        status_note(issue),
         rich(issue.message.trim_end())
     );
     if !issue.trace.is_empty() {
@@ -156,6 +201,18 @@ fn render_issue(out: &mut String, n: usize, issue: &Issue, sources: &SourceIndex
         out.push_str("</pre>\n");
     }
     out.push_str("</section>\n");
+}
+
+/// ` · baselined` or ` · suppressed by @SuppressRace: reason`.
+fn status_note(issue: &Issue) -> String {
+    match (&issue.suppressed, Status::of(issue)) {
+        (Some(s), _) => match &s.reason {
+            Some(r) => format!(" &middot; suppressed by <code>@{}</code>: {}", esc(&s.annotation), esc(r)),
+            None => format!(" &middot; suppressed by <code>@{}</code>", esc(&s.annotation)),
+        },
+        (None, Status::Baselined) => " &middot; baselined".to_string(),
+        _ => String::new(),
+    }
 }
 
 fn trace_list(out: &mut String, trace: &[TraceElem], sources: &SourceIndex, issue: &Issue) {
@@ -238,7 +295,7 @@ mod tests {
             let name = tag.trim_start_matches('/');
             assert!(
                 ["!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "table", "tr", "th", "td",
-                 "a", "code", "span", "section", "div", "ol", "ul", "li", "pre"].contains(&name),
+                 "a", "code", "span", "section", "div", "ol", "ul", "li", "pre", "details", "summary"].contains(&name),
                 "unexpected tag <{tag}"
             );
         }

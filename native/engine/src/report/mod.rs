@@ -1,9 +1,10 @@
 //! Issues and their renderings: one emitter module per output format (`text`,
 //! `json`, `sarif`, `html`), each turning a [`Response`] into a string without
 //! knowing anything about the analysis.
+pub mod console;
 pub mod fingerprint;
+pub mod groups;
 pub mod html;
-pub mod issue;
 pub mod json;
 pub mod rules;
 pub mod sarif;
@@ -15,7 +16,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-pub use issue::{Conflict, Issue, IssueKind, TraceElem};
+pub use crate::issue::{BaselineState, Conflict, FieldId, Issue, IssueKind, Suppression, TraceElem};
 pub use sources::{SourceIndex, SourceRef};
 pub use write::write_atomic;
 
@@ -87,10 +88,21 @@ pub fn write_reports(request: &Request, response: &Response) -> Result<(), Error
     if wanted.iter().all(|(_, p)| p.is_none()) {
         return Ok(());
     }
-    let sources = SourceIndex::new(&request.source_paths);
+    write_reports_with(request, response, &SourceIndex::new(&request.source_paths))
+}
+
+/// Like [`write_reports`], reusing a [`SourceIndex`].
+pub fn write_reports_with(request: &Request, response: &Response, sources: &SourceIndex) -> Result<(), Error> {
+    let reports = &request.reports;
+    let wanted: [(Format, Option<&PathBuf>); 4] = [
+        (Format::Json, reports.json.as_ref()),
+        (Format::Sarif, reports.sarif.as_ref()),
+        (Format::Text, reports.text.as_ref()),
+        (Format::Html, reports.html.as_ref()),
+    ];
     for (format, path) in wanted {
         if let Some(path) = path {
-            write_atomic(path, render_with(format, response, &sources).as_bytes())?;
+            write_atomic(path, render_with(format, response, sources).as_bytes())?;
         }
     }
     Ok(())
@@ -190,6 +202,9 @@ pub(crate) mod test_support {
                 description: format!("access to `{path}`"),
             }],
             conflicts: vec![],
+            baseline: BaselineState::New,
+            suppressed: None,
+            field: path.rsplit('.').next().map(|name| FieldId { class: class.into(), name: name.into() }),
         }
     }
 

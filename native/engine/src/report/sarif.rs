@@ -11,7 +11,7 @@ use crate::api::Response;
 
 use super::fingerprint::{fingerprints, SARIF_KEY};
 use super::rules::{rule_index, RULES};
-use super::{portable_file, sorted_diagnostics, source_in_issue, Issue, SourceIndex, TraceElem};
+use super::{portable_file, sorted_diagnostics, source_in_issue, BaselineState, Issue, SourceIndex, TraceElem};
 
 pub const SARIF_SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 pub const SARIF_VERSION: &str = "2.1.0";
@@ -38,7 +38,7 @@ pub fn render(response: &Response, sources: &SourceIndex) -> String {
         .issues
         .iter()
         .zip(prints)
-        .map(|(issue, print)| result(issue, &print, sources))
+        .map(|(issue, print)| result(issue, &print, sources, response.baseline_applied))
         .collect();
     let notifications: Vec<Value> = sorted_diagnostics(response)
         .into_iter()
@@ -72,7 +72,7 @@ pub fn render(response: &Response, sources: &SourceIndex) -> String {
     out
 }
 
-fn result(issue: &Issue, print: &str, sources: &SourceIndex) -> Value {
+fn result(issue: &Issue, print: &str, sources: &SourceIndex, baseline_applied: bool) -> Value {
     let index = rule_index(issue.kind);
     let uri = sources.resolve(&issue.class, &issue.source_file).relative;
     let mut r = Map::new();
@@ -93,6 +93,20 @@ fn result(issue: &Issue, print: &str, sources: &SourceIndex) -> Value {
         }]),
     );
     r.insert("partialFingerprints".into(), json!({ SARIF_KEY: print }));
+    if baseline_applied {
+        let state = match issue.baseline {
+            BaselineState::New => "new",
+            BaselineState::Unchanged => "unchanged",
+        };
+        r.insert("baselineState".into(), json!(state));
+    }
+    if let Some(s) = &issue.suppressed {
+        let mut suppression = json!({"kind": "inSource"});
+        if let Some(reason) = &s.reason {
+            suppression["justification"] = json!(reason);
+        }
+        r.insert("suppressions".into(), json!([suppression]));
+    }
     let flow = thread_flow(&issue.trace, sources, issue);
     if !flow.is_empty() {
         r.insert("codeFlows".into(), json!([{"threadFlows": [{"locations": flow}]}]));

@@ -14,8 +14,9 @@
 
 use std::fmt::Write as _;
 
-use crate::api::Response;
+use crate::api::{Counts, Response};
 
+use super::groups::{count_line, stale_line, Status};
 use super::{plural, source_in_issue, sorted_diagnostics, Conflict, Issue, SourceIndex, TraceElem};
 
 pub fn render(response: &Response, sources: &SourceIndex) -> String {
@@ -24,14 +25,19 @@ pub fn render(response: &Response, sources: &SourceIndex) -> String {
         render_issue(&mut out, issue, sources);
         out.push('\n');
     }
+    warnings_and_counts(&mut out, response);
+    out
+}
+
+/// The input warnings, then `racer: 3 issues: 1 new, 2 baselined, 0 suppressed, 1 warning`
+/// and, when the baseline has entries no issue matched, how to shrink it.
+pub(crate) fn warnings_and_counts(out: &mut String, response: &Response) {
     let diagnostics = sorted_diagnostics(response);
     for d in &diagnostics {
         let _ = writeln!(out, "warning: {}: {}", d.file, one_line(&d.message));
     }
-    let issues = match response.issues.len() {
-        0 => "no issues".to_string(),
-        n => plural(n, "issue"),
-    };
+    let counts = Counts::of(&response.issues, response.counts.stale_baseline_entries);
+    let issues = count_line(&counts);
     match diagnostics.len() {
         0 => {
             let _ = writeln!(out, "racer: {issues}");
@@ -40,12 +46,23 @@ pub fn render(response: &Response, sources: &SourceIndex) -> String {
             let _ = writeln!(out, "racer: {issues}, {}", plural(n, "warning"));
         }
     }
-    out
+    if let Some(stale) = stale_line(counts.stale_baseline_entries) {
+        let _ = writeln!(out, "racer: {stale}");
+    }
 }
 
-fn render_issue(out: &mut String, issue: &Issue, sources: &SourceIndex) {
+/// One issue in full: location, message, trace, conflicts and source snippet.
+pub(crate) fn render_issue(out: &mut String, issue: &Issue, sources: &SourceIndex) {
     let source = sources.resolve(&issue.class, &issue.source_file);
-    let _ = writeln!(out, "{}:{}: error: {}", source.relative, issue.line, issue.kind.as_str());
+    let status = match (Status::of(issue), &issue.suppressed) {
+        (Status::Suppressed, Some(s)) => match &s.reason {
+            Some(reason) => format!(" (suppressed by @{}: {})", s.annotation, one_line(reason)),
+            None => format!(" (suppressed by @{})", s.annotation),
+        },
+        (Status::Baselined, _) => " (baselined)".to_string(),
+        _ => String::new(),
+    };
+    let _ = writeln!(out, "{}:{}: error: {}{status}", source.relative, issue.line, issue.kind.as_str());
     for line in issue.message.lines() {
         let _ = writeln!(out, "  {}", line.trim_end());
     }

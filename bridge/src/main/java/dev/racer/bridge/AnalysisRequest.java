@@ -10,13 +10,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One analysis request (docs/bridge.md, {@code request_version} 1). Build it with {@link #builder()}.
+ * One analysis request (docs/bridge.md, {@code request_version} 2). Build it with {@link #builder()}.
  * Files are sent as absolute paths: pass files that are absolute already when the JVM's working
  * directory is not the project's (a Gradle daemon).
  */
 public final class AnalysisRequest {
     /** The request contract version this bridge speaks. */
-    public static final int REQUEST_VERSION = 1;
+    public static final int REQUEST_VERSION = 2;
 
     private final List<File> inputs;
     private final List<File> classpath;
@@ -28,6 +28,12 @@ public final class AnalysisRequest {
     private final int threads;
     private final Map<ReportFormat, File> reports;
     private final List<File> sourcePaths;
+    private final File baseline;
+    private final File writeBaseline;
+    private final File filter;
+    private final Integer consoleLimit;
+    private final boolean racerdCompat;
+    private final long maxMemoryMb;
 
     private AnalysisRequest(Builder b) {
         inputs = copy(b.inputs);
@@ -40,6 +46,12 @@ public final class AnalysisRequest {
         threads = b.threads;
         reports = Collections.unmodifiableMap(new EnumMap<ReportFormat, File>(b.reports));
         sourcePaths = copy(b.sourcePaths);
+        baseline = b.baseline;
+        writeBaseline = b.writeBaseline;
+        filter = b.filter;
+        consoleLimit = b.consoleLimit;
+        racerdCompat = b.racerdCompat;
+        maxMemoryMb = b.maxMemoryMb;
     }
 
     public static Builder builder() {
@@ -88,6 +100,36 @@ public final class AnalysisRequest {
         return sourcePaths;
     }
 
+    /** Issues found in this baseline file are marked baselined (may be null). */
+    public File baseline() {
+        return baseline;
+    }
+
+    /** Where the current issues are written as a baseline file (may be null). */
+    public File writeBaseline() {
+        return writeBaseline;
+    }
+
+    /** Include/exclude filter file (may be null). */
+    public File filter() {
+        return filter;
+    }
+
+    /** How many issues the console text shows in full; null: the engine's default. */
+    public Integer consoleLimit() {
+        return consoleLimit;
+    }
+
+    /** Restricts the analysis to RacerD's own rules (no extensions). */
+    public boolean racerdCompat() {
+        return racerdCompat;
+    }
+
+    /** Engine memory limit in MiB; 0 means unlimited. */
+    public long maxMemoryMb() {
+        return maxMemoryMb;
+    }
+
     /**
      * The report most useful to a person, for failure messages: HTML, else text, else SARIF, else
      * JSON; null when no report is requested.
@@ -116,6 +158,13 @@ public final class AnalysisRequest {
         options.put("ignore_classes", ignoreClasses);
         options.put("library_packages", libraryPackages);
         options.put("threads", threads);
+        // Defaults are left out, so that a request without the newer settings stays minimal.
+        if (racerdCompat) {
+            options.put("racerd_compat", true);
+        }
+        if (maxMemoryMb > 0) {
+            options.put("max_memory_mb", maxMemoryMb);
+        }
         root.put("options", options);
         Map<String, Object> reportFiles = new LinkedHashMap<String, Object>();
         for (Map.Entry<ReportFormat, File> e : reports.entrySet()) {
@@ -123,12 +172,24 @@ public final class AnalysisRequest {
         }
         root.put("reports", reportFiles);
         root.put("source_paths", paths(sourcePaths));
+        putPath(root, "baseline", baseline);
+        putPath(root, "write_baseline", writeBaseline);
+        putPath(root, "filter", filter);
+        if (consoleLimit != null) {
+            root.put("console_limit", consoleLimit);
+        }
         return Json.write(root);
     }
 
     @Override
     public String toString() {
         return toJson();
+    }
+
+    private static void putPath(Map<String, Object> object, String key, File file) {
+        if (file != null) {
+            object.put(key, file.getAbsolutePath());
+        }
     }
 
     private static List<String> paths(List<File> files) {
@@ -155,6 +216,12 @@ public final class AnalysisRequest {
         private int threads;
         private final Map<ReportFormat, File> reports = new EnumMap<ReportFormat, File>(ReportFormat.class);
         private final List<File> sourcePaths = new ArrayList<File>();
+        private File baseline;
+        private File writeBaseline;
+        private File filter;
+        private Integer consoleLimit;
+        private boolean racerdCompat;
+        private long maxMemoryMb;
 
         private Builder() {
         }
@@ -204,7 +271,7 @@ public final class AnalysisRequest {
             return this;
         }
 
-        /** Binary class names ({@code a.b.Outer$Inner}) never reported on. */
+        /** Binary class names ({@code a.b.Outer$Inner}) or globs ({@code a.b.generated.*}) never reported on. */
         public Builder ignoreClasses(Collection<String> names) {
             addAll(ignoreClasses, names);
             return this;
@@ -243,6 +310,48 @@ public final class AnalysisRequest {
 
         public Builder sourcePath(File root) {
             add(sourcePaths, root);
+            return this;
+        }
+
+        /** Issues found in this baseline file are reported as baselined and do not count as new (null: none). */
+        public Builder baseline(File file) {
+            baseline = file;
+            return this;
+        }
+
+        /** Writes the issues found as a baseline file (null: not written). */
+        public Builder writeBaseline(File file) {
+            writeBaseline = file;
+            return this;
+        }
+
+        /** An include/exclude filter file (null: none). */
+        public Builder filter(File file) {
+            filter = file;
+            return this;
+        }
+
+        /** How many issues the console text shows in full (null: the engine's default). */
+        public Builder consoleLimit(Integer limit) {
+            if (limit != null && limit < 0) {
+                throw new IllegalArgumentException("racer: consoleLimit must be >= 0, got " + limit);
+            }
+            consoleLimit = limit;
+            return this;
+        }
+
+        /** Only RacerD's own rules, none of racer's extensions. */
+        public Builder racerdCompat(boolean compat) {
+            racerdCompat = compat;
+            return this;
+        }
+
+        /** Engine memory limit in MiB; 0 (the default) means unlimited. */
+        public Builder maxMemoryMb(long megabytes) {
+            if (megabytes < 0) {
+                throw new IllegalArgumentException("racer: maxMemoryMb must be >= 0, got " + megabytes);
+            }
+            maxMemoryMb = megabytes;
             return this;
         }
 

@@ -5,22 +5,26 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
-/** The parsed engine response: issues, diagnostics and statistics (docs/bridge.md). */
+/** The parsed engine response: issues, counts, console text, diagnostics and statistics (docs/bridge.md). */
 public final class AnalysisResult {
     private final String toolName;
     private final String toolVersion;
     private final List<Issue> issues;
     private final List<Diagnostic> diagnostics;
     private final Stats stats;
+    private final Counts counts;
+    private final String console;
     private final String json;
 
     private AnalysisResult(String toolName, String toolVersion, List<Issue> issues, List<Diagnostic> diagnostics,
-            Stats stats, String json) {
+            Stats stats, Counts counts, String console, String json) {
         this.toolName = toolName;
         this.toolVersion = toolVersion;
         this.issues = Collections.unmodifiableList(issues);
         this.diagnostics = Collections.unmodifiableList(diagnostics);
         this.stats = stats;
+        this.counts = counts;
+        this.console = console;
         this.json = json;
     }
 
@@ -43,8 +47,11 @@ public final class AnalysisResult {
         Map<String, Object> s = Json.object(root.get("stats"), "stats");
         Stats stats = new Stats(Json.number(s, "classes"), Json.number(s, "methods_analysed"),
                 Json.number(s, "upstream_classes"), Json.number(s, "upstream_methods"), Json.number(s, "millis"));
+        Counts counts = root.get("counts") != null
+                ? Counts.from(Json.object(root.get("counts"), "counts"))
+                : Counts.allNew(issues.size());
         return new AnalysisResult(Json.string(tool, "name"), Json.string(tool, "version"), issues, diagnostics,
-                stats, responseJson);
+                stats, counts, Json.string(root, "console"), responseJson);
     }
 
     public String toolName() {
@@ -66,6 +73,24 @@ public final class AnalysisResult {
 
     public Stats stats() {
         return stats;
+    }
+
+    /** How many issues are new, baselined, suppressed; only new ones fail a build. */
+    public Counts counts() {
+        return counts;
+    }
+
+    /**
+     * The engine's console text (issues grouped by class and field, the first {@code console_limit}
+     * in full, then the counts); "" when the engine sent none.
+     */
+    public String console() {
+        return console;
+    }
+
+    /** The build-failure rule shared by every build tool: more new issues than allowed. */
+    public boolean fails(int allowedNewIssues) {
+        return counts.newIssues() > allowedNewIssues;
     }
 
     /** The raw response document. */
@@ -199,6 +224,8 @@ public final class AnalysisResult {
         private final String message;
         private final List<TraceElement> trace;
         private final List<Conflict> conflicts;
+        private final String baseline;
+        private final Suppression suppressed;
 
         private Issue(Map<String, Object> i) {
             kind = Json.string(i, "kind");
@@ -215,6 +242,9 @@ public final class AnalysisResult {
                 cs.add(new Conflict(Json.object(o, "a conflict")));
             }
             conflicts = Collections.unmodifiableList(cs);
+            baseline = i.get("baseline") == null ? "new" : Json.string(i, "baseline");
+            suppressed = i.get("suppressed") == null ? null
+                    : new Suppression(Json.object(i.get("suppressed"), "suppressed"));
         }
 
         static Issue from(Map<String, Object> i) {
@@ -264,6 +294,25 @@ public final class AnalysisResult {
             return conflicts;
         }
 
+        /** {@code "new"} or {@code "unchanged"} (found in the baseline). */
+        public String baseline() {
+            return baseline;
+        }
+
+        public boolean isBaselined() {
+            return "unchanged".equals(baseline);
+        }
+
+        /** The in-code suppression that applies, or null. */
+        public Suppression suppressed() {
+            return suppressed;
+        }
+
+        /** Neither baselined nor suppressed: an issue that fails a build. */
+        public boolean isNew() {
+            return !isBaselined() && suppressed == null;
+        }
+
         /** Source path relative to a source root: {@code a/b/File.java}. */
         public String sourcePath() {
             return Locations.sourcePath(className, sourceFile);
@@ -272,6 +321,83 @@ public final class AnalysisResult {
         /** {@code a/b/File.java:LINE}. */
         public String location() {
             return sourcePath() + ":" + line;
+        }
+    }
+
+    /** An annotation in the code that silences an issue ({@code @SuppressRace}, {@code @SuppressLint}). */
+    public static final class Suppression {
+        private final String annotation;
+        private final String value;
+        private final String reason;
+
+        Suppression(Map<String, Object> s) {
+            annotation = Json.string(s, "annotation");
+            value = Json.string(s, "value");
+            reason = s.get("reason") == null ? null : Json.string(s, "reason");
+        }
+
+        /** The annotation's simple name. */
+        public String annotation() {
+            return annotation;
+        }
+
+        /** An issue kind, {@code "racer"} or {@code "all"}. */
+        public String value() {
+            return value;
+        }
+
+        /** The reason given in the code, or null. */
+        public String reason() {
+            return reason;
+        }
+    }
+
+    /** The issue counts of a run (response field {@code counts}). */
+    public static final class Counts {
+        private final long total;
+        private final long newIssues;
+        private final long baselined;
+        private final long suppressed;
+        private final long staleBaselineEntries;
+
+        Counts(long total, long newIssues, long baselined, long suppressed, long staleBaselineEntries) {
+            this.total = total;
+            this.newIssues = newIssues;
+            this.baselined = baselined;
+            this.suppressed = suppressed;
+            this.staleBaselineEntries = staleBaselineEntries;
+        }
+
+        static Counts from(Map<String, Object> c) {
+            return new Counts(Json.number(c, "total"), Json.number(c, "new"), Json.number(c, "baselined"),
+                    Json.number(c, "suppressed"), Json.number(c, "stale_baseline_entries"));
+        }
+
+        /** An engine that sends no counts knows no baseline or suppression: every issue is new. */
+        static Counts allNew(int issues) {
+            return new Counts(issues, issues, 0, 0, 0);
+        }
+
+        public long total() {
+            return total;
+        }
+
+        /** Neither baselined nor suppressed: the issues that fail a build. */
+        public long newIssues() {
+            return newIssues;
+        }
+
+        public long baselined() {
+            return baselined;
+        }
+
+        public long suppressed() {
+            return suppressed;
+        }
+
+        /** Baseline entries that no longer occur (fixed since); never an error. */
+        public long staleBaselineEntries() {
+            return staleBaselineEntries;
         }
     }
 

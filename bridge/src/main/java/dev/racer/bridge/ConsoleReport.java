@@ -7,7 +7,16 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Formats an {@link AnalysisResult} for a build console, identically in every build tool:
+ * Formats an {@link AnalysisResult} for a build console, identically in every build tool: the
+ * engine's console text (issues grouped by class and field, the first {@code console_limit} in
+ * full, then the counts), diagnostics, then one summary line:
+ *
+ * <pre>
+ * racer: 2 new races found in :app (41 baselined, 1 suppressed, 3 classes, 12 methods, 41 ms); report: file:/.../racer.html
+ * </pre>
+ *
+ * Only new issues (neither baselined nor suppressed) fail a build ({@link AnalysisResult#fails}).
+ * When the engine sends no console text, each issue is formatted here instead:
  *
  * <pre>
  * src/main/java/com/example/Account.java:14: THREAD_SAFETY_VIOLATION in Account.withdraw(int): this.balance
@@ -15,7 +24,6 @@ import java.util.List;
  *     conflicts with: write in Account.deposit(int) at com/example/Account.java:9 (unlocked)
  *     trace:
  *       com/example/Account.java:14 Account.withdraw(int): access to `this.balance`
- * racer: 1 race found in :app (3 classes, 12 methods, 41 ms); report: file:/.../racer.html
  * </pre>
  *
  * Locations are resolved against the source roots when given (printed relative to the base
@@ -69,8 +77,11 @@ public final class ConsoleReport {
         return this;
     }
 
-    /** The issue blocks, one or more lines each. */
+    /** The engine's console text, line by line; else the issue blocks, one or more lines each. */
     public List<String> issueLines() {
+        if (!result.console().isEmpty()) {
+            return engineLines();
+        }
         List<String> out = new ArrayList<String>();
         int shown = 0;
         for (AnalysisResult.Issue issue : result.issues()) {
@@ -104,6 +115,18 @@ public final class ConsoleReport {
         return out;
     }
 
+    private List<String> engineLines() {
+        List<String> out = new ArrayList<String>();
+        for (String line : result.console().split("\r?\n", -1)) {
+            out.add(line);
+        }
+        // The text ends with a newline; no empty last line.
+        while (!out.isEmpty() && out.get(out.size() - 1).isEmpty()) {
+            out.remove(out.size() - 1);
+        }
+        return out;
+    }
+
     /** One line per unreadable input. */
     public List<String> diagnosticLines() {
         List<String> out = new ArrayList<String>();
@@ -113,16 +136,29 @@ public final class ConsoleReport {
         return out;
     }
 
-    /** {@code racer: N races found in P (C classes, M methods, T ms); report: file:...}. */
+    /**
+     * {@code racer: N races found in P (C classes, M methods, T ms); report: file:...}; with a baseline
+     * or suppressions {@code racer: N new races found in P (B baselined, S suppressed, C classes, ...)}.
+     */
     public String summary() {
         AnalysisResult.Stats s = result.stats();
-        int n = result.issues().size();
+        AnalysisResult.Counts c = result.counts();
+        boolean plain = c.baselined() == 0 && c.suppressed() == 0;
         StringBuilder b = new StringBuilder("racer: ");
-        b.append(n == 0 ? "no races" : count(n)).append(" found");
+        if (plain) {
+            b.append(c.total() == 0 ? "no races" : count(c.total()));
+        } else {
+            b.append(c.newIssues() == 0 ? "no new races" : countNew(c.newIssues()));
+        }
+        b.append(" found");
         if (!projectName.isEmpty()) {
             b.append(" in ").append(projectName);
         }
-        b.append(" (").append(s.classes()).append(s.classes() == 1 ? " class, " : " classes, ")
+        b.append(" (");
+        if (!plain) {
+            b.append(c.baselined()).append(" baselined, ").append(c.suppressed()).append(" suppressed, ");
+        }
+        b.append(s.classes()).append(s.classes() == 1 ? " class, " : " classes, ")
                 .append(s.methodsAnalysed()).append(s.methodsAnalysed() == 1 ? " method, " : " methods, ")
                 .append(s.millis()).append(" ms");
         if (!result.diagnostics().isEmpty()) {
@@ -155,15 +191,26 @@ public final class ConsoleReport {
 
     /**
      * The message a build failure should carry:
-     * {@code racer found N races in P (more than the M allowed); see file:...}.
+     * {@code racer found N races in P (more than the M allowed); see file:...}; with a baseline or
+     * suppressions {@code racer found N new races in P (B baselined, S suppressed); see file:...}.
      */
     public String failureMessage(int allowed) {
-        StringBuilder b = new StringBuilder("racer found ").append(count(result.issues().size()));
+        AnalysisResult.Counts c = result.counts();
+        boolean plain = c.baselined() == 0 && c.suppressed() == 0;
+        StringBuilder b = new StringBuilder("racer found ")
+                .append(plain ? count(c.newIssues()) : countNew(c.newIssues()));
         if (!projectName.isEmpty()) {
             b.append(" in ").append(projectName);
         }
+        List<String> notes = new ArrayList<String>();
         if (allowed > 0) {
-            b.append(" (more than the ").append(allowed).append(" allowed)");
+            notes.add("more than the " + allowed + " allowed");
+        }
+        if (!plain) {
+            notes.add(c.baselined() + " baselined, " + c.suppressed() + " suppressed");
+        }
+        if (!notes.isEmpty()) {
+            b.append(" (").append(String.join("; ", notes)).append(')');
         }
         if (reportFile != null) {
             b.append("; see the report at ").append(reportFile.toURI());
@@ -172,8 +219,13 @@ public final class ConsoleReport {
     }
 
     /** {@code 1 race}, {@code 3 races}. */
-    public static String count(int n) {
+    public static String count(long n) {
         return n + (n == 1 ? " race" : " races");
+    }
+
+    /** {@code 1 new race}, {@code 3 new races}. */
+    public static String countNew(long n) {
+        return n + (n == 1 ? " new race" : " new races");
     }
 
     /** {@code Account.withdraw(int)}; constructors as {@code Account(int)}. */

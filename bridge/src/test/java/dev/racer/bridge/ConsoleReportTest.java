@@ -67,4 +67,60 @@ class ConsoleReportTest {
         assertEquals(Collections.singletonList("racer: no races found (1 class, 1 method, 0 ms)"),
                 ConsoleReport.of(r).lines());
     }
+
+    /** A response of an engine with a baseline: one new, one baselined and one suppressed issue. */
+    static final String ADOPTED = "{\"tool\":{\"name\":\"racer\",\"version\":\"0.1.0\"},\"issues\":["
+            + issue("add", 11, "\"baseline\":\"new\",\"suppressed\":null") + ","
+            + issue("total", 15, "\"baseline\":\"unchanged\",\"suppressed\":null") + ","
+            + issue("reset", 19, "\"baseline\":\"new\",\"suppressed\":{\"annotation\":\"SuppressRace\","
+                    + "\"value\":\"all\",\"reason\":\"reviewed\"}") + "],"
+            + "\"diagnostics\":[],\"stats\":{\"classes\":1,\"methods_analysed\":3,\"millis\":2},"
+            + "\"counts\":{\"total\":3,\"new\":1,\"baselined\":1,\"suppressed\":1,\"stale_baseline_entries\":2},"
+            + "\"console\":\"Stats.total: 3 reports in 3 methods\\n  Stats.java:11 add\\n1 new, 1 baselined\\n\"}";
+
+    private static String issue(String method, int line, String adoption) {
+        return "{\"kind\":\"THREAD_SAFETY_VIOLATION\",\"class\":\"a.Stats\",\"method\":\"" + method + "\","
+                + "\"descriptor\":\"()V\",\"line\":" + line + ",\"source_file\":\"Stats.java\","
+                + "\"access_path\":\"this.total\",\"message\":\"\",\"trace\":[],\"conflicts\":[]," + adoption + "}";
+    }
+
+    @Test
+    void parsesCountsBaselineStateAndSuppressions() {
+        AnalysisResult r = AnalysisResult.parse(ADOPTED);
+        AnalysisResult.Counts c = r.counts();
+        assertEquals(Arrays.asList(3L, 1L, 1L, 1L, 2L),
+                Arrays.asList(c.total(), c.newIssues(), c.baselined(), c.suppressed(), c.staleBaselineEntries()));
+        assertEquals(Arrays.asList(true, false, false), Arrays.asList(
+                r.issues().get(0).isNew(), r.issues().get(1).isNew(), r.issues().get(2).isNew()));
+        assertEquals("unchanged", r.issues().get(1).baseline());
+        AnalysisResult.Suppression s = r.issues().get(2).suppressed();
+        assertEquals(Arrays.asList("SuppressRace", "all", "reviewed"),
+                Arrays.asList(s.annotation(), s.value(), s.reason()));
+        assertEquals(true, r.fails(0));
+        assertEquals(false, r.fails(1));
+    }
+
+    @Test
+    void printsTheEngineConsoleTextThenTheSummary() {
+        AnalysisResult r = AnalysisResult.parse(ADOPTED);
+        File report = new File("/r/racer.html");
+        assertEquals(Arrays.asList(
+                "Stats.total: 3 reports in 3 methods",
+                "  Stats.java:11 add",
+                "1 new, 1 baselined",
+                "racer: 1 new race found in :app (1 baselined, 1 suppressed, 1 class, 3 methods, 2 ms); report: "
+                        + report.toURI()),
+                ConsoleReport.of(r).project(":app").reportFile(report).lines());
+        assertEquals("racer found 1 new race in :app (1 baselined, 1 suppressed); see the report at " + report.toURI(),
+                ConsoleReport.of(r).project(":app").reportFile(report).failureMessage(0));
+    }
+
+    @Test
+    void anEngineWithoutCountsMakesEveryIssueNew() {
+        AnalysisResult r = AnalysisResult.parse(RESPONSE);
+        assertEquals(1L, r.counts().newIssues());
+        assertEquals(1L, r.counts().total());
+        assertEquals(true, r.issues().get(0).isNew());
+        assertEquals("", r.console());
+    }
 }

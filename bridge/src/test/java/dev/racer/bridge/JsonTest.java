@@ -46,9 +46,37 @@ class JsonTest {
                 .threadSafeAnnotations(Arrays.asList("com.example.Concurrent"))
                 .report(ReportFormat.SARIF, new java.io.File("/x/r.sarif"))
                 .build().toJson();
-        assertEquals("{\"request_version\":1,\"inputs\":[\"/x/classes\"],\"classpath\":[],\"summaries_in\":[],"
+        assertEquals("{\"request_version\":2,\"inputs\":[\"/x/classes\"],\"classpath\":[],\"summaries_in\":[],"
                 + "\"options\":{\"thread_safe_annotations\":[\"com.example.Concurrent\"],\"ignore_classes\":[],"
                 + "\"library_packages\":[],\"threads\":0},\"reports\":{\"sarif\":\"/x/r.sarif\"},\"source_paths\":[]}",
                 json);
+    }
+
+    @Test
+    void requestJsonCarriesBaselineFilterAndNewOptions() {
+        String json = AnalysisRequest.builder()
+                .input(new java.io.File("/x/classes"))
+                .ignoreClasses(Arrays.asList("com.example.generated.*"))
+                .baseline(new java.io.File("/x/racer-baseline.json"))
+                .writeBaseline(new java.io.File("/x/new-baseline.json"))
+                .filter(new java.io.File("/x/filter.json"))
+                .consoleLimit(5)
+                .racerdCompat(true)
+                .maxMemoryMb(2048)
+                .build().toJson();
+        assertEquals("{\"request_version\":2,\"inputs\":[\"/x/classes\"],\"classpath\":[],\"summaries_in\":[],"
+                + "\"options\":{\"thread_safe_annotations\":[],\"ignore_classes\":[\"com.example.generated.*\"],"
+                + "\"library_packages\":[],\"threads\":0,\"racerd_compat\":true,\"max_memory_mb\":2048},"
+                + "\"reports\":{},\"source_paths\":[],\"baseline\":\"/x/racer-baseline.json\","
+                + "\"write_baseline\":\"/x/new-baseline.json\",\"filter\":\"/x/filter.json\",\"console_limit\":5}",
+                json);
+    }
+
+    @Test
+    void negativeLimitsAreRejected() {
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> AnalysisRequest.builder().consoleLimit(-1));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> AnalysisRequest.builder().maxMemoryMb(-1));
     }
 }

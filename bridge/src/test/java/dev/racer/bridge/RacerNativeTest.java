@@ -52,7 +52,7 @@ class RacerNativeTest {
     @Test
     void unknownRequestFieldThrowsRacerException() {
         assertThrows(RacerException.class,
-                () -> Racer.analyzeJson("{\"request_version\":1,\"no_such_field\":true}"));
+                () -> Racer.analyzeJson("{\"request_version\":" + AnalysisRequest.REQUEST_VERSION + ",\"no_such_field\":true}"));
     }
 
     @Test
@@ -142,6 +142,29 @@ class RacerNativeTest {
     }
 
     @Test
+    void baselineRoundTripLeavesNoNewIssues() throws Exception {
+        File classes = Fixtures.racyClasses(tmp);
+        File baseline = tmp.resolve("racer-baseline.json").toFile();
+        AnalysisResult first = Racer.analyze(AnalysisRequest.builder().input(classes).writeBaseline(baseline).build());
+        assertTrue(baseline.isFile() && baseline.length() > 0, "the baseline was not written");
+        assertTrue(first.counts().total() > 0);
+        assertEquals(first.counts().total(), first.counts().newIssues());
+        assertTrue(first.fails(0));
+
+        AnalysisResult second = Racer.analyze(AnalysisRequest.builder().input(classes).baseline(baseline).build());
+        assertEquals(first.counts().total(), second.counts().total());
+        assertEquals(0L, second.counts().newIssues());
+        assertEquals(second.counts().total(), second.counts().baselined());
+        assertEquals(0L, second.counts().staleBaselineEntries());
+        assertFalse(second.fails(0));
+        for (AnalysisResult.Issue issue : second.issues()) {
+            assertTrue(issue.isBaselined(), issue.location());
+            assertFalse(issue.isNew(), issue.location());
+        }
+        assertFalse(second.console().isEmpty(), "the engine sends the console text");
+    }
+
+    @Test
     void parallelCallsFromSeveralThreadsAgree() throws Exception {
         final File classes = Fixtures.racyClasses(tmp);
         ExecutorService pool = Executors.newFixedThreadPool(6);
@@ -155,7 +178,7 @@ class RacerNativeTest {
                         if (n % 5 == 4) {
                             // Interleave failing requests: they must not disturb the others.
                             try {
-                                Racer.analyzeJson("{\"request_version\":1,\"inputs\":[");
+                                Racer.analyzeJson("{\"request_version\":" + AnalysisRequest.REQUEST_VERSION + ",\"inputs\":[");
                             } catch (RacerException expected) {
                                 return "error";
                             }

@@ -3,122 +3,45 @@ package dev.racer.gradle;
 import dev.racer.bridge.AnalysisRequest;
 import dev.racer.bridge.AnalysisResult;
 import dev.racer.bridge.ConsoleReport;
-import dev.racer.bridge.NativeLibrary;
-import dev.racer.bridge.Racer;
-import dev.racer.bridge.RacerException;
 import dev.racer.bridge.ReportFormat;
 import java.io.File;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
-import org.gradle.api.DefaultTask;
 import org.gradle.api.GradleException;
-import org.gradle.api.file.FileCollection;
 import org.gradle.api.logging.Logger;
 import org.gradle.api.tasks.CacheableTask;
-import org.gradle.api.tasks.Classpath;
 import org.gradle.api.tasks.Console;
 import org.gradle.api.tasks.Input;
-import org.gradle.api.tasks.InputFiles;
+import org.gradle.api.tasks.InputFile;
 import org.gradle.api.tasks.Internal;
 import org.gradle.api.tasks.Optional;
 import org.gradle.api.tasks.OutputFile;
 import org.gradle.api.tasks.PathSensitive;
 import org.gradle.api.tasks.PathSensitivity;
-import org.gradle.api.tasks.SkipWhenEmpty;
 import org.gradle.api.tasks.TaskAction;
 import org.gradle.api.tasks.VerificationTask;
 
 /**
  * Runs the racer engine in-process on a module's class directories and writes its summary file
- * (for downstream modules) and reports. Unset settings fall back to the project's {@code racer { }}
- * extension.
+ * (for downstream modules) and reports. Fails the build on new races only: those in the baseline
+ * file and those suppressed in the code are reported but never fail it. Unset settings fall back
+ * to the project's {@code racer { }} extension.
  */
 @CacheableTask
-public class RacerCheckTask extends DefaultTask implements VerificationTask {
-    private FileCollection classDirs;
-    private FileCollection classpath;
-    private FileCollection upstreamSummaries;
-    private FileCollection sourceFiles;
-    private FileCollection sourceRoots;
+public class RacerCheckTask extends RacerAnalysisTask implements VerificationTask {
     private File summaryFile;
     private File reportsDir;
+    private File baselineFile;
     private Boolean ignoreFailures;
     private Boolean ignoreFailuresProperty;
     private Integer maxIssues;
-    private List<String> threadSafeAnnotations;
-    private List<String> ignoreClasses;
-    private List<String> libraryPackages;
-    private Integer threads;
-    private Boolean quiet;
-    private Boolean showProgress;
+    private Integer consoleLimit;
     private Boolean textReport;
     private Boolean jsonReport;
     private Boolean sarifReport;
     private Boolean htmlReport;
-    private RacerExtension defaults = new RacerExtension();
-    private String projectDisplayName = "";
-    private File projectDir;
     private File defaultReportsDir;
+    private boolean baselineRunInBuild;
 
-    /** Class directories to analyse and report on (main Java and Kotlin output). */
-    @InputFiles
-    @SkipWhenEmpty
-    @PathSensitive(PathSensitivity.RELATIVE)
-    public FileCollection getClassDirs() {
-        return classDirs;
-    }
-
-    public void setClassDirs(FileCollection classDirs) {
-        this.classDirs = classDirs;
-    }
-
-    /** Context only: class hierarchy, annotations and field flags of dependencies. */
-    @Classpath
-    public FileCollection getClasspath() {
-        return classpath;
-    }
-
-    public void setClasspath(FileCollection classpath) {
-        this.classpath = classpath;
-    }
-
-    /** Summary files of upstream modules ({@code build/racer/summaries.json} of project dependencies). */
-    @InputFiles
-    @PathSensitive(PathSensitivity.RELATIVE)
-    public FileCollection getUpstreamSummaries() {
-        return upstreamSummaries;
-    }
-
-    public void setUpstreamSummaries(FileCollection upstreamSummaries) {
-        this.upstreamSummaries = upstreamSummaries;
-    }
-
-    /** The sources shown in report snippets. */
-    @InputFiles
-    @Optional
-    @PathSensitive(PathSensitivity.RELATIVE)
-    public FileCollection getSourceFiles() {
-        return sourceFiles;
-    }
-
-    public void setSourceFiles(FileCollection sourceFiles) {
-        this.sourceFiles = sourceFiles;
-    }
-
-    /** The source root directories (tracked through {@link #getSourceFiles()}). */
-    @Internal
-    public FileCollection getSourceRoots() {
-        return sourceRoots;
-    }
-
-    public void setSourceRoots(FileCollection sourceRoots) {
-        this.sourceRoots = sourceRoots;
-    }
-
-    /** This module's summaries, read by downstream modules. */
+    /** This module's summaries, published to downstream modules as the {@code dev.racer.summaries} variant. */
     @OutputFile
     public File getSummaryFile() {
         return summaryFile;
@@ -128,13 +51,45 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
         this.summaryFile = summaryFile;
     }
 
+    /**
+     * The baseline file ({@code racer.baseline}): issues found in it are reported as baselined and do
+     * not fail the build. Null (no input) while the file does not exist yet.
+     */
+    @InputFile
+    @Optional
+    @PathSensitive(PathSensitivity.RELATIVE)
+    public File getBaselineFile() {
+        File file = configuredBaselineFile();
+        return file != null && file.isFile() ? file : null;
+    }
+
+    public void setBaselineFile(File baselineFile) {
+        this.baselineFile = resolve(baselineFile);
+    }
+
+    /** The baseline file as configured, whether it exists or not. */
+    File configuredBaselineFile() {
+        return baselineFile != null ? baselineFile : resolve(defaults().getBaseline());
+    }
+
+    /** How many issues the console shows in full (null: the engine's default). */
+    @Console
+    @Optional
+    public Integer getConsoleLimit() {
+        return consoleLimit != null ? consoleLimit : defaults().getConsoleLimit();
+    }
+
+    public void setConsoleLimit(Integer consoleLimit) {
+        this.consoleLimit = consoleLimit;
+    }
+
     @Internal
     public File getReportsDir() {
         if (reportsDir != null) {
             return reportsDir;
         }
-        if (defaults.getReportsDir() != null) {
-            return resolve(defaults.getReportsDir());
+        if (defaults().getReportsDir() != null) {
+            return resolve(defaults().getReportsDir());
         }
         return defaultReportsDir;
     }
@@ -149,7 +104,7 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
         if (ignoreFailures != null) {
             return ignoreFailures;
         }
-        return ignoreFailuresProperty != null ? ignoreFailuresProperty : defaults.isIgnoreFailures();
+        return ignoreFailuresProperty != null ? ignoreFailuresProperty : defaults().isIgnoreFailures();
     }
 
     @Override
@@ -157,69 +112,14 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
         this.ignoreFailures = ignoreFailures;
     }
 
-    /** The build fails when more races than this are found (default 0). */
+    /** The build fails when more new races than this are found (default 0). */
     @Input
     public int getMaxIssues() {
-        return maxIssues != null ? maxIssues : defaults.getMaxIssues();
+        return maxIssues != null ? maxIssues : defaults().getMaxIssues();
     }
 
     public void setMaxIssues(int maxIssues) {
         this.maxIssues = maxIssues;
-    }
-
-    @Input
-    public List<String> getThreadSafeAnnotations() {
-        return threadSafeAnnotations != null ? threadSafeAnnotations : defaults.getThreadSafeAnnotations();
-    }
-
-    public void setThreadSafeAnnotations(List<String> names) {
-        this.threadSafeAnnotations = new ArrayList<String>(names);
-    }
-
-    @Input
-    public List<String> getIgnoreClasses() {
-        return ignoreClasses != null ? ignoreClasses : defaults.getIgnoreClasses();
-    }
-
-    public void setIgnoreClasses(List<String> names) {
-        this.ignoreClasses = new ArrayList<String>(names);
-    }
-
-    @Input
-    public List<String> getLibraryPackages() {
-        return libraryPackages != null ? libraryPackages : defaults.getLibraryPackages();
-    }
-
-    public void setLibraryPackages(List<String> prefixes) {
-        this.libraryPackages = new ArrayList<String>(prefixes);
-    }
-
-    /** Engine worker threads; 0 means one per core. Does not change results. */
-    @Internal
-    public int getThreads() {
-        return threads != null ? threads : defaults.getThreads();
-    }
-
-    public void setThreads(int threads) {
-        this.threads = threads;
-    }
-
-    @Console
-    public boolean isQuiet() {
-        return quiet != null ? quiet : defaults.isQuiet();
-    }
-
-    public void setQuiet(boolean quiet) {
-        this.quiet = quiet;
-    }
-
-    @Console
-    public boolean isShowProgress() {
-        return showProgress != null ? showProgress : defaults.isShowProgress();
-    }
-
-    public void setShowProgress(boolean showProgress) {
-        this.showProgress = showProgress;
     }
 
     public void setTextReportEnabled(boolean enabled) {
@@ -242,25 +142,25 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
     @OutputFile
     @Optional
     public File getTextReportFile() {
-        return report(ReportFormat.TEXT, textReport, defaults.getReports().isText());
+        return report(ReportFormat.TEXT, textReport, defaults().getReports().isText());
     }
 
     @OutputFile
     @Optional
     public File getJsonReportFile() {
-        return report(ReportFormat.JSON, jsonReport, defaults.getReports().isJson());
+        return report(ReportFormat.JSON, jsonReport, defaults().getReports().isJson());
     }
 
     @OutputFile
     @Optional
     public File getSarifReportFile() {
-        return report(ReportFormat.SARIF, sarifReport, defaults.getReports().isSarif());
+        return report(ReportFormat.SARIF, sarifReport, defaults().getReports().isSarif());
     }
 
     @OutputFile
     @Optional
     public File getHtmlReportFile() {
-        return report(ReportFormat.HTML, htmlReport, defaults.getReports().isHtml());
+        return report(ReportFormat.HTML, htmlReport, defaults().getReports().isHtml());
     }
 
     /** The Gradle property {@code racer.ignoreFailures}, which wins over the extension. */
@@ -268,12 +168,16 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
         this.ignoreFailuresProperty = value;
     }
 
-    /** Wires the project's defaults; called by {@link RacerPlugin}. */
-    void useDefaults(RacerExtension extension, String displayName, File dir, File reports) {
-        this.defaults = extension;
-        this.projectDisplayName = displayName;
-        this.projectDir = dir;
+    void useDefaultReportsDir(File reports) {
         this.defaultReportsDir = reports;
+    }
+
+    /**
+     * Set when the build also runs {@code racerBaseline}: this task then provides the summaries the
+     * baseline needs and does not fail on races.
+     */
+    void setBaselineRunInBuild(boolean running) {
+        this.baselineRunInBuild = running;
     }
 
     private File report(ReportFormat format, Boolean own, boolean fallback) {
@@ -282,69 +186,30 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
         return enabled && dir != null ? new File(dir, "racer." + format.extension()) : null;
     }
 
-    private File resolve(File file) {
-        if (file == null || file.isAbsolute() || projectDir == null) {
-            return file;
-        }
-        return new File(projectDir, file.getPath());
-    }
-
     @TaskAction
     public void analyze() {
         Logger log = getLogger();
-        List<File> inputs = existing(classDirs == null ? null : classDirs.getFiles());
-        Set<File> inputSet = new LinkedHashSet<File>(inputs);
-        List<File> context = new ArrayList<File>();
-        for (File f : existing(classpath == null ? null : classpath.getFiles())) {
-            if (!inputSet.contains(f)) {
-                context.add(f);
-            }
+        File configuredBaseline = configuredBaselineFile();
+        if (configuredBaseline != null && !configuredBaseline.isFile()) {
+            log.warn("racer: the baseline file {} does not exist yet; run racerBaseline to create it",
+                    configuredBaseline);
         }
-        List<File> summaries = existing(upstreamSummaries == null ? null : upstreamSummaries.getFiles());
-        List<File> roots = existing(sourceRoots == null ? null : sourceRoots.getFiles());
-
-        AnalysisRequest.Builder builder = AnalysisRequest.builder()
-                .inputs(inputs)
-                .classpath(context)
-                .summariesIn(summaries)
+        AnalysisRequest request = analysisRequest()
                 .summariesOut(getSummaryFile())
-                .threadSafeAnnotations(getThreadSafeAnnotations())
-                .ignoreClasses(getIgnoreClasses())
-                .libraryPackages(getLibraryPackages())
-                .threads(getThreads())
-                .sourcePaths(roots)
+                .baseline(getBaselineFile())
+                .consoleLimit(getConsoleLimit())
                 .report(ReportFormat.TEXT, getTextReportFile())
                 .report(ReportFormat.JSON, getJsonReportFile())
                 .report(ReportFormat.SARIF, getSarifReportFile())
-                .report(ReportFormat.HTML, getHtmlReportFile());
-        AnalysisRequest request = builder.build();
+                .report(ReportFormat.HTML, getHtmlReportFile())
+                .build();
         deleteDisabledReports(request);
-        if (isShowProgress()) {
-            log.lifecycle("racer: analysing {} class director{} of {} ({} classpath entries, {} upstream summar{})",
-                    inputs.size(), inputs.size() == 1 ? "y" : "ies", projectDisplayName, context.size(),
-                    summaries.size(), summaries.size() == 1 ? "y" : "ies");
-        }
+        AnalysisResult result = run(request);
 
-        AnalysisResult result;
-        try {
-            if (log.isInfoEnabled()) {
-                log.info("racer: engine {} loaded from {}", Racer.engineVersion(), NativeLibrary.loadedFrom());
-                log.info("racer: request {}", request.toJson());
-            }
-            result = Racer.analyze(request);
-        } catch (RacerException e) {
-            throw new GradleException("racer: analysis of " + projectDisplayName + " failed: " + e.getMessage(), e);
-        } catch (LinkageError e) {
-            throw new GradleException("racer: cannot load the plugin's classes or native library (" + e
-                    + "); if the plugin jar was replaced while a Gradle daemon was running, stop it with"
-                    + " `gradle --stop` and retry", e);
-        }
-
-        File report = request.preferredReport();
         ConsoleReport console = ConsoleReport.of(result)
-                .project(projectDisplayName)
-                .reportFile(report)
-                .sourceRoots(roots, projectDir)
+                .project(projectDisplayName())
+                .reportFile(request.preferredReport())
+                .sourceRoots(existingSourceRoots(), projectDir())
                 .traces(!isQuiet());
         if (!isQuiet()) {
             for (String line : console.issueLines()) {
@@ -354,8 +219,13 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
         for (String line : console.diagnosticLines()) {
             log.warn(line);
         }
-        int count = result.issues().size();
-        if (count == 0) {
+        long stale = result.counts().staleBaselineEntries();
+        if (stale > 0) {
+            log.warn("racer: {} of {} no longer occur{}; run racerBaseline to shrink it",
+                    stale == 1 ? "1 baseline entry" : stale + " baseline entries", configuredBaseline,
+                    stale == 1 ? "s" : "");
+        }
+        if (result.counts().total() == 0) {
             if (isShowProgress()) {
                 log.lifecycle(console.summary());
             } else {
@@ -365,10 +235,12 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
         }
         log.warn(console.summary());
         int allowed = getMaxIssues();
-        if (count > allowed) {
+        if (result.fails(allowed)) {
             String message = console.failureMessage(allowed);
             if (getIgnoreFailures()) {
                 log.warn(message + " (ignoreFailures is set)");
+            } else if (baselineRunInBuild) {
+                log.warn(message + " (not failing: racerBaseline runs in this build)");
             } else {
                 throw new GradleException(message);
             }
@@ -389,15 +261,4 @@ public class RacerCheckTask extends DefaultTask implements VerificationTask {
         }
     }
 
-    private static List<File> existing(Collection<File> files) {
-        List<File> out = new ArrayList<File>();
-        if (files != null) {
-            for (File f : files) {
-                if (f.exists()) {
-                    out.add(f);
-                }
-            }
-        }
-        return out;
-    }
 }

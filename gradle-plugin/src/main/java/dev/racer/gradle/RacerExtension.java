@@ -13,7 +13,12 @@ import org.gradle.api.Action;
  *     ignoreFailures = false          // true: report races without failing the build
  *     maxIssues = 0                   // fail only when more races than this are found
  *     threadSafeAnnotations = ['com.example.Concurrent']
- *     ignoreClasses = ['com.example.Legacy$Inner']
+ *     ignoreClasses = ['com.example.Legacy$Inner', 'com.example.generated.*']   // names or globs
+ *     baseline = file('racer-baseline.json')   // issues in it do not fail the build; racerBaseline writes it
+ *     filter = file('racer-filter.json')       // include/exclude rules on class, method, field, kind
+ *     consoleLimit = 20               // issues shown in full on the console (default: the engine's, 20)
+ *     racerdCompat = false            // true: RacerD's own rules only, none of racer's extensions
+ *     maxMemory = '2g'                // engine memory limit ('512m', '2g'; '0' = unlimited)
  *     libraryPackages = ['com.example.vendored']
  *     reportsDir = file("$buildDir/reports/racer")
  *     reports { text = true; json = true; sarif = true; html = true }
@@ -37,6 +42,11 @@ public class RacerExtension {
     private boolean showProgress;
     private boolean runOnCheck = true;
     private String androidVariant = "release";
+    private File baseline;
+    private File filter;
+    private Integer consoleLimit;
+    private boolean racerdCompat;
+    private String maxMemory;
     private final Reports reports = new Reports();
 
     public boolean isIgnoreFailures() {
@@ -127,6 +137,78 @@ public class RacerExtension {
 
     public void setAndroidVariant(String androidVariant) {
         this.androidVariant = androidVariant;
+    }
+
+    /** Relative paths are resolved against the project directory; null: no baseline. */
+    public File getBaseline() {
+        return baseline;
+    }
+
+    public void setBaseline(File baseline) {
+        this.baseline = baseline;
+    }
+
+    /** Relative paths are resolved against the project directory; null: no filter. */
+    public File getFilter() {
+        return filter;
+    }
+
+    public void setFilter(File filter) {
+        this.filter = filter;
+    }
+
+    /** Null: the engine's default. */
+    public Integer getConsoleLimit() {
+        return consoleLimit;
+    }
+
+    public void setConsoleLimit(Integer consoleLimit) {
+        if (consoleLimit != null && consoleLimit < 0) {
+            throw new IllegalArgumentException("racer: consoleLimit must be >= 0, got " + consoleLimit);
+        }
+        this.consoleLimit = consoleLimit;
+    }
+
+    public boolean isRacerdCompat() {
+        return racerdCompat;
+    }
+
+    public void setRacerdCompat(boolean racerdCompat) {
+        this.racerdCompat = racerdCompat;
+    }
+
+    /** {@code 512m}, {@code 2g}, {@code 0}; null: unlimited. */
+    public String getMaxMemory() {
+        return maxMemory;
+    }
+
+    public void setMaxMemory(String maxMemory) {
+        memoryMegabytes(maxMemory);
+        this.maxMemory = maxMemory;
+    }
+
+    /** {@code 512m}, {@code 512M}, {@code 2g}, {@code 1024} (MiB), {@code 0} or null (unlimited) in MiB. */
+    static long memoryMegabytes(String size) {
+        if (size == null || size.trim().isEmpty()) {
+            return 0;
+        }
+        String s = size.trim().toLowerCase(java.util.Locale.ROOT);
+        long factor = 1;
+        if (s.endsWith("g")) {
+            factor = 1024;
+            s = s.substring(0, s.length() - 1);
+        } else if (s.endsWith("m")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        try {
+            long value = Long.parseLong(s);
+            if (value >= 0) {
+                return value * factor;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("racer: maxMemory must be a size such as '512m' or '2g', got '" + size + "'");
     }
 
     public Reports getReports() {

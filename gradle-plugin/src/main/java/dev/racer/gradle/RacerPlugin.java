@@ -1,12 +1,10 @@
 package dev.racer.gradle;
 
 import java.io.File;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.gradle.api.Action;
@@ -14,9 +12,6 @@ import org.gradle.api.GradleException;
 import org.gradle.api.Plugin;
 import org.gradle.api.Project;
 import org.gradle.api.Task;
-import org.gradle.api.artifacts.Configuration;
-import org.gradle.api.artifacts.Dependency;
-import org.gradle.api.artifacts.ProjectDependency;
 import org.gradle.api.plugins.JavaPlugin;
 import org.gradle.api.tasks.SourceSet;
 import org.gradle.api.tasks.SourceSetContainer;
@@ -28,8 +23,10 @@ import org.gradle.api.tasks.compile.JavaCompile;
  * The plugin never applies {@code java} itself.
  *
  * <p>{@code racerCheck} analyses the main source set's class directories with the compile class
- * path as context, reads the summary files of upstream project dependencies (their
- * {@code racerCheck} runs first) and writes this module's own summary file for its dependants.
+ * path as context, reads the summary files of upstream modules (resolved from their summary
+ * variant, see {@link SummaryVariant}; their {@code racerCheck} runs first) and writes this
+ * module's own summary file, published as that variant for its dependants. {@code racerBaseline}
+ * analyses the same way and writes the baseline file.
  *
  * <p>Android modules ({@code com.android.application}, {@code com.android.library}, recognised by
  * plugin id) get the same task, fed from the compile tasks of the variant set by
@@ -39,6 +36,7 @@ public class RacerPlugin implements Plugin<Project> {
     public static final String PLUGIN_ID = "dev.racer";
     public static final String EXTENSION_NAME = "racer";
     public static final String TASK_NAME = "racerCheck";
+    public static final String BASELINE_TASK_NAME = "racerBaseline";
     /** Summary file of a module, relative to its build directory. */
     public static final String SUMMARY_PATH = "racer/summaries.json";
     /** Default reports directory, relative to the build directory. */
@@ -79,11 +77,35 @@ public class RacerPlugin implements Plugin<Project> {
         register(project, extension, task -> configureAndroidTask(project, extension, task));
     }
 
-    /** Registers racerCheck (common settings, then {@code inputs}) and hooks it into {@code check}. */
-    private void register(final Project project, final RacerExtension extension, final Action<RacerCheckTask> inputs) {
+    /**
+     * Registers racerCheck and racerBaseline (common settings, then {@code inputs}), publishes the
+     * summary variant and hooks racerCheck into {@code check}.
+     */
+    private void register(final Project project, final RacerExtension extension, final Action<RacerAnalysisTask> inputs) {
         final Object racerCheck = GradleCompat.registerTask(project, TASK_NAME, RacerCheckTask.class, task -> {
             configureCommon(project, extension, task);
             inputs.execute(task);
+        });
+        GradleCompat.registerTask(project, BASELINE_TASK_NAME, RacerBaselineTask.class, task -> {
+            task.useDefaults(extension, projectName(project), project.getProjectDir());
+            inputs.execute(task);
+            task.setGroup("verification");
+            task.setDescription("Writes the races racerCheck would report into the baseline file (racer.baseline).");
+        });
+        File summaryFile = new File(GradleCompat.buildDir(project), SUMMARY_PATH);
+        SummaryVariant.publish(project, name -> isOutgoing(name, extension), summaryFile, racerCheck);
+        // racerBaseline needs upstream summaries, built by upstream racerCheck tasks: those must not
+        // stop the build on races that the baseline is about to record.
+        project.getGradle().getTaskGraph().whenReady(graph -> {
+            boolean baselineRuns = false;
+            for (Task t : graph.getAllTasks()) {
+                baselineRuns |= t.getName().equals(BASELINE_TASK_NAME);
+            }
+            for (Task t : graph.getAllTasks()) {
+                if (t instanceof RacerCheckTask && t.getProject() == project) {
+                    ((RacerCheckTask) t).setBaselineRunInBuild(baselineRuns);
+                }
+            }
         });
         final Action<Task> hook = check -> check.dependsOn(
                 (Callable<Object>) () -> extension.isRunOnCheck() ? racerCheck : Collections.emptyList());
@@ -103,7 +125,8 @@ public class RacerPlugin implements Plugin<Project> {
         task.setGroup("verification");
         task.setDescription("Runs the racer data-race detector on the main classes.");
         File buildDir = GradleCompat.buildDir(project);
-        task.useDefaults(extension, projectName(project), project.getProjectDir(), new File(buildDir, REPORTS_PATH));
+        task.useDefaults(extension, projectName(project), project.getProjectDir());
+        task.useDefaultReportsDir(new File(buildDir, REPORTS_PATH));
         task.setSummaryFile(new File(buildDir, SUMMARY_PATH));
         Object ignore = project.findProperty(IGNORE_FAILURES_PROPERTY);
         if (ignore != null) {
@@ -111,7 +134,7 @@ public class RacerPlugin implements Plugin<Project> {
         }
     }
 
-    private void configureJavaTask(final Project project, RacerCheckTask task) {
+    private void configureJavaTask(final Project project, RacerAnalysisTask task) {
         final SourceSet main = mainSourceSet(project);
         task.setClassDirs(main.getOutput().getClassesDirs());
         task.setClasspath(main.getCompileClasspath());
@@ -120,7 +143,7 @@ public class RacerPlugin implements Plugin<Project> {
             p.include("**/*.java");
             p.include("**/*.kt");
         }));
-        wireUpstream(project, task, null);
+        task.setUpstreamSummaries(SummaryVariant.upstream(project, JavaPlugin.COMPILE_CLASSPATH_CONFIGURATION_NAME));
     }
 
     /**
@@ -130,7 +153,7 @@ public class RacerPlugin implements Plugin<Project> {
      * configuration time (AGP creates its tasks late) is no error; a missing one leaves racerCheck
      * without classes ({@code NO-SOURCE}).
      */
-    private void configureAndroidTask(final Project project, final RacerExtension extension, RacerCheckTask task) {
+    private void configureAndroidTask(final Project project, final RacerExtension extension, RacerAnalysisTask task) {
         task.setDescription("Runs the racer data-race detector on the classes of the Android variant"
                 + " set by racer.androidVariant (default release).");
         task.setClassDirs(project.files((Callable<Object>) () -> {
@@ -169,13 +192,23 @@ public class RacerPlugin implements Plugin<Project> {
             }
             return names;
         });
-        wireUpstream(project, task, extension.getAndroidVariant() + "CompileClasspath");
+        task.setUpstreamSummaries(SummaryVariant.upstream(project, androidVariantName(extension) + "CompileClasspath"));
     }
 
-    private static void wireUpstream(final Project project, RacerCheckTask task, final String variantConfiguration) {
-        task.setUpstreamSummaries(project.files(
-                (Callable<Object>) () -> upstreamSummaryFiles(project, variantConfiguration)));
-        task.dependsOn((Callable<Object>) () -> upstreamTasks(project, variantConfiguration));
+    /**
+     * Whether dependants resolve this configuration: a Java module's {@code apiElements} and
+     * {@code runtimeElements}; AGP's {@code <variant>ApiElements} and {@code <variant>RuntimeElements}
+     * (asked when AGP creates them, after the build script has set {@code androidVariant}).
+     */
+    private static boolean isOutgoing(String configuration, RacerExtension extension) {
+        String variant = androidVariantName(extension);
+        return Arrays.asList(JavaPlugin.API_ELEMENTS_CONFIGURATION_NAME, JavaPlugin.RUNTIME_ELEMENTS_CONFIGURATION_NAME,
+                variant + "ApiElements", variant + "RuntimeElements").contains(configuration);
+    }
+
+    private static String androidVariantName(RacerExtension extension) {
+        String v = extension.getAndroidVariant();
+        return v == null || v.isEmpty() ? "release" : v;
     }
 
     private static String capitalized(String variant) {
@@ -241,84 +274,6 @@ public class RacerPlugin implements Plugin<Project> {
 
     private static String projectName(Project project) {
         return project.getParent() == null ? "project '" + project.getName() + "'" : "project '" + project.getPath() + "'";
-    }
-
-    /** racerCheck tasks of the projects this one depends on, directly or transitively. */
-    static List<Task> upstreamTasks(Project project, String variantConfiguration) {
-        List<Task> tasks = new ArrayList<Task>();
-        for (Project upstream : upstreamProjects(project, variantConfiguration).values()) {
-            Task t = upstream.getTasks().findByName(TASK_NAME);
-            if (t != null) {
-                tasks.add(t);
-            }
-        }
-        return tasks;
-    }
-
-    static List<File> upstreamSummaryFiles(Project project, String variantConfiguration) {
-        List<File> files = new ArrayList<File>();
-        for (Task t : upstreamTasks(project, variantConfiguration)) {
-            File summary = summaryFileOf(t);
-            if (summary != null) {
-                files.add(summary);
-            }
-        }
-        return files;
-    }
-
-    /** The summary file of an upstream racerCheck, also when its plugin class came from another class loader. */
-    private static File summaryFileOf(Task task) {
-        if (task instanceof RacerCheckTask) {
-            return ((RacerCheckTask) task).getSummaryFile();
-        }
-        try {
-            Method m = task.getClass().getMethod("getSummaryFile");
-            Object file = m.invoke(task);
-            return file instanceof File ? (File) file : null;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    /**
-     * Project dependencies of the main compile class path ({@code compileClasspath}; for Android
-     * modules, {@code variantConfiguration} such as {@code releaseCompileClasspath}), transitively,
-     * in discovery order.
-     */
-    static Map<String, Project> upstreamProjects(Project project, String variantConfiguration) {
-        Map<String, Project> found = new LinkedHashMap<String, Project>();
-        collect(project, found, variantConfiguration);
-        found.remove(project.getPath());
-        return found;
-    }
-
-    private static void collect(Project project, Map<String, Project> found, String variantConfiguration) {
-        Configuration configuration = project.getConfigurations().findByName(
-                "compileClasspath");
-        if (configuration == null && variantConfiguration != null) {
-            configuration = project.getConfigurations().findByName(variantConfiguration);
-        }
-        if (configuration == null) {
-            configuration = project.getConfigurations().findByName("compile");
-        }
-        if (configuration == null) {
-            return;
-        }
-        for (Dependency dependency : configuration.getAllDependencies()) {
-            if (!(dependency instanceof ProjectDependency)) {
-                continue;
-            }
-            String path = GradleCompat.dependencyPath((ProjectDependency) dependency);
-            if (path == null || found.containsKey(path) || path.equals(project.getPath())) {
-                continue;
-            }
-            Project upstream = project.findProject(path);
-            if (upstream == null) {
-                continue;
-            }
-            found.put(path, upstream);
-            collect(upstream, found, variantConfiguration);
-        }
     }
 
     static void checkGradleVersion(String version) {

@@ -1,0 +1,122 @@
+//! The issue record: what every output format (text, JSON, SARIF, HTML) renders.
+//!
+//! Plain data with no dependencies inside the crate, so that the request/response
+//! types (`api`), the analysis and the report emitters can all share it.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum IssueKind {
+    #[serde(rename = "THREAD_SAFETY_VIOLATION")]
+    ThreadSafetyViolation,
+    #[serde(rename = "INTERFACE_NOT_THREAD_SAFE")]
+    InterfaceNotThreadSafe,
+    #[serde(rename = "GUARDEDBY_VIOLATION")]
+    GuardedByViolation,
+}
+
+impl IssueKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IssueKind::ThreadSafetyViolation => "THREAD_SAFETY_VIOLATION",
+            IssueKind::InterfaceNotThreadSafe => "INTERFACE_NOT_THREAD_SAFE",
+            IssueKind::GuardedByViolation => "GUARDEDBY_VIOLATION",
+        }
+    }
+
+    pub const ALL: [IssueKind; 3] =
+        [IssueKind::ThreadSafetyViolation, IssueKind::InterfaceNotThreadSafe, IssueKind::GuardedByViolation];
+
+    /// The kind named `name` (`THREAD_SAFETY_VIOLATION`, ...), ignoring case.
+    pub fn parse(name: &str) -> Option<IssueKind> {
+        IssueKind::ALL.into_iter().find(|k| k.as_str().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+/// Whether an issue was already recorded in the baseline file given with the request.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BaselineState {
+    /// Not in the baseline (or no baseline given): this issue fails a build.
+    #[default]
+    New,
+    /// Found in the baseline: reported, but does not fail a build.
+    Unchanged,
+}
+
+/// The in-code annotation that silences an issue.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Suppression {
+    /// Simple name of the annotation (`SuppressRace`, `SuppressLint`).
+    pub annotation: String,
+    /// The value that matched: an issue kind, `racer` or `all`.
+    pub value: String,
+    /// The annotation's `reason`, when given.
+    pub reason: Option<String>,
+}
+
+/// One step of a trace: a call site or the access itself.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct TraceElem {
+    /// Binary class name (`a.b.Outer$Inner`) of the method containing this step.
+    pub class: String,
+    pub method: String,
+    pub descriptor: String,
+    pub line: u32,
+    pub description: String,
+}
+
+/// The other side of a race: the conflicting access and the method it is reached from.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Conflict {
+    pub class: String,
+    pub method: String,
+    pub descriptor: String,
+    pub line: u32,
+    pub access_path: String,
+    /// "read" or "write".
+    pub access: String,
+    pub locked: bool,
+    pub trace: Vec<TraceElem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Issue {
+    pub kind: IssueKind,
+    /// Binary name with `.` and `$`.
+    pub class: String,
+    pub method: String,
+    pub descriptor: String,
+    pub line: u32,
+    /// The `SourceFile` attribute, or "" when absent.
+    pub source_file: String,
+    pub access_path: String,
+    pub message: String,
+    pub trace: Vec<TraceElem>,
+    pub conflicts: Vec<Conflict>,
+    /// Set from the request's baseline; `new` when none is given.
+    #[serde(default)]
+    pub baseline: BaselineState,
+    /// The annotation that suppresses this issue, if any. Suppressed issues are
+    /// reported but never fail a build.
+    #[serde(default)]
+    pub suppressed: Option<Suppression>,
+    /// The field the racy access ends at (declaring class, name), for field-level
+    /// suppressions, filters and grouping. Not part of the serialised record.
+    #[serde(skip)]
+    pub field: Option<FieldId>,
+}
+
+/// A field by declaring class (binary name) and name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FieldId {
+    pub class: String,
+    pub name: String,
+}
+
+impl Issue {
+    /// Fails a build: neither baselined nor suppressed.
+    pub fn is_new(&self) -> bool {
+        self.baseline == BaselineState::New && self.suppressed.is_none()
+    }
+}
