@@ -60,6 +60,7 @@ mvn_cached() {
 # versions come from Maven Central as org.apache.maven:apache-maven:VERSION:tar.gz:bin, through
 # mvn itself, unpacked once under target/maven-dists/. RACER_IT_MAVENS overrides the list
 # ("installed" is the mvn on the PATH; VERSION=SCENARIOS limits a version to some scenarios).
+# Scenarios run two at a time (RACER_IT_THREADS): most of their time is JVM start-up.
 core_its="race-fails,cross-module,installed-dependency,test-scope-lookup,baseline-new-race,suppress-race"
 it_mavens="${RACER_IT_MAVENS:-installed 3.9.16 4.0.0-rc-4=$core_its}"
 dists="$root/target/maven-dists"
@@ -82,7 +83,7 @@ run_its() {
     local label="$1"
     shift
     local it_log="$work/invoker-${label//[^A-Za-z0-9.-]/_}.log" it_status=0
-    mvn_cached "$it_log" -f maven-plugin/pom.xml verify "$@" || it_status=$?
+    mvn_cached "$it_log" -f maven-plugin/pom.xml verify "-Dinvoker.parallelThreads=${RACER_IT_THREADS:-2}" "$@" || it_status=$?
     grep -E '^\[INFO\] +[A-Za-z0-9_-]+/pom\.xml \.+ ' "$it_log" | sed "s/^\[INFO\] */   /" || true
     local it_summary it_passed it_failed
     it_summary="$(grep -E 'Passed: [0-9]+, Failed: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+' "$it_log" | tail -1)"
