@@ -52,7 +52,7 @@ no_crash() { lacks "$1" "hs_err_pid" && lacks "$1" "disappeared unexpectedly" &&
 # gradle_in DIR LOG ARGS...: runs Gradle offline; returns its exit code.
 gradle_in() {
     local dir="$1" log="$2"; shift 2
-    (cd "$dir" && timeout 600 gradle --offline --console=plain --stacktrace "$@") >"$log" 2>&1
+    (cd "$dir" && timeout 600 gradle --offline --console=plain --stacktrace "$@" </dev/null) >"$log" 2>&1
 }
 
 # ---------------------------------------------------------------- build
@@ -123,6 +123,7 @@ EOF
 sample_line() { grep -n -- "$2" "$1" | head -1 | cut -d: -f1; }
 
 app_src="src/main/java/dev/racer/sample/app"
+app_pkg="dev/racer/sample/app"
 stats_add_line=$(sample_line "sample-project/app/$app_src/Stats.java" "total += value")
 stats_get_line=$(sample_line "sample-project/app/$app_src/Stats.java" "return total")
 service_update_line=$(sample_line "sample-project/app/$app_src/Service.java" "counter.increment()")
@@ -141,17 +142,19 @@ check "sample: failure names the count and the report" "$log" \
 check "sample: lib and annotations pass" "$log" \
     bash -c "grep -qxF ':lib:racerCheck' '$log' && grep -qxF ':annotations:racerCheck' '$log' && ! grep -qF \"in project ':lib'\" '$log'"
 check "sample: unprotected write in one module (Stats.add)" "$log" \
-    has "$log" "$app_src/Stats.java:$stats_add_line: THREAD_SAFETY_VIOLATION in Stats.add(long): this.total"
+    bash -c "grep -qxF '$app_pkg/Stats.java:$stats_add_line: error: THREAD_SAFETY_VIOLATION' '$log' \
+             && grep -qF 'at dev.racer.sample.app.Stats.add(Stats.java:$stats_add_line): access to \`this.total\` (write)' '$log'"
 check "sample: read/write race in one module (Stats.total)" "$log" \
-    has "$log" "$app_src/Stats.java:$stats_get_line: THREAD_SAFETY_VIOLATION in Stats.total(): this.total"
+    bash -c "grep -qxF '$app_pkg/Stats.java:$stats_get_line: error: THREAD_SAFETY_VIOLATION' '$log' \
+             && grep -qF 'at dev.racer.sample.app.Stats.total(Stats.java:$stats_get_line): access to \`this.total\` (read)' '$log'"
 check "sample: cross-module write race reported in app (Service.update)" "$log" \
-    has "$log" "$app_src/Service.java:$service_update_line: THREAD_SAFETY_VIOLATION in Service.update(): this.counter.count"
+    grep -qxF "$app_pkg/Service.java:$service_update_line: error: THREAD_SAFETY_VIOLATION" "$log"
 check "sample: cross-module read race reported in app (Service.current)" "$log" \
-    has "$log" "$app_src/Service.java:$service_current_line: THREAD_SAFETY_VIOLATION in Service.current(): this.counter.count"
+    grep -qxF "$app_pkg/Service.java:$service_current_line: error: THREAD_SAFETY_VIOLATION" "$log"
 check "sample: cross-module trace goes into lib's Counter.increment()" "$log" \
-    has "$log" "dev/racer/sample/lib/Counter.java:$counter_line Counter.increment()"
+    has "$log" "at dev.racer.sample.lib.Counter.increment(Counter.java:$counter_line): access to \`this.counter.count\` (write)"
 check "sample: safe classes are not reported" "$log" \
-    bash -c "! grep -E 'THREAD_SAFETY_VIOLATION in (Cache|Formatter|Screen|SafeCounter|EventLog|Counter)\\.' '$log'"
+    bash -c "! grep -E '/(Cache|Formatter|Screen|SafeCounter|EventLog|Counter)\\.java:[0-9]+: error:' '$log'"
 for f in racer.txt racer.json racer.sarif racer.html; do
     check "sample: report app/build/reports/racer/$f written" "$log" test -s "$sample/app/build/reports/racer/$f"
 done
@@ -182,7 +185,7 @@ gradle_in "$inc" "$log" check
 rc=$?
 check "ignoreFailures: build succeeds" "$log" test "$rc" -eq 0
 check "ignoreFailures: races are still reported" "$log" \
-    has "$log" "$app_src/Service.java:$service_update_line: THREAD_SAFETY_VIOLATION in Service.update(): this.counter.count"
+    grep -qxF "$app_pkg/Service.java:$service_update_line: error: THREAD_SAFETY_VIOLATION" "$log"
 check "ignoreFailures: warning names the count" "$log" has "$log" "racer found 4 races in project ':app'"
 check "check depends on racerCheck" "$log" ran "$log" ":app:racerCheck"
 
@@ -331,7 +334,7 @@ gradle_in "$cfg" "$log" racerCheck
 rc=$?
 check "maxIssues: races under the threshold do not fail the build" "$log" test "$rc" -eq 0
 check "threadSafeAnnotations: @Concurrent class is checked" "$log" \
-    has "$log" "src/main/java/p/Custom.java:8: THREAD_SAFETY_VIOLATION in Custom.bump(): this.n"
+    bash -c "grep -qxF 'p/Custom.java:8: error: THREAD_SAFETY_VIOLATION' '$log' && grep -qF 'at p.Custom.bump(Custom.java:8)' '$log'"
 check "ignoreClasses: p.Ignored is not reported" "$log" lacks "$log" "Ignored.bump"
 check "ignoreClasses glob: p.gen.* (p.gen.Generated) is not reported" "$log" lacks "$log" "Generated"
 check "reportsDir and toggles: text and json written" "$log" \
@@ -367,7 +370,7 @@ EOF
 log="$logs/broken.log"
 gradle_in "$broken" "$log" racerCheck
 rc=$?
-check "broken class: the build names the broken file (error or warning)" "$log" has_re "$log" "racer.*Broken\\.class"
+check "broken class: the build names the broken file (error or warning)" "$log" has_re "$log" "warning: .*Broken\\.class"
 check "broken class: a failure is a clean task failure" "$log" \
     bash -c "[ $rc -eq 0 ] || grep -qF \"Execution failed for task ':racerCheck'\" '$log'"
 check "broken class: no JVM crash" "$log" no_crash "$log"
@@ -426,7 +429,7 @@ check "separate class loaders + --parallel: build succeeds" "$log" test "$rc" -e
 check "separate class loaders: every module analysed" "$log" \
     bash -c "for m in a b c; do grep -qF \"racer: 1 race found in project ':\$m'\" '$log' || exit 1; done"
 check "quiet: only the summary line is printed" "$log" \
-    bash -c "grep -qF 'Racya.bump(): this.n' '$log' && ! grep -qF 'Racyc.bump(): this.n' '$log'"
+    bash -c "grep -qxF 'p/Racya.java:8: error: THREAD_SAFETY_VIOLATION' '$log' && ! grep -qF 'p/Racyc.java:8' '$log'"
 check "separate class loaders: no UnsatisfiedLinkError" "$log" lacks "$log" "UnsatisfiedLinkError"
 check "separate class loaders: the second loader gets its own copy of the library" "$log" \
     bash -c "[ \$(grep -oE 'racer: engine .* loaded from .*' '$log' | sort -u | wc -l) -ge 2 ]"
@@ -493,7 +496,7 @@ check "android (stand-in): racerCheck runs compileReleaseJavaWithJavac first" "$
 check "android (stand-in): classes of build/intermediates/javac/release/classes analysed" "$log" \
     bash -c "test -f '$android/build/intermediates/javac/release/classes/p/Activity.class' && grep -qF \"racer found 1 race in project 'android'\" '$log'"
 check "android (stand-in): the planted race is reported at its source line" "$log" \
-    has "$log" "src/main/java/p/Activity.java:8: THREAD_SAFETY_VIOLATION in Activity.click(): this.clicks"
+    bash -c "grep -qxF 'p/Activity.java:8: error: THREAD_SAFETY_VIOLATION' '$log' && grep -qF 'at p.Activity.click(Activity.java:8)' '$log'"
 check "android (stand-in): summary and reports written" "$log" \
     bash -c "test -s '$android/build/racer/summaries.json' && test -s '$android/build/reports/racer/racer.html'"
 # A variant without tasks is not an error: racerCheck has no classes.
@@ -559,9 +562,9 @@ rc=$?
 check "includeBuild: the included build's racerCheck runs first" "$log" \
     bash -c "l=\$(grep -nxF ':lib:racerCheck' '$log' | head -1 | cut -d: -f1); a=\$(grep -nxE ':racerCheck( FAILED)?' '$log' | head -1 | cut -d: -f1); [ -n \"\$l\" ] && [ -n \"\$a\" ] && [ \"\$l\" -lt \"\$a\" ]"
 check "includeBuild: the race through lib's Counter is found in app" "$log" \
-    bash -c "[ $rc -ne 0 ] && grep -qF 'src/main/java/p/Service.java:10: THREAD_SAFETY_VIOLATION in Service.update(): this.counter.count' '$log'"
+    bash -c "[ $rc -ne 0 ] && grep -qxF 'p/Service.java:10: error: THREAD_SAFETY_VIOLATION' '$log'"
 check "includeBuild: the trace goes into the included build's Counter.increment()" "$log" \
-    has "$log" "lib/Counter.java:7 Counter.increment()"
+    has "$log" "at lib.Counter.increment(Counter.java:7): access to \`this.counter.count\` (write)"
 check "includeBuild: the summary came from the included build's file" "$log" \
     test -s "$composite/libbuild/build/racer/summaries.json"
 
@@ -664,7 +667,7 @@ log="$logs/baseline-stale.log"
 gradle_in "$adopt" "$log" racerCheck
 rc=$?
 check "baseline: a fixed race leaves a stale entry, reported, not an error" "$log" \
-    bash -c "[ $rc -eq 0 ] && grep -qF 'racer: 1 baseline entry of $adopt/racer-baseline.json no longer occurs; run racerBaseline to shrink it' '$log'"
+    bash -c "[ $rc -eq 0 ] && grep -qF 'racer: 1 baseline entry no longer occurs; regenerate the baseline to shrink it' '$log' && grep -qF 'gradle racerBaseline' '$log'"
 
 # racerBaseline in a multi-module build: upstream racerCheck tasks feed it without failing.
 multibase=$(copy_sample baseline-multi)
@@ -894,6 +897,63 @@ check "suppression (dev.racer:racer-annotations): 2 new, 4 suppressed" "$log" \
 suppressed_json "$suppreal/build/reports/racer/racer.json" >"$work/suppress-artifact.txt" 2>>"$log"
 check "suppression (dev.racer:racer-annotations): method, class (nested class too) and field" "$log" \
     test "$(cat "$work/suppress-artifact.txt")" = "$(echo "$expected_suppress" | grep -v Lint)"
+
+# ---------------------------------------------------------------- filter file
+echo "== filter file"
+filt="$projects/filter"
+write "$filt/settings.gradle" <<<"rootProject.name = 'filter'"
+write "$filt/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'java'
+apply plugin: 'dev.racer'
+racer { filter = file('config/racer-filter.json') }
+EOF
+annotation_sources "$filt"
+for c in Kept Dropped; do
+    write "$filt/src/main/java/p/$c.java" <<EOF
+package p;
+
+@ThreadSafe
+public class $c {
+    private int n;
+    private int cacheHits;
+
+    public void bump() {
+        n++;
+    }
+
+    public void hit() {
+        cacheHits++;
+    }
+}
+EOF
+done
+write "$filt/config/racer-filter.json" <<'EOF'
+{
+  "exclude": [{"class": "p.Dropped"}, {"field": "cache*"}]
+}
+EOF
+log="$logs/filter.log"
+gradle_in "$filt" "$log" racerCheck
+rc=$?
+check "filter: only what the filter keeps is reported (Kept.bump; not p.Dropped, not cache* fields)" "$log" \
+    bash -c "[ $rc -ne 0 ] && grep -qF \"racer found 1 race in project 'filter'\" '$log' \
+             && grep -qxF 'p/Kept.java:9: error: THREAD_SAFETY_VIOLATION' '$log' && ! grep -qF 'Dropped' '$log' && ! grep -qF 'cacheHits' '$log'"
+printf '{"exclude": [{"class": "p.*"}]}\n' >"$filt/config/racer-filter.json"
+log="$logs/filter-edited.log"
+gradle_in "$filt" "$log" racerCheck
+rc=$?
+check "filter: editing the filter file re-runs racerCheck; excluding p.* leaves no race" "$log" \
+    bash -c "[ $rc -eq 0 ] && grep -qxF ':racerCheck' '$log'"
+gradle_in "$filt" "$logs/filter-noop.log" racerCheck
+check "filter: racerCheck UP-TO-DATE when the filter file did not change" "$logs/filter-noop.log" \
+    up_to_date "$logs/filter-noop.log" ":racerCheck"
+rm "$filt/config/racer-filter.json"
+log="$logs/filter-missing.log"
+gradle_in "$filt" "$log" racerCheck
+rc=$?
+check "filter: a filter file that is set but missing fails clearly" "$log" \
+    bash -c "[ $rc -ne 0 ] && grep -qE \"racer-filter.json.*(does not exist|not found|No such file)\" '$log'"
 
 # ---------------------------------------------------------------- Gradle 8.10 API
 echo "== Gradle 8.10 API: compile the plugin against it, look up the reflective calls"

@@ -77,7 +77,10 @@ public final class ConsoleReport {
         return this;
     }
 
-    /** The engine's console text, line by line; else the issue blocks, one or more lines each. */
+    /**
+     * The engine's console text, line by line (issues, groups, input warnings, counts, stale
+     * baseline entries); else, from an older engine, the issue blocks, one or more lines each.
+     */
     public List<String> issueLines() {
         if (!result.console().isEmpty()) {
             return engineLines();
@@ -172,10 +175,17 @@ public final class ConsoleReport {
         return b.toString();
     }
 
-    /** Issues, diagnostics, then the summary line. */
+    /** Whether {@link #issueLines()} is the engine's text, which lists the unreadable inputs itself. */
+    public boolean hasEngineText() {
+        return !result.console().isEmpty();
+    }
+
+    /** Issues, diagnostics (unless the engine's text has them), then the summary line. */
     public List<String> lines() {
         List<String> out = new ArrayList<String>(issueLines());
-        out.addAll(diagnosticLines());
+        if (!hasEngineText()) {
+            out.addAll(diagnosticLines());
+        }
         out.add(summary());
         return out;
     }

@@ -138,7 +138,7 @@ class RacerNativeTest {
         }
         String text = new String(Files.readAllBytes(new File(reports, "racer.txt").toPath()), StandardCharsets.UTF_8);
         assertTrue(text.contains("Racy"), text);
-        assertTrue(ConsoleReport.of(r).render().contains("fixture/Racy.java:7: THREAD_SAFETY_VIOLATION"));
+        assertTrue(ConsoleReport.of(r).render().contains("fixture/Racy.java:7: error: THREAD_SAFETY_VIOLATION"));
     }
 
     @Test

@@ -211,16 +211,21 @@ public class RacerCheckTask extends RacerAnalysisTask implements VerificationTas
                 .reportFile(request.preferredReport())
                 .sourceRoots(existingSourceRoots(), projectDir())
                 .traces(!isQuiet());
-        if (!isQuiet()) {
+        long stale = result.counts().staleBaselineEntries();
+        // A clean run prints nothing but the summary line (at info level, unless showProgress).
+        boolean clean = result.counts().total() == 0 && result.diagnostics().isEmpty() && stale == 0;
+        boolean engineText = console.hasEngineText() && !isQuiet() && !clean;
+        if (engineText || (!isQuiet() && !console.hasEngineText())) {
             for (String line : console.issueLines()) {
                 log.warn(line);
             }
         }
-        for (String line : console.diagnosticLines()) {
-            log.warn(line);
+        if (!engineText) {
+            for (String line : console.diagnosticLines()) {
+                log.warn(line);
+            }
         }
-        long stale = result.counts().staleBaselineEntries();
-        if (stale > 0) {
+        if (stale > 0 && !engineText) {
             log.warn("racer: {} of {} no longer occur{}; run racerBaseline to shrink it",
                     stale == 1 ? "1 baseline entry" : stale + " baseline entries", configuredBaseline,
                     stale == 1 ? "s" : "");
