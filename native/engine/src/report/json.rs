@@ -1,10 +1,10 @@
-//! The JSON report: `{"schema_version", "tool", "issues", "diagnostics"}`, pretty-printed.
+//! The JSON report: `{"schema_version", "tool", "issues", "counts", "diagnostics"}`, pretty-printed.
 //! Issues keep the engine's order; nothing volatile (timings) is included, so the same
 //! input always gives the same bytes.
 
 use serde::Serialize;
 
-use crate::api::{Diagnostic, Response, ToolInfo};
+use crate::api::{Counts, Diagnostic, Response, ToolInfo};
 
 use super::Issue;
 
@@ -16,6 +16,7 @@ struct JsonReport<'a> {
     schema_version: u32,
     tool: &'a ToolInfo,
     issues: &'a [Issue],
+    counts: Counts,
     diagnostics: Vec<&'a Diagnostic>,
 }
 
@@ -24,6 +25,7 @@ pub fn render(response: &Response) -> String {
         schema_version: SCHEMA_VERSION,
         tool: &response.tool,
         issues: &response.issues,
+        counts: Counts::of(&response.issues, response.counts.stale_baseline_entries),
         diagnostics: super::sorted_diagnostics(response),
     };
     let mut out = serde_json::to_string_pretty(&report)
