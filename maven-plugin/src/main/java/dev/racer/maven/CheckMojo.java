@@ -104,6 +104,9 @@ public class CheckMojo extends AbstractRacerMojo {
         boolean fails = failOnViolation && result.fails(maxAllowedViolations);
         if (printFailingErrors && (counts.total() > 0 || counts.staleBaselineEntries() > 0)) {
             for (String line : console.issueLines()) {
+                if (line.startsWith("warning: ")) {
+                    continue; // an unreadable input, already logged by analyse() as "racer: warning: ..."
+                }
                 log(fails ? Level.ERROR : counts.newIssues() > 0 ? Level.WARN : Level.INFO, line);
             }
         }
