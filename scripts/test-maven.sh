@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Tests the Maven plugin with real Maven builds:
-#   1. the invoker scenarios in maven-plugin/src/it (each a small project built by a forked mvn);
+#   1. the invoker scenarios in maven-plugin/src/it (each a small project built by a forked mvn),
+#      on the installed Maven, the newest Maven 3.9.x and Maven 4 (downloaded from Maven Central);
 #   2. sample-project/: `mvn verify` must fail on its races, `mvn verify -Dracer.skip` must pass.
 # Builds the engine, bridge and plugins first (scripts/build-plugins.sh) unless --no-build is given
 # or RACER_SKIP_BUILD=1. Maven runs offline when everything it needs is in ~/.m2 already, and
@@ -53,36 +54,82 @@ mvn_cached() {
     return "$status"
 }
 
-# ---- 1. invoker scenarios ------------------------------------------------------------------
-echo "== maven-plugin integration tests (maven-invoker-plugin)"
-it_log="$work/invoker.log"
-mvn_cached "$it_log" -f maven-plugin/pom.xml verify
-it_status=$?
-grep -E '^\[INFO\] +[A-Za-z0-9_-]+/pom\.xml \.+ ' "$it_log" | sed 's/^\[INFO\] *//' || true
-it_summary="$(grep -E 'Passed: [0-9]+, Failed: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+' "$it_log" | tail -1)"
-if [ -n "$it_summary" ]; then
+# ---- 1. invoker scenarios, on each Maven version ------------------------------------------
+# The installed mvn (Debian's 3.8.7) runs the outer build and every scenario; the newest 3.9.x
+# runs them all too, and Maven 4 the core ones (the whole set would take as long again). Other
+# versions come from Maven Central as org.apache.maven:apache-maven:VERSION:tar.gz:bin, through
+# mvn itself, unpacked once under target/maven-dists/. RACER_IT_MAVENS overrides the list
+# ("installed" is the mvn on the PATH; VERSION=SCENARIOS limits a version to some scenarios).
+# Scenarios run two at a time (RACER_IT_THREADS): most of their time is JVM start-up.
+core_its="race-fails,cross-module,installed-dependency,test-scope-lookup,baseline-new-race,suppress-race"
+it_mavens="${RACER_IT_MAVENS:-installed 3.9.16 4.0.0-rc-4=$core_its}"
+dists="$root/target/maven-dists"
+
+# Prints the home of Maven VERSION, downloading and unpacking it first if needed.
+maven_home() {
+    local version="$1" home="$dists/apache-maven-$1"
+    if [ ! -x "$home/bin/mvn" ]; then
+        mkdir -p "$dists"
+        mvn_cached "$work/maven-$version.log" org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy \
+            "-Dartifact=org.apache.maven:apache-maven:$version:tar.gz:bin" "-DoutputDirectory=$dists" ||
+            { tail -20 "$work/maven-$version.log" >&2; return 1; }
+        tar -xzf "$dists/apache-maven-$version-bin.tar.gz" -C "$dists" && rm -f "$dists/apache-maven-$version-bin.tar.gz"
+    fi
+    echo "$home"
+}
+
+# Runs the invoker scenarios with one Maven; adds to the counts. Usage: run_its LABEL [MVN_ARGS...]
+run_its() {
+    local label="$1"
+    shift
+    local it_log="$work/invoker-${label//[^A-Za-z0-9.-]/_}.log" it_status=0
+    mvn_cached "$it_log" -f maven-plugin/pom.xml verify "-Dinvoker.parallelThreads=${RACER_IT_THREADS:-2}" "$@" || it_status=$?
+    grep -E '^\[INFO\] +[A-Za-z0-9_-]+/pom\.xml \.+ ' "$it_log" | sed "s/^\[INFO\] */   /" || true
+    local it_summary it_passed it_failed
+    it_summary="$(grep -E 'Passed: [0-9]+, Failed: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+' "$it_log" | tail -1)"
+    if [ -z "$it_summary" ]; then
+        fail "maven-plugin build on $label" "no invoker summary (exit $it_status); last lines:"
+        tail -40 "$it_log"
+        return
+    fi
     it_passed="$(sed -E 's/.*Passed: ([0-9]+).*/\1/' <<<"$it_summary")"
     it_failed="$(sed -E 's/.*Failed: ([0-9]+), Errors: ([0-9]+).*/\1+\2/' <<<"$it_summary")"
     it_failed=$((it_failed))
     passed=$((passed + it_passed))
     failed=$((failed + it_failed))
-    [ "$it_failed" -gt 0 ] && failures+=("$it_failed invoker scenario(s)")
     if [ "$it_failed" -gt 0 ]; then
+        failures+=("$it_failed invoker scenario(s) on $label")
         grep -E '^\[INFO\] +[A-Za-z0-9_-]+/pom\.xml \.+ (FAILED|ERROR)' "$it_log" | sed -E 's/^\[INFO\] +([^ ]+).*/\1/' |
             while read -r pom; do
-                echo "---- maven-plugin/target/it/$(dirname "$pom")/build.log (last lines)"
+                echo "---- maven-plugin/target/it/$(dirname "$pom")/build.log on $label (last lines)"
                 tail -25 "maven-plugin/target/it/$(dirname "$pom")/build.log" 2>/dev/null
             done
+    elif [ "$it_status" -ne 0 ]; then
+        fail "maven-plugin build on $label" "mvn exited with $it_status"
+        tail -40 "$it_log"
     fi
-    echo "   invoker: $it_summary"
-else
-    fail "maven-plugin build" "no invoker summary (exit $it_status); last lines:"
-    tail -40 "$it_log"
-fi
-if [ "$it_status" -ne 0 ] && [ -n "$it_summary" ] && [ "${it_failed:-0}" -eq 0 ]; then
-    fail "maven-plugin build" "mvn exited with $it_status"
-    tail -40 "$it_log"
-fi
+    echo "   invoker on $label: $it_summary"
+}
+
+for entry in $it_mavens; do
+    version="${entry%%=*}"
+    scenarios=""
+    [ "$entry" != "$version" ] && scenarios="${entry#*=}"
+    args=()
+    [ -n "$scenarios" ] && args+=("-Dinvoker.test=$scenarios")
+    if [ "$version" = installed ]; then
+        label="Maven $(mvn -v 2>/dev/null | sed -nE '1s/.*Apache Maven ([^ ]+).*/\1/p' | tr -d '\033' | sed 's/\[[0-9;]*m//g') (installed)"
+    else
+        if ! home="$(maven_home "$version")"; then
+            fail "Maven $version" "could not download org.apache.maven:apache-maven:$version:tar.gz:bin"
+            continue
+        fi
+        label="Maven $version"
+        args+=("-Dinvoker.mavenHome=$home")
+    fi
+    echo "== maven-plugin integration tests on $label${scenarios:+ (core scenarios: $scenarios)}"
+    run_its "$label" "${args[@]}"
+done
 
 # ---- 2. sample-project ---------------------------------------------------------------------
 if [ -f sample-project/pom.xml ]; then

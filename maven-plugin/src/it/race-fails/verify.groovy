@@ -5,7 +5,7 @@ def out = new File(basedir, 'target/racer')
 
 check(log =~ /\[ERROR\] Failed to execute goal dev\.racer:racer-maven-plugin:[^:]+:check .*: racer found 1 race in race-fails; see the report at file:\S+\/target\/racer\/racer\.html/,
         'the failure message gives the count and the HTML report')
-check(log =~ /\[ERROR\] \S*Counter\.java:\d+: THREAD_SAFETY_VIOLATION in Counter\.get\(\): this\.count/,
+check(log =~ /\[ERROR\] it\/racy\/Counter\.java:12: error: THREAD_SAFETY_VIOLATION\n\[ERROR\]   Read\/Write race\. Non-private method `Counter\.get\(\)` reads without synchronization from `this\.count`/,
         'the race is printed on the console')
 ['summaries.json', 'racer.json', 'racer.sarif', 'racer.html', 'racer.txt'].each {
     check(new File(out, it).isFile(), "target/racer/$it is written")

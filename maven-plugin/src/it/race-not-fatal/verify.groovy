@@ -8,7 +8,7 @@ check(builds[0] =~ /\[WARNING\] racer: 1 race found in race-not-fatal \(.*\); re
 check(builds[1] =~ /\[WARNING\] racer: 1 race found in race-not-fatal \(.*\); report: file:\S+ \(within racer\.maxAllowedViolations=1\)/,
         'a race within the threshold is a warning')
 builds.each { build ->
-    check(build =~ /\[WARNING\] \S*Counter\.java:\d+: THREAD_SAFETY_VIOLATION/, 'the race is printed as a warning')
+    check(build =~ /\[WARNING\] it\/racy\/Counter\.java:12: error: THREAD_SAFETY_VIOLATION/, 'the race is printed as a warning')
     check(!build.contains('[ERROR]'), 'no error is logged')
 }
 // The last invocation asked for SARIF only: the other reports of earlier runs are gone.

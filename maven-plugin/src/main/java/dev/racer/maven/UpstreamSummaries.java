@@ -10,11 +10,19 @@ import org.apache.maven.artifact.Artifact;
 import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.logging.Log;
 import org.apache.maven.project.MavenProject;
+import org.eclipse.aether.DefaultRepositorySystemSession;
 import org.eclipse.aether.RepositorySystem;
+import org.eclipse.aether.RepositorySystemSession;
 import org.eclipse.aether.artifact.DefaultArtifact;
+import org.eclipse.aether.repository.LocalArtifactRequest;
+import org.eclipse.aether.repository.LocalArtifactResult;
+import org.eclipse.aether.repository.RemoteRepository;
+import org.eclipse.aether.repository.RepositoryPolicy;
 import org.eclipse.aether.resolution.ArtifactRequest;
 import org.eclipse.aether.resolution.ArtifactResolutionException;
 import org.eclipse.aether.resolution.ArtifactResult;
+import org.eclipse.aether.resolution.ResolutionErrorPolicy;
+import org.eclipse.aether.resolution.ResolutionErrorPolicyRequest;
 
 /**
  * Finds the summary files of a project's dependencies.
@@ -23,6 +31,15 @@ import org.eclipse.aether.resolution.ArtifactResult;
  * execution wrote (recorded in the module's context, or found at its default location). A
  * dependency resolved from a repository contributes its attached artifact with classifier
  * {@value #CLASSIFIER} and type {@value #TYPE}, if one was published; its absence is normal.
+ *
+ * <p>Only {@code compile} and {@code runtime} dependencies can be upstream code of the module's
+ * classes: {@code test} dependencies are not (they are in {@link MavenProject#getArtifacts()}
+ * whenever an earlier mojo such as surefire resolved the test scope), and a {@code provided}
+ * artifact is an API whose implementation comes from elsewhere at run time.
+ *
+ * <p>A repository lookup asks the remote repositories at most once per artifact: the local
+ * repository is consulted first, and a remote miss is cached there by the resolver and not
+ * retried (until {@code mvn -U}), so routine builds make no remote request for summaries.
  */
 final class UpstreamSummaries {
 
@@ -51,7 +68,7 @@ final class UpstreamSummaries {
     List<File> find(boolean fromRepositories) {
         Set<File> found = new LinkedHashSet<>();
         for (Artifact dependency : project.getArtifacts()) {
-            if (!dependency.getArtifactHandler().isAddedToClasspath()) {
+            if (!dependency.getArtifactHandler().isAddedToClasspath() || !isUpstreamScope(dependency.getScope())) {
                 continue;
             }
             MavenProject module = reactorModule(dependency);
@@ -68,6 +85,10 @@ final class UpstreamSummaries {
             }
         }
         return new ArrayList<>(found);
+    }
+
+    private static boolean isUpstreamScope(String scope) {
+        return scope == null || Artifact.SCOPE_COMPILE.equals(scope) || Artifact.SCOPE_RUNTIME.equals(scope);
     }
 
     private MavenProject reactorModule(Artifact dependency) {
@@ -102,9 +123,17 @@ final class UpstreamSummaries {
     private File fromRepository(Artifact dependency) {
         DefaultArtifact wanted = new DefaultArtifact(dependency.getGroupId(), dependency.getArtifactId(),
                 CLASSIFIER, TYPE, dependency.getBaseVersion());
-        ArtifactRequest request = new ArtifactRequest(wanted, project.getRemoteProjectRepositories(), null);
+        List<RemoteRepository> remotes = project.getRemoteProjectRepositories();
+        RepositorySystemSession repositorySession = session.getRepositorySession();
+        LocalArtifactResult local = repositorySession.getLocalRepositoryManager()
+                .find(repositorySession, new LocalArtifactRequest(wanted, remotes, null));
+        if (local.getFile() != null && local.getFile().isFile()) {
+            log.debug("racer: summaries of " + dependency.getId() + " (local repository): " + local.getFile());
+            return local.getFile();
+        }
+        ArtifactRequest request = new ArtifactRequest(wanted, remotes, null);
         try {
-            ArtifactResult result = repositorySystem.resolveArtifact(session.getRepositorySession(), request);
+            ArtifactResult result = repositorySystem.resolveArtifact(missesCached(repositorySession), request);
             File file = result.getArtifact() == null ? null : result.getArtifact().getFile();
             if (file != null && file.isFile()) {
                 log.debug("racer: summaries of " + dependency.getId() + ": " + file);
@@ -115,4 +144,34 @@ final class UpstreamSummaries {
         }
         return null;
     }
+
+    /**
+     * The build's session, changed so that a summaries artifact a remote repository did not have
+     * is remembered in the local repository and not asked for again; {@code -U} (update policy
+     * "always") still re-checks.
+     */
+    private RepositorySystemSession missesCached(RepositorySystemSession build) {
+        if (RepositoryPolicy.UPDATE_POLICY_ALWAYS.equals(build.getUpdatePolicy())) {
+            return build;
+        }
+        DefaultRepositorySystemSession once = new DefaultRepositorySystemSession(build);
+        once.setUpdatePolicy(RepositoryPolicy.UPDATE_POLICY_NEVER);
+        once.setResolutionErrorPolicy(REMEMBER_MISSES);
+        return once;
+    }
+
+    /** Remembers "not found" (resolver-util's SimpleResolutionErrorPolicy is not visible to plugins). */
+    private static final ResolutionErrorPolicy REMEMBER_MISSES = new ResolutionErrorPolicy() {
+        @Override
+        public int getArtifactPolicy(RepositorySystemSession session,
+                ResolutionErrorPolicyRequest<org.eclipse.aether.artifact.Artifact> request) {
+            return ResolutionErrorPolicy.CACHE_NOT_FOUND;
+        }
+
+        @Override
+        public int getMetadataPolicy(RepositorySystemSession session,
+                ResolutionErrorPolicyRequest<org.eclipse.aether.metadata.Metadata> request) {
+            return ResolutionErrorPolicy.CACHE_NOT_FOUND;
+        }
+    };
 }
