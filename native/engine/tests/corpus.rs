@@ -45,7 +45,10 @@ fn every_corpus_jar_is_analysed() {
         };
         let response = racer::analyze(&request).unwrap_or_else(|e| panic!("{}: {e}", jar.display()));
         assert!(response.stats.classes > 0, "{}: classes read", jar.display());
-        assert!(response.diagnostics.is_empty(), "{}: unreadable classes: {:?}", jar.display(), response.diagnostics);
+        // The one note about classes without line numbers (sunflow, hsqldb, derby) is not a read error.
+        let unreadable: Vec<_> =
+            response.diagnostics.iter().filter(|d| !d.message.contains("compiled without line numbers")).collect();
+        assert!(unreadable.is_empty(), "{}: unreadable classes: {:?}", jar.display(), unreadable);
         eprintln!("{}: {} classes, {} issues", jar.display(), response.stats.classes, response.issues.len());
     }
 }

@@ -1,6 +1,7 @@
 //! Kotlin fixture suite: compiles each `tests/kotlin/<topic>/` (every directory holding an
 //! `expected.tsv`) with a real kotlinc, runs `racer::analyze` on the classes and compares the
-//! issues exactly with `expected.tsv`, in the format of the Java fixtures (see `fixtures.rs`).
+//! issues exactly with `expected.tsv` (`racerd_compat`) and `expected.default.tsv` (the default
+//! mode, where the extensions change the result), in the format of the Java fixtures.
 //!
 //! Runs only when `RACER_KOTLINC` names `scripts/kotlinc.sh` (which resolves the compiler with
 //! Maven); otherwise it prints a skip line. The Java annotations of `tests/fixtures/_support/` are
@@ -12,18 +13,27 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use racer::api::Request;
+use racer::api::{Options, Request};
 
 use common::{compile_support, fixture_filter, issue_diff, issue_lines, read_expected, run, sorted_entries, workspace_root, TempDir};
 
+/// Compiles one topic and checks it in both modes: `expected.tsv` with `racerd_compat`, and
+/// `expected.default.tsv` (when the extensions change the result, else `expected.tsv`) without.
 fn run_topic(kotlinc: &Path, dir: &Path, out: &Path, support: &Path, stdlib: &Path) -> Result<(), String> {
-    let expected = read_expected(&dir.join("expected.tsv"))?;
     run(Command::new(kotlinc).arg(dir).arg(out).arg(support), "kotlinc")?;
+    let default_expected = dir.join("expected.default.tsv");
+    let default_expected = if default_expected.is_file() { default_expected } else { dir.join("expected.tsv") };
+    check_mode(dir, out, support, stdlib, true, &dir.join("expected.tsv")).map_err(|e| format!("[racerd_compat] {e}"))?;
+    check_mode(dir, out, support, stdlib, false, &default_expected).map_err(|e| format!("[default] {e}"))
+}
 
+fn check_mode(dir: &Path, out: &Path, support: &Path, stdlib: &Path, compat: bool, expected: &Path) -> Result<(), String> {
+    let expected = read_expected(expected)?;
     let request = Request {
         inputs: vec![out.to_path_buf()],
         classpath: vec![support.to_path_buf(), stdlib.to_path_buf()],
         source_paths: vec![dir.to_path_buf()],
+        options: Options { racerd_compat: compat, ..Options::default() },
         ..Request::default()
     };
     let response = racer::analyze(&request).map_err(|e| format!("analysis failed: {e}"))?;
