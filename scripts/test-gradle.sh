@@ -472,7 +472,7 @@ for n in 0 1; do
     check "process isolation (build $((n + 1))): same races as in-process" "$log" \
         has "$log" "racer found 4 races in project ':app'"
     check "process isolation (build $((n + 1))): the race in Stats.add is reported" "$log" \
-        has "$log" "$app_src/Stats.java:$stats_add_line: THREAD_SAFETY_VIOLATION in Stats.add(long): this.total"
+        grep -qxF "$app_pkg/Stats.java:$stats_add_line: error: THREAD_SAFETY_VIOLATION" "$log"
     check "process isolation (build $((n + 1))): no JVM crash" "$log" no_crash "$log"
 done
 check "process isolation: one extracted executable in the shared cache" "" \
@@ -669,7 +669,8 @@ for via in task string extension; do
     rc=$?
     check "android framework via $via: lifecycle writes race with the locked read" "$log" \
         bash -c "[ $rc -ne 0 ] && grep -qF \"racer found 1 race in project 'android-framework'\" '$log' \
-                 && grep -qF 'src/main/java/p/MainActivity.java:18: THREAD_SAFETY_VIOLATION in MainActivity.current(): this.count' '$log'"
+                 && grep -qxF 'p/MainActivity.java:18: error: THREAD_SAFETY_VIOLATION' '$log' \
+                 && grep -qF 'at p.MainActivity.current(MainActivity.java:18): access to \`this.count\` (read)' '$log'"
 done
 log="$logs/android-framework-hidden.log"
 rm -rf "$fw/build"
