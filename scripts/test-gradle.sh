@@ -847,7 +847,7 @@ check "baseline: a fixed race leaves a stale entry, reported, not an error" "$lo
 
 # racerBaseline in a multi-module build: upstream racerCheck tasks feed it without failing.
 multibase=$(copy_sample baseline-multi)
-for m in app lib; do printf "\nracer { baseline = file('racer-baseline.json') }\n" >>"$multibase/$m/build.gradle"; done
+for m in app lib android; do printf "\nracer { baseline = file('racer-baseline.json') }\n" >>"$multibase/$m/build.gradle"; done
 log="$logs/baseline-multi.log"
 gradle_in "$multibase" "$log" racerBaseline
 rc=$?
