@@ -47,7 +47,7 @@ mvn_cached() {
     local status=0
     mvn -B -o "$@" >"$log" 2>&1 || status=$?
     if [ "$status" -ne 0 ] && grep -qE "offline mode|has not been downloaded from it before|Cannot access .* in offline" "$log"; then
-        echo "   (not everything is cached in ~/.m2; running online)"
+        echo "   (not everything is cached in ~/.m2; running online)" >&2
         status=0
         mvn -B "$@" >"$log" 2>&1 || status=$?
     fi
@@ -148,7 +148,7 @@ if [ -f sample-project/pom.xml ]; then
     else
         pass "sample-project: mvn verify fails on the races"
         grep -E '^\[(ERROR|WARNING)\] .*\.java:[0-9]+: ' "$log" | head -10
-        if grep -qE 'racer \S+: [0-9]+ classes, [0-9]+ methods analysed, [1-9][0-9]* upstream classes from [1-9][0-9]* summary file' "$log"; then
+        if grep -qE 'racer \S+: [0-9]+ classes, [0-9]+ methods analysed, [1-9][0-9]* upstream class(es)? from [1-9][0-9]* summary files?' "$log"; then
             pass "sample-project: app reads the summaries of the modules it depends on"
         else
             fail "sample-project: app reads the summaries of the modules it depends on"
