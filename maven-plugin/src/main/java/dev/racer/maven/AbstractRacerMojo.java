@@ -82,6 +82,10 @@ abstract class AbstractRacerMojo extends AbstractMojo {
     @Parameter(property = "racer.threads", defaultValue = "0")
     private int threads;
 
+    /** Only RacerD's own rules, none of racer's extensions (docs/analysis.md); for comparison. */
+    @Parameter(property = "racer.racerdCompat", defaultValue = "false")
+    private boolean racerdCompat;
+
     /** Memory limit of the engine ({@code 512m}, {@code 2g}): past it the analysis stops with an error. Default: none. */
     @Parameter(property = "racer.maxMemory")
     private String maxMemory;
@@ -157,7 +161,8 @@ abstract class AbstractRacerMojo extends AbstractMojo {
                 .ignoreClasses(trimmed(ignoreClasses))
                 .libraryPackages(trimmed(libraryPackages))
                 .sourcePaths(sourceRoots())
-                .filter(filter);
+                .filter(filter)
+                .racerdCompat(racerdCompat);
         try {
             builder.threads(threads).maxMemory(maxMemory);
         } catch (IllegalArgumentException | RacerException e) {
