@@ -5,6 +5,17 @@
 # mvn fetch their own dependencies from crates.io and Maven Central.
 set -euo pipefail
 
+# A machine restored from a snapshot can come back with /dev/null as a plain file. Then what
+# one command discards is read back by the next (cargo's compiler probe reads it as source
+# code), so the device is recreated first.
+if [ ! -c /dev/null ]; then
+    echo "setup: /dev/null is not a character device; recreating it" >&2
+    sudo=()
+    [ "$(id -u)" = 0 ] || sudo=(sudo)
+    "${sudo[@]}" rm -f /dev/null
+    "${sudo[@]}" mknod -m 666 /dev/null c 1 3
+fi
+
 need_apt=()
 command -v gradle >/dev/null 2>&1 || need_apt+=(gradle)
 [ -x /usr/bin/time ] || need_apt+=(time)
