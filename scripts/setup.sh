@@ -12,8 +12,9 @@ if [ ! -c /dev/null ]; then
     echo "setup: /dev/null is not a character device; recreating it" >&2
     sudo=()
     [ "$(id -u)" = 0 ] || sudo=(sudo)
-    "${sudo[@]}" rm -f /dev/null
-    "${sudo[@]}" mknod -m 666 /dev/null c 1 3
+    if ! { "${sudo[@]}" rm -f /dev/null && "${sudo[@]}" mknod -m 666 /dev/null c 1 3; }; then
+        echo "setup: cannot recreate /dev/null (needs root); later steps may read stale output" >&2
+    fi
 fi
 
 need_apt=()
