@@ -19,12 +19,8 @@ const EXIT_ERROR: u8 = 2;
 fn main() -> ExitCode {
     racer::guard::one_line_internal_errors();
     match cli::parse(std::env::args_os().skip(1).collect()) {
-        Ok(cli::Command::Help) => {
-            print_stdout(cli::USAGE);
-            ExitCode::SUCCESS
-        }
-        Ok(cli::Command::Version) => {
-            print_stdout(&format!("racer {}\n", racer::api::TOOL_VERSION));
+        Ok(cli::Command::Print(text)) => {
+            print_stdout(&text);
             ExitCode::SUCCESS
         }
         Ok(cli::Command::Analyze(analyze)) => run(*analyze),
