@@ -4,9 +4,12 @@
 # warnings by cause, and crashes (a panic, a signal, or an exit status other than 0/2).
 # Not a test: a long run of its own (the install alone can take an hour).
 #
-#   bench/debian-jars.sh [--no-install | --install-only | --report-only] [--max-packages N] [--jobs N] [--out DIR]
+#   bench/debian-jars.sh [--no-install | --install-only | --report-only] [--resume] [--time-limit SECONDS]
+#                        [--max-packages N] [--jobs N] [--out DIR]
 #
 # --report-only prints the figures of the results already in DIR (of a run that was stopped).
+# --time-limit starts no jar after that many seconds of analysis, and --resume analyses only the
+# jars DIR/results.tsv does not list yet: together they split the run into sessions.
 #
 # Packages are installed in batches; a batch that fails is retried package by package,
 # so one broken package does not keep the rest out. The per-jar results are kept in
@@ -20,12 +23,16 @@ analyse=1
 report_only=0
 max_packages=0
 jobs=1
+resume=0
+time_limit=0
 out="$root/target/debian-jars"
 while [ $# -gt 0 ]; do
     case "$1" in
         --no-install) install=0; shift ;;
         --install-only) analyse=0; shift ;;
         --report-only) install=0; report_only=1; shift ;;
+        --resume) resume=1; shift ;;
+        --time-limit) time_limit="$2"; shift 2 ;;
         --max-packages) max_packages="$2"; shift 2 ;;
         --jobs) jobs="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
@@ -74,7 +81,8 @@ analyse_one() {
     local jar="$1" tmp
     tmp="$(mktemp -d)"
     # The plugins' request/response documents: the response carries the class count.
-    printf '{"request_version":1,"inputs":[%s],"options":{"threads":1}}' \
+    [ "$deadline" = 0 ] || [ "$(date +%s)" -lt "$deadline" ] || return 0
+    printf '{"request_version":2,"inputs":[%s],"options":{"threads":1}}' \
         "$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$jar")" > "$tmp/request.json"
     /usr/bin/time -f "%e %M" -o "$tmp/time" "$racer" analyze-request "$tmp/request.json" > "$tmp/r.json" 2> "$tmp/err"
     local status=$?
@@ -98,13 +106,20 @@ for d in json.load(open(sys.argv[1]))["diagnostics"]: print("racer: warning: " +
 }
 export -f analyse_one
 export racer
+deadline=0
+[ "$time_limit" = 0 ] || deadline=$(( $(date +%s) + time_limit ))
+export deadline
 
 start=$(date +%s)
 if [ "$report_only" = 0 ]; then
-    : > "$out/results.tsv"
-    : > "$out/warnings.tsv"
-    : > "$out/panics.tsv"
-    xargs -a "$out/jars.txt" -d '\n' -P "$jobs" -I{} bash -c 'analyse_one "$1"' _ {} \
+    if [ "$resume" = 0 ]; then
+        : > "$out/results.tsv"
+        : > "$out/warnings.tsv"
+        : > "$out/panics.tsv"
+    fi
+    # The jars not analysed yet (all of them unless resuming).
+    cut -f1 "$out/results.tsv" | sort | comm -23 "$out/jars.txt" - > "$out/todo.txt"
+    xargs -a "$out/todo.txt" -d '\n' -P "$jobs" -I{} bash -c 'analyse_one "$1"' _ {} \
         >> "$out/results.tsv" 3>> "$out/warnings.tsv" 4>> "$out/panics.tsv"
 fi
 elapsed=$(( $(date +%s) - start ))

@@ -76,6 +76,10 @@ check "plugin jar bundles the bridge and the native library" "" \
              && unzip -l '$plugin_jar' | grep -q 'dev/racer/bridge/native/linux-x86_64/racer$' \
              && unzip -l '$plugin_jar' | grep -q 'dev/racer/bridge/Racer.class' \
              && unzip -l '$plugin_jar' | grep -q 'META-INF/gradle-plugins/dev.racer.properties'"
+# The bridge's Gson is relocated, so a build with its own Gson on the classpath cannot clash with it.
+check "plugin jar carries Gson only under the bridge's package" "" \
+    bash -c "unzip -l '$plugin_jar' | grep -q 'dev/racer/bridge/internal/gson/Gson.class' \
+             && ! unzip -l '$plugin_jar' | grep -q 'com/google/gson/'"
 
 # The Gradle 8.10 API check (scripts/check-gradle-api.sh) runs meanwhile; its results come last.
 scripts/check-gradle-api.sh >"$logs/gradle-api.log" 2>&1 &

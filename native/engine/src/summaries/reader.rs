@@ -137,7 +137,7 @@ fn open(path: &Path) -> Result<OpenFile, Error> {
     }
     let mut index = vec![0u8; prefix.index_len];
     read_at(&mut file, PREFIX_LEN as u64, &mut index).map_err(cannot)?;
-    if crc32fast::hash(&index) != prefix.index_crc {
+    if !format::checksum_matches(&index, prefix.index_crc) {
         return Err(bad(path, "checksum mismatch in the index (corrupt file)"));
     }
     let (written_by, entries) = format::decode_index(&index).map_err(|e| bad(path, &e))?;

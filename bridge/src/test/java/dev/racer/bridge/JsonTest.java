@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class JsonTest {
@@ -36,6 +37,58 @@ class JsonTest {
     void rejectsMalformedDocuments() {
         for (String bad : new String[] {"", "{", "[1,]", "{\"a\" 1}", "\"unterminated", "tru", "{} x", "[01x]"}) {
             assertThrows(RacerException.class, () -> Json.parse(bad), bad);
+        }
+    }
+
+    @Test
+    void rejectsWhatStrictJsonForbids() {
+        for (String bad : new String[] {"{a:1}", "['x']", "[1e999]", "[NaN]", "{\"a\":1,}", "[1] [2]", "// c\n1"}) {
+            assertThrows(RacerException.class, () -> Json.parse(bad), bad);
+        }
+    }
+
+    @Test
+    void deepNestingIsAnErrorNotAStackOverflow() {
+        StringBuilder deep = new StringBuilder();
+        for (int i = 0; i < 100_000; i++) {
+            deep.append('[');
+        }
+        RacerException e = assertThrows(RacerException.class, () -> Json.parse(deep.toString()));
+        assertEquals(-1, e.getMessage().indexOf('\n'), e.getMessage());
+    }
+
+    /** Mutated responses: each either parses or fails with a one-line RacerException, nothing else. */
+    @Test
+    void mutatedDocumentsFailCleanly() {
+        String response = "{\"tool\":{\"name\":\"racer\",\"version\":\"0.1.0\"},\"issues\":[{\"kind\":"
+                + "\"RACE\",\"class\":\"a.B\",\"line\":12,\"conflicts\":[{\"locked\":false,\"trace\":[]}],"
+                + "\"message\":\"\\u00e9 \\\"x\\\" \\n\"}],\"stats\":{\"classes\":3,\"millis\":1.5e3},"
+                + "\"diagnostics\":[],\"console\":null}";
+        Json.parse(response);
+        String alphabet = "{}[]:,\"\\ -+.eE0123456789tfnu/\u0000\u00e9";
+        Random random = new Random(42);
+        for (int run = 0; run < 20_000; run++) {
+            StringBuilder doc = new StringBuilder(response);
+            for (int edits = 1 + random.nextInt(4); edits > 0 && doc.length() > 0; edits--) {
+                int at = random.nextInt(doc.length());
+                char c = alphabet.charAt(random.nextInt(alphabet.length()));
+                switch (random.nextInt(3)) {
+                    case 0:
+                        doc.setCharAt(at, c);
+                        break;
+                    case 1:
+                        doc.insert(at, c);
+                        break;
+                    default:
+                        doc.deleteCharAt(at);
+                }
+            }
+            String text = doc.toString();
+            try {
+                AnalysisResult.parse(text);
+            } catch (RacerException e) {
+                assertEquals(-1, e.getMessage().indexOf('\n'), e.getMessage());
+            }
         }
     }
 
