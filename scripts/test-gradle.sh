@@ -682,6 +682,122 @@ gradle_in "$fw" "$log" racerCheck -Pframework=hidden
 rc=$?
 check "android framework hidden from racer: onCreate is no known callback, no race" "$log" \
     bash -c "[ $rc -eq 0 ] && grep -qF \"racer: no races found in project 'android-framework'\" '$log'"
+# ---------------------------------------------------------------- Android library built by the real AGP
+# A com.android.library module built by the real Android Gradle Plugin: Debian's AGP 2.2.2 for its
+# Gradle 4.4.1, from Debian's Maven repository, with the SDK that scripts/android-sdk.sh assembles
+# (Debian's build tools, a platform made from android-all). AGP compiles the module against the
+# platform's android.jar, and racer must get that jar as context from AGP's compile task: the race
+# below exists only when onCreate is known as an override of Activity.onCreate.
+echo "== Android library built by the real Android Gradle Plugin (Debian's AGP 2.2.2)"
+agp_sdk="${RACER_ANDROID_SDK:-}"
+if [ -z "$agp_sdk" ]; then
+    agp_sdk="$(scripts/android-sdk.sh 2>"$logs/android-sdk.log")"
+    agp_sdk_rc=$?
+else
+    agp_sdk_rc=0
+fi
+if [ "$agp_sdk_rc" -eq 3 ]; then
+    echo "skip real AGP build: the Debian packages for it cannot be installed here ($(tail -1 "$logs/android-sdk.log"))"
+elif [ "$agp_sdk_rc" -ne 0 ]; then
+    ko "real AGP: scripts/android-sdk.sh assembles the Android SDK" "$logs/android-sdk.log"
+else
+    agp="$projects/agp"
+    agp_platform=$(cd "$agp_sdk/platforms" && ls | head -1)
+    agp_build_tools=$(cd "$agp_sdk/build-tools" && ls | head -1)
+    write "$agp/settings.gradle" <<<"rootProject.name = 'agp'"
+    write "$agp/local.properties" <<<"sdk.dir=$agp_sdk"
+    write "$agp/build.gradle" <<EOF
+buildscript {
+    repositories { maven { url 'file:///usr/share/maven-repo' } }   // Debian's Maven repository
+    dependencies {
+        classpath 'com.android.tools.build:gradle:debian'   // AGP 2.2.2
+        // JAXB, used by AGP 2.2.2's SDK library and gone from Java 11+.
+        classpath 'org.glassfish.jaxb:jaxb-runtime:debian'
+        classpath 'javax.xml.bind:jaxb-api:debian'
+        classpath 'javax.activation:activation:debian'
+        classpath files('$plugin_jar')
+    }
+}
+apply plugin: 'com.android.library'
+apply plugin: 'dev.racer'
+android {
+    compileSdkVersion ${agp_platform#android-}
+    buildToolsVersion '$agp_build_tools'
+}
+EOF
+    write "$agp/src/main/AndroidManifest.xml" <<<'<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="p"/>'
+    # Racy: the MainActivity of the framework test above (writes in onCreate and onResume, a locked read).
+    mkdir -p "$agp/src/main/java/p"
+    cp "$fw/src/main/java/p/MainActivity.java" "$agp/src/main/java/p/"
+    # Safe: `resumes` is touched by lifecycle callbacks only (main thread), `hits` under the lock.
+    write "$agp/src/main/java/p/SafeActivity.java" <<'EOF'
+package p;
+
+import android.app.Activity;
+import android.os.Bundle;
+
+public class SafeActivity extends Activity {
+    private int resumes;
+    private int hits;
+
+    protected void onCreate(Bundle savedInstanceState) {
+        resumes = 0;
+    }
+
+    protected void onResume() {
+        resumes++;
+    }
+
+    public synchronized void hit() {
+        hits++;
+    }
+
+    public synchronized int hits() {
+        return hits;
+    }
+}
+EOF
+    log="$logs/agp.log"
+    gradle_in "$agp" "$log" racerCheck --info
+    rc=$?
+    check "real AGP: racerCheck fails on the lifecycle race" "$log" \
+        bash -c "[ $rc -ne 0 ] && grep -qF \"racer found 1 race in project 'agp'\" '$log'"
+    check "real AGP: racerCheck runs AGP's compileReleaseJavaWithJavac first" "$log" \
+        bash -c "c=\$(grep -nxF ':compileReleaseJavaWithJavac' '$log' | head -1 | cut -d: -f1); r=\$(grep -nxF ':racerCheck' '$log' | head -1 | cut -d: -f1); [ -n \"\$c\" ] && [ -n \"\$r\" ] && [ \"\$c\" -lt \"\$r\" ]"
+    # The engine request (logged at --info): AGP's class directory as input, the platform's
+    # android.jar (AGP's boot classpath) as context.
+    check "real AGP: AGP's classes analysed with the platform's android.jar as context" "$log" \
+        python3 - "$log" "$agp/build/intermediates/classes/release" "$agp_sdk/platforms/$agp_platform/android.jar" <<'EOF'
+import json, sys
+log, classes, android_jar = sys.argv[1:]
+requests = [json.loads(line.split('racer: request ', 1)[1]) for line in open(log) if line.startswith('racer: request ')]
+assert len(requests) == 1, requests
+assert requests[0]['inputs'] == [classes], requests[0]['inputs']
+assert requests[0]['classpath'] == [android_jar], requests[0]['classpath']
+EOF
+    check "real AGP: exactly the race of MainActivity.count, read in current(), written in onCreate" "$log" \
+        python3 - "$agp/build/reports/racer/racer.json" <<'EOF'
+import json, sys
+issues = json.load(open(sys.argv[1]))['issues']
+got = [(i['kind'], i['class'], i['method'], i['line'], i['access_path'],
+        [(c['method'], c['line'], c['access'], c['locked']) for c in i['conflicts']]) for i in issues]
+want = [('THREAD_SAFETY_VIOLATION', 'p.MainActivity', 'current', 18, 'this.count', [('onCreate', 10, 'write', False)])]
+assert got == want, got
+EOF
+    check "real AGP: the race on the console at its source line" "$log" \
+        bash -c "grep -qxF 'p/MainActivity.java:18: error: THREAD_SAFETY_VIOLATION' '$log' \
+                 && grep -qxF '  Conflict: write of \`this.count\` without synchronization, in p.MainActivity.onCreate(MainActivity.java:10)' '$log'"
+    # `check` runs racerCheck. AGP 2.2.2's `check` also runs lint, whose classes Debian does not
+    # ship, and unit tests, whose mockableAndroidJar step cannot rewrite this platform's jar: both
+    # are left out (-x), they are no part of racer.
+    log="$logs/agp-check.log"
+    gradle_in "$agp" "$log" check -x lint -x mockableAndroidJar -Pracer.ignoreFailures=true
+    rc=$?
+    check "real AGP: check runs racerCheck (ignoreFailures: passes, still reports)" "$log" \
+        bash -c "[ $rc -eq 0 ] && grep -qxF ':racerCheck' '$log' && grep -qxF ':check' '$log' \
+                 && grep -qF \"racer found 1 race in project 'agp'\" '$log'"
+fi
+
 # ---------------------------------------------------------------- included build
 # app consumes com.example:lib:1.0, substituted by the included build libbuild: lib's summary must
 # come through the summary variant (its racerCheck runs first) so that the race whose write is in

@@ -17,6 +17,15 @@ export RACER_KOTLINC="$PWD/scripts/kotlinc.sh"
 RACER_ANDROID_JAR="$(scripts/android-framework.sh)"
 export RACER_ANDROID_JAR
 export RACER_REQUIRE_ANDROID=1
+# Debian's Android Gradle Plugin and build tools, and an SDK platform made from that jar, for the
+# real Android Gradle Plugin build of the Gradle tests (skipped there when the packages cannot be
+# installed: exit code 3).
+if RACER_ANDROID_SDK="$(scripts/android-sdk.sh)"; then
+    export RACER_ANDROID_SDK
+else
+    status=$?
+    [ "$status" -eq 3 ] || exit "$status"
+fi
 # The official SARIF 2.1.0 schema, for the SARIF validation test.
 RACER_SARIF_SCHEMA="$(scripts/sarif-schema.sh)"
 export RACER_SARIF_SCHEMA

@@ -10,3 +10,11 @@ apt_install() {
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get update -qq >&2
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$@" >&2
 }
+
+# apt_missing PACKAGE...: prints those of the Debian packages that are not installed, one a line.
+apt_missing() {
+    local pkg
+    for pkg in "$@"; do
+        [ "$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null)" = installed ] || echo "$pkg"
+    done
+}
