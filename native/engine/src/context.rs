@@ -32,6 +32,8 @@ pub fn load(
     files: &UpstreamFiles,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Upstream, Error> {
+    let timing = std::env::var_os("RACER_TIMINGS").is_some();
+    let started = std::time::Instant::now();
     let (mut wanted, mut calls, field_refs) = classes.par_iter().map(references).reduce(
         || (FxHashSet::default(), FxHashSet::default(), FxHashSet::default()),
         |mut a, b| {
@@ -41,14 +43,20 @@ pub fn load(
             a
         },
     );
+    if timing {
+        eprintln!("racer: timing:   references of the analysed code: {:.3}s", started.elapsed().as_secs_f64());
+    }
     let mut field_refs: Vec<FieldRef> = field_refs.into_iter().collect();
     let mut container_owners: FxHashSet<Sym> = FxHashSet::default();
     let mut ctors_done: FxHashSet<Sym> = FxHashSet::default();
     let mut up = Upstream::default();
     let mut tried: FxHashSet<Sym> = FxHashSet::default();
     let mut asked: FxHashSet<MethodRef> = FxHashSet::default();
+    let (mut headers, mut sums) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
     loop {
+        let t = std::time::Instant::now();
         let new_upstream = load_headers(table, index, files, &mut wanted, &mut tried, diagnostics)?;
+        headers += t.elapsed();
         up.classes.extend(new_upstream);
         // Constructors and class initialisers of the upstream classes declaring fields the
         // code reads or writes (resolved now that the supertypes are in), or that upstream
@@ -82,10 +90,15 @@ pub fn load(
             }
         }
         if batch.is_empty() {
+            if timing {
+                eprintln!("racer: timing:   headers {:.3}s, summaries {:.3}s", headers.as_secs_f64(), sums.as_secs_f64());
+            }
             return Ok(up);
         }
         batch.sort();
+        let t = std::time::Instant::now();
         let found = batch.par_iter().map(|m| files.method(m)).collect::<Result<Vec<_>, Error>>()?;
+        sums += t.elapsed();
         for (m, (summary, shape)) in batch.into_iter().zip(found) {
             if let Some(s) = summary {
                 named_by(&s, &mut wanted, &mut container_owners);

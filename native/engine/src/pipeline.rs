@@ -67,9 +67,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let index = ClasspathIndex::build(&request.classpath, &mut diagnostics);
     let loading = Instant::now();
     let upstream = context::load(&mut table, &index, &classes, &upstream_files, &mut diagnostics)?;
-    if !upstream_files.is_empty() {
-        phase(loading, "load upstream summaries and context");
-    }
+    phase(loading, "load upstream summaries and context");
     table.freeze();
     crate::memory::check();
     phase(start, "classpath+hierarchy");
@@ -80,6 +78,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         android_threads: extensions.android_threads,
     };
     let ignore = ignored_classes(&request.options.ignore_classes, &table, &classes)?;
+    let for_file = request.summaries_out.as_ref().map(|_| summaries::downstream_methods(&classes));
     let inputs = Inputs {
         classes: &classes,
         table: &table,
@@ -87,7 +86,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         ignore_classes: &ignore,
         upstream: &upstream.summaries,
         upstream_shapes: &upstream.shapes,
-        all_summaries: request.summaries_out.is_some(),
+        summaries_for: for_file.as_ref(),
         extensions,
     };
     let analysis = schedule::run(&inputs);
@@ -111,8 +110,8 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         triage::baseline::write(path, &triaged.issues)?;
     }
 
-    if let Some(out) = &request.summaries_out {
-        write_summaries(out, &classes, &analysis)?;
+    if let (Some(out), Some(for_file)) = (&request.summaries_out, &for_file) {
+        write_summaries(out, &classes, &analysis, for_file)?;
         phase(start, "summary file written");
     }
     if let Some(note) = missing_lines_note(&triaged.issues) {
@@ -254,23 +253,21 @@ fn duplicate(name: &str, unit: &input::Unit, first: &input::Unit) -> Diagnostic 
     }
 }
 
-fn write_summaries(path: &std::path::Path, classes: &[Arc<Class>], analysis: &Analysis) -> Result<(), Error> {
+/// Writes the summaries and inline shapes of `for_file`, the methods downstream modules
+/// can reach (see [`summaries::downstream_methods`]).
+fn write_summaries(
+    path: &std::path::Path,
+    classes: &[Arc<Class>],
+    analysis: &Analysis,
+    for_file: &FxHashSet<MethodRef>,
+) -> Result<(), Error> {
+    let carried = || analysis.methods.iter().enumerate().filter(|(_, e)| for_file.contains(&e.mref));
     let methods: Vec<(MethodRef, &crate::analysis::domain::Summary)> =
-        analysis.methods.iter().zip(&analysis.summaries).map(|(e, s)| (e.mref, &**s)).collect();
+        carried().map(|(i, e)| (e.mref, &*analysis.summaries[i])).collect();
     // Lambda bodies are never inlined (2.4): their shapes are not needed downstream.
-    let inline: Vec<(MethodRef, InlineShape)> = analysis
-        .methods
-        .iter()
-        .filter(|e| !e.mref.name.as_str().starts_with("lambda$"))
-        .filter_map(|e| classes[e.class].methods[e.index].inline_shape.clone().map(|s| (e.mref, s)))
+    let inline: Vec<(MethodRef, InlineShape)> = carried()
+        .filter(|(_, e)| !e.mref.name.as_str().starts_with("lambda$"))
+        .filter_map(|(_, e)| classes[e.class].methods[e.index].inline_shape.clone().map(|s| (e.mref, s)))
         .collect();
-    summaries::write(path, classes.iter().map(|c| downstream_view(&c.header)).collect(), inline, methods)
-}
-
-/// What other modules need of a class header: private methods cannot be called or
-/// overridden from another module, so they are left out unless annotated.
-fn downstream_view(header: &ClassHeader) -> ClassHeader {
-    let mut h = header.clone();
-    h.methods.retain(|m| m.flags & ACC_PRIVATE == 0 || !m.annotations.is_empty());
-    h
+    summaries::write(path, classes.iter().map(|c| summaries::downstream_view(&c.header)).collect(), inline, methods)
 }

@@ -94,6 +94,18 @@ fn pair_of_modules_matches_whole_analysis() {
 }
 
 #[test]
+fn private_upstream_helpers_reach_downstream_through_their_callers() {
+    let tmp = TempDir::new("racer-summaries-private");
+    let (support, outs) = compile_modules("pair", &["a", "b"], tmp.path());
+    let sums = tmp.join("a.summaries");
+    run(&request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(sums.clone())));
+    let alone = run(&request(vec![outs[1].clone()], vec![support], vec![sums], None));
+    let racy: Vec<_> = alone.issues.iter().filter(|i| i.class == "com.acme.b.Totals" && i.method == "addRacily").collect();
+    assert_eq!(racy.len(), 1, "{:#?}", alone.issues);
+    assert!(racy[0].message.contains("total"), "{}", racy[0].message);
+}
+
+#[test]
 fn pair_reports_the_races_that_live_upstream_with_full_traces() {
     let tmp = TempDir::new("racer-summaries-pair-traces");
     let (support, outs) = compile_modules("pair", &["a", "b"], tmp.path());
@@ -182,6 +194,8 @@ fn summary_files_are_deterministic_and_portable() {
     assert_eq!(dump["tool_version"], racer::api::TOOL_VERSION);
     let methods: Vec<&str> = dump["summaries"].as_array().unwrap().iter().map(|s| s["method"]["name"].as_str().unwrap()).collect();
     assert!(methods.contains(&"increment"), "the dump lists the summaries: {methods:?}");
+    // A private method is only reached through its callers' summaries.
+    assert!(methods.contains(&"add") && !methods.contains(&"bump"), "no summaries of private methods: {methods:?}");
 }
 
 /// Replaces the first occurrence of `from` by `to` (same length), then recomputes the index

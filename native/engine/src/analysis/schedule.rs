@@ -41,9 +41,9 @@ pub struct Inputs<'a> {
     pub ignore_classes: &'a FxHashSet<Sym>,
     pub upstream: &'a FxHashMap<MethodRef, Arc<Summary>>,
     pub upstream_shapes: &'a FxHashMap<MethodRef, InlineShape>,
-    /// Every method's summary is wanted (a summary file is written). Otherwise only the
-    /// methods that reporting can depend on are analysed (the issues are the same).
-    pub all_summaries: bool,
+    /// The methods a summary file will carry (when one is written): they are analysed
+    /// with everything they call, besides the methods reporting depends on.
+    pub summaries_for: Option<&'a FxHashSet<MethodRef>>,
     pub extensions: crate::analysis::extensions::Extensions,
 }
 
@@ -172,13 +172,9 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         }
     };
     let shape = |r: &MethodRef| shapes.get(r).cloned();
-    let (needed, candidate) = if inputs.all_summaries {
-        (vec![true; methods.len()], vec![true; inputs.classes.len()])
-    } else {
-        needed_for_reporting(inputs, &methods, &edges, &own_code_concurrent)
-    };
+    let (needed, candidate) = needed_for_reporting(inputs, &methods, &edges, &own_code_concurrent);
     let needed: Vec<AtomicBool> = needed.into_iter().map(AtomicBool::new).collect();
-    phase(start, "demand");
+    phase(start, &format!("demand ({} of {} methods)", needed.iter().filter(|n| n.load(Ordering::Relaxed)).count(), methods.len()));
     let facts = super::facts::collect(
         table,
         inputs.ignore_classes,
@@ -246,7 +242,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
     run_round();
     // 8.4 looks at the constructors and class initialisers of the classes declaring the
     // container fields that the reported classes use: a second round summarises those.
-    if !inputs.all_summaries {
+    {
         let mut declaring: FxHashSet<Sym> = FxHashSet::default();
         for (i, e) in methods.iter().enumerate() {
             if !candidate[e.class] {
@@ -287,7 +283,8 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
 /// The methods whose summaries reporting depends on first: every method of a class that
 /// may have a method running on any thread (8.5) or a `@GuardedBy` field (8.7.1), and
 /// everything they call (the constructors 8.4 needs come in a second round). Also
-/// returns which classes those are.
+/// returns which classes those are. With a summary file, the methods it carries and
+/// everything they call are needed too.
 fn needed_for_reporting(
     inputs: &Inputs<'_>,
     methods: &[MethodEntry],
@@ -306,7 +303,8 @@ fn needed_for_reporting(
         }
     }
     let mut needed = vec![false; methods.len()];
-    let mut stack: Vec<usize> = (0..methods.len()).filter(|&i| candidate[methods[i].class]).collect();
+    let for_file = |i: usize| inputs.summaries_for.is_some_and(|s| s.contains(&methods[i].mref));
+    let mut stack: Vec<usize> = (0..methods.len()).filter(|&i| candidate[methods[i].class] || for_file(i)).collect();
     while let Some(i) = stack.pop() {
         if needed[i] {
             continue;

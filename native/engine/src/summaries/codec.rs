@@ -2,6 +2,10 @@
 //! node is stored once in a table and referred to by index, so summary files
 //! stay small and load fast (traces share their tails, as in memory).
 
+use std::sync::Arc;
+
+use once_cell::sync::OnceCell;
+
 use crate::fxhash::{FxHashMap, FxHashSet};
 
 use serde::{Deserialize, Serialize};
@@ -160,6 +164,8 @@ struct Symbols {
     strings: FxHashSet<Sym>,
     methods: FxHashSet<MethodRef>,
     fields: FxHashSet<(Sym, Sym)>,
+    /// Trace nodes walked, by address.
+    nodes: FxHashSet<usize>,
 }
 
 impl Symbols {
@@ -182,8 +188,14 @@ impl Symbols {
             {
                 self.method(c);
             }
-            for site in a.site.trace.iter() {
+            // Traces share their tails: a node already walked had its rest walked too.
+            let mut t = &a.site.trace;
+            while let Some((site, rest, node)) = t.split_first() {
+                if !self.nodes.insert(node) {
+                    break;
+                }
                 self.method(&site.callee);
+                t = rest;
             }
         }
         self
@@ -281,70 +293,109 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
     }
 }
 
-/// Decodes; errors name what is inconsistent (the caller adds the file name).
-pub fn decode<'e>(e: &'e Encoded) -> Result<Vec<(MethodRef, Summary)>, String> {
-    let strings: Vec<Sym> = e.strings.iter().map(|s| Sym::new(s)).collect();
-    let sym = |i: u32| strings.get(i as usize).copied().ok_or_else(|| format!("string index {i} out of range"));
-    let methods: Vec<MethodRef> = e
-        .methods
-        .iter()
-        .map(|[c, n, d]| Ok(MethodRef { class: sym(*c)?, name: sym(*n)?, descriptor: sym(*d)? }))
-        .collect::<Result<_, String>>()?;
-    let method = |i: i64| methods.get(i as usize).copied().ok_or_else(|| format!("method index {i} out of range"));
-    let fields: Vec<Step> =
-        e.fields.iter().map(|[c, n]| Ok(Step::Field { class: sym(*c)?, name: sym(*n)? })).collect::<Result<_, String>>()?;
-    let mut traces: Vec<Trace> = Vec::with_capacity(e.calls.len());
-    for (i, (m, line, next)) in e.calls.iter().enumerate() {
-        let tail = if *next < 0 {
-            Trace::empty()
-        } else if (*next as usize) < i {
-            traces[*next as usize].clone()
-        } else {
-            return Err(format!("trace node {i} refers forward"));
-        };
-        traces.push(tail.prepend(CallSite { callee: method(*m as i64)?, line: *line }));
+/// The summaries of one chunk, decoded one method at a time on first request: a
+/// downstream module usually calls a few methods of the classes it reaches, so the
+/// shared tables are decoded when the chunk is read and each summary only when asked for.
+pub struct Decoder {
+    encoded: Encoded,
+    syms: Vec<Sym>,
+    methods: Vec<MethodRef>,
+    fields: Vec<Step>,
+    traces: Vec<Trace>,
+    by_method: FxHashMap<MethodRef, usize>,
+    decoded: Vec<OnceCell<Arc<Summary>>>,
+}
+
+impl Decoder {
+    /// Decodes the shared tables; errors name what is inconsistent (the caller adds the
+    /// file name).
+    pub fn new(encoded: Encoded) -> Result<Decoder, String> {
+        let syms: Vec<Sym> = encoded.strings.iter().map(|s| Sym::new(s)).collect();
+        let sym = |i: u32| syms.get(i as usize).copied().ok_or_else(|| format!("string index {i} out of range"));
+        let methods: Vec<MethodRef> = encoded
+            .methods
+            .iter()
+            .map(|[c, n, d]| Ok(MethodRef { class: sym(*c)?, name: sym(*n)?, descriptor: sym(*d)? }))
+            .collect::<Result<_, String>>()?;
+        let fields: Vec<Step> = encoded
+            .fields
+            .iter()
+            .map(|[c, n]| Ok(Step::Field { class: sym(*c)?, name: sym(*n)? }))
+            .collect::<Result<_, String>>()?;
+        let method = |i: i64| methods.get(i as usize).copied().ok_or_else(|| format!("method index {i} out of range"));
+        let mut traces: Vec<Trace> = Vec::with_capacity(encoded.calls.len());
+        for (i, (m, line, next)) in encoded.calls.iter().enumerate() {
+            let tail = if *next < 0 {
+                Trace::empty()
+            } else if (*next as usize) < i {
+                traces[*next as usize].clone()
+            } else {
+                return Err(format!("trace node {i} refers forward"));
+            };
+            traces.push(tail.prepend(CallSite { callee: method(*m as i64)?, line: *line }));
+        }
+        let by_method =
+            encoded.summaries.iter().enumerate().map(|(i, s)| Ok((method(s.0 as i64)?, i))).collect::<Result<_, String>>()?;
+        let decoded = (0..encoded.summaries.len()).map(|_| OnceCell::new()).collect();
+        Ok(Decoder { encoded, syms, methods, fields, traces, by_method, decoded })
     }
-    use rayon::prelude::*;
-    // Summaries decode independently once the shared tables are built.
-    e.summaries
-        .par_iter()
-        .map(|(m, threads, locks, ret_own, ret_attr, sync, accesses)| {
-            let mut step_cache: FxHashMap<&[i64], Steps> = FxHashMap::default();
-            let mut path = |v: &'e [i64]| decode_path(v, &sym, &fields, &mut step_cache);
-            let mut decoded = Vec::with_capacity(accesses.len());
-            for (kind, p, callee, thread, lock, own, line, trace) in accesses {
-                let p = path(p)?;
-                let kind = match kind {
-                    0 => AccessKind::Read(p),
-                    1 => AccessKind::Write(p),
-                    2 => AccessKind::ContainerRead(p, method(*callee)?),
-                    3 => AccessKind::ContainerWrite(p, method(*callee)?),
-                    4 => AccessKind::InterfaceCall(p, method(*callee)?),
-                    k => return Err(format!("bad access kind {k}")),
-                };
-                let trace = if *trace < 0 {
-                    Trace::empty()
-                } else {
-                    traces.get(*trace as usize).cloned().ok_or_else(|| format!("trace index {trace} out of range"))?
-                };
-                decoded.push(Access {
-                    key: AccessKey { kind, thread: threads_of(*thread)?, lock: *lock != 0, own_pre: own_of(*own) },
-                    site: Site { line: *line, trace },
-                });
-            }
-            Ok((
-                method(*m as i64)?,
-                Summary {
-                    threads: threads_of(*threads)?,
-                    locks: *locks,
-                    accesses: decoded,
-                    return_ownership: own_of(*ret_own),
-                    return_attribute: attr_of(*ret_attr),
-                    synchronized_fields: sync.iter().map(|p| path(p)).collect::<Result<_, String>>()?,
-                },
-            ))
+
+    /// The summary of `m`, if the chunk has one.
+    pub fn get(&self, m: &MethodRef) -> Result<Option<Arc<Summary>>, String> {
+        match self.by_method.get(m) {
+            None => Ok(None),
+            Some(&i) => self.decoded[i].get_or_try_init(|| self.decode(i).map(Arc::new)).map(|s| Some(s.clone())),
+        }
+    }
+
+    /// Every summary of the chunk, in the chunk's order.
+    pub fn all(&self) -> Result<Vec<(MethodRef, Arc<Summary>)>, String> {
+        self.encoded
+            .summaries
+            .iter()
+            .map(|s| {
+                let m = self.methods[s.0 as usize];
+                Ok((m, self.get(&m)?.expect("every summarised method is indexed")))
+            })
+            .collect()
+    }
+
+    fn decode<'s>(&'s self, i: usize) -> Result<Summary, String> {
+        let (_, threads, locks, ret_own, ret_attr, sync, accesses) = &self.encoded.summaries[i];
+        let sym = |i: u32| self.syms.get(i as usize).copied().ok_or_else(|| format!("string index {i} out of range"));
+        let method = |i: i64| self.methods.get(i as usize).copied().ok_or_else(|| format!("method index {i} out of range"));
+        let mut step_cache: FxHashMap<&[i64], Steps> = FxHashMap::default();
+        let mut path = |v: &'s [i64]| decode_path(v, &sym, &self.fields, &mut step_cache);
+        let mut decoded = Vec::with_capacity(accesses.len());
+        for (kind, p, callee, thread, lock, own, line, trace) in accesses {
+            let p = path(p)?;
+            let kind = match kind {
+                0 => AccessKind::Read(p),
+                1 => AccessKind::Write(p),
+                2 => AccessKind::ContainerRead(p, method(*callee)?),
+                3 => AccessKind::ContainerWrite(p, method(*callee)?),
+                4 => AccessKind::InterfaceCall(p, method(*callee)?),
+                k => return Err(format!("bad access kind {k}")),
+            };
+            let trace = if *trace < 0 {
+                Trace::empty()
+            } else {
+                self.traces.get(*trace as usize).cloned().ok_or_else(|| format!("trace index {trace} out of range"))?
+            };
+            decoded.push(Access {
+                key: AccessKey { kind, thread: threads_of(*thread)?, lock: *lock != 0, own_pre: own_of(*own) },
+                site: Site { line: *line, trace },
+            });
+        }
+        Ok(Summary {
+            threads: threads_of(*threads)?,
+            locks: *locks,
+            accesses: decoded,
+            return_ownership: own_of(*ret_own),
+            return_attribute: attr_of(*ret_attr),
+            synchronized_fields: sync.iter().map(|p| path(p)).collect::<Result<_, String>>()?,
         })
-        .collect()
+    }
 }
 
 fn decode_path<'v>(

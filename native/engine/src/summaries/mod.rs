@@ -20,8 +20,8 @@ pub use reader::UpstreamFiles;
 
 use crate::analysis::domain::Summary;
 use crate::api::{Error, TOOL_VERSION};
-use crate::classfile::model::{ClassHeader, InlineShape, MethodRef};
-use crate::fxhash::FxHashMap;
+use crate::classfile::model::{Class, ClassHeader, InlineShape, MethodHeader, MethodRef, ACC_PRIVATE};
+use crate::fxhash::{FxHashMap, FxHashSet};
 
 pub const FORMAT: &str = "racer-summaries";
 /// Bump whenever the meaning or shape of the file changes (1 was JSON).
@@ -42,6 +42,55 @@ fn bad(path: &Path, what: &str) -> Error {
     ))
 }
 
+/// Whether another module can name a method: private methods cannot be called or
+/// overridden from outside their class's module, so they are left out of summary files
+/// unless annotated (annotations are read from headers).
+fn downstream_visible(m: &MethodHeader) -> bool {
+    m.flags & ACC_PRIVATE == 0 || !m.annotations.is_empty()
+}
+
+/// What other modules need of a class header: its methods they can name.
+pub fn downstream_view(header: &ClassHeader) -> ClassHeader {
+    let mut h = header.clone();
+    h.methods.retain(downstream_visible);
+    h
+}
+
+/// The methods whose summaries and inline shapes a module's summary file carries: those
+/// another module can name, and the targets of the inlined forwarders among them (a
+/// downstream analysis follows a synthetic accessor into the private method it calls).
+/// A private method's effect reaches downstream through the summaries of its callers,
+/// so it needs no summary of its own.
+pub fn downstream_methods(classes: &[Arc<Class>]) -> FxHashSet<MethodRef> {
+    let mut out = FxHashSet::default();
+    for class in classes {
+        for m in &class.methods {
+            if downstream_visible(&m.header) {
+                out.insert(MethodRef { class: class.header.name, name: m.header.name, descriptor: m.header.descriptor });
+            }
+        }
+    }
+    // Forward targets of forwarders carried, and of those targets in turn.
+    let shapes: FxHashMap<MethodRef, &InlineShape> = classes
+        .iter()
+        .flat_map(|c| {
+            c.methods.iter().filter_map(move |m| {
+                let r = MethodRef { class: c.header.name, name: m.header.name, descriptor: m.header.descriptor };
+                m.inline_shape.as_ref().map(|s| (r, s))
+            })
+        })
+        .collect();
+    let mut stack: Vec<MethodRef> = out.iter().copied().collect();
+    while let Some(m) = stack.pop() {
+        if let Some(InlineShape::Forward(next, _)) = shapes.get(&m) {
+            if out.insert(*next) {
+                stack.push(*next);
+            }
+        }
+    }
+    out
+}
+
 /// Writes a module's summary file atomically. `classes` are the module's class headers,
 /// `inline` its inline shapes and `summaries` its methods' summaries, in any order.
 pub fn write(
@@ -50,6 +99,7 @@ pub fn write(
     inline: Vec<(MethodRef, InlineShape)>,
     summaries: Vec<(MethodRef, &Summary)>,
 ) -> Result<(), Error> {
+    let started = std::time::Instant::now();
     classes.sort_by(|a, b| {
         let (x, y) = (a.name.as_str(), b.name.as_str());
         format::package_of(x).cmp(format::package_of(y)).then(x.cmp(y))
@@ -89,6 +139,9 @@ pub fn write(
             format::encode_chunk(&chunk)
         })
         .collect();
+    if std::env::var_os("RACER_TIMINGS").is_some() {
+        eprintln!("racer: timing:   summaries encoded: {:.3}s", started.elapsed().as_secs_f64());
+    }
     let head = format::encode_index(TOOL_VERSION, &mut encoded, FORMAT_VERSION);
     crate::report::write::write_atomic_with(path, |w| {
         w.write_all(&head)?;
@@ -106,13 +159,14 @@ pub fn dump(path: &Path) -> Result<String, Error> {
     let mut inline = Vec::new();
     let mut summaries = Vec::new();
     for (_, chunk) in files.all_chunks()? {
+        let all = chunk.summaries.all().map_err(|m| bad(path, &format!("malformed summary file: {m}")))?;
         let mut c: Vec<&Arc<ClassHeader>> = chunk.classes.values().collect();
         c.sort_by(|a, b| a.name.cmp(&b.name));
         classes.extend(c.into_iter().map(|h| serde_json::to_value(&**h)));
         let mut i: Vec<_> = chunk.shapes.iter().collect();
         i.sort_by(|a, b| a.0.cmp(b.0));
         inline.extend(i.into_iter().map(|(m, s)| serde_json::to_value((m, s))));
-        let mut s: Vec<_> = chunk.summaries.iter().collect();
+        let mut s: Vec<_> = all.iter().map(|(m, s)| (m, s)).collect();
         s.sort_by(|a, b| a.0.cmp(b.0));
         summaries.extend(s.into_iter().map(|(m, s)| serde_json::to_value(serde_json::json!({"method": m, "summary": &**s}))));
     }

@@ -21,7 +21,7 @@ use crate::sym::Sym;
 /// A decoded chunk.
 pub struct Loaded {
     pub classes: FxHashMap<Sym, Arc<ClassHeader>>,
-    pub summaries: FxHashMap<MethodRef, Arc<Summary>>,
+    pub summaries: codec::Decoder,
     pub shapes: FxHashMap<MethodRef, InlineShape>,
 }
 
@@ -84,7 +84,8 @@ impl UpstreamFiles {
         for (fi, ci) in self.chunks_of(m.class.as_str()) {
             let chunk = self.chunk(fi, ci)?;
             if chunk.classes.contains_key(&m.class) {
-                return Ok((chunk.summaries.get(m).cloned(), chunk.shapes.get(m).cloned()));
+                let summary = chunk.summaries.get(m).map_err(|e| bad(&self.files[fi].path, &format!("malformed summary file: {e}")))?;
+                return Ok((summary, chunk.shapes.get(m).cloned()));
             }
         }
         Ok((None, None))
@@ -182,10 +183,11 @@ fn load_chunk(f: &OpenFile, ci: usize) -> Result<Loaded, Error> {
             .map_err(|err| Error(format!("racer: {}: cannot read summary file: {err}", f.path.display())))?;
     }
     let chunk = format::decode_chunk(e, &bytes).map_err(|m| bad(&f.path, &m))?;
-    let summaries = codec::decode(&chunk.summaries).map_err(|m| bad(&f.path, &format!("malformed summary file: {m}")))?;
+    let summaries =
+        codec::Decoder::new(chunk.summaries).map_err(|m| bad(&f.path, &format!("malformed summary file: {m}")))?;
     Ok(Loaded {
         classes: chunk.classes.into_iter().map(|c| (c.name, Arc::new(c))).collect(),
-        summaries: summaries.into_iter().map(|(m, s)| (m, Arc::new(s))).collect(),
+        summaries,
         shapes: chunk.inline.into_iter().collect(),
     })
 }
