@@ -181,14 +181,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             if own_pre.is_owned() {
                 continue;
             }
-            let key = if acc.key.handed {
-                // Handed code runs later on its own thread: the caller's thread and locks say nothing of it.
-                AccessKey { kind: acc.key.kind.with_path(new_path), own_pre, ..acc.key.clone() }
-            } else {
-                let thread = if acc.key.thread == Threads::AnyThreadButSelf { Threads::AnyThreadButSelf } else { st.threads };
-                let lock = acc.key.lock || caller_lock || (st.read_locks > 0 && !acc.key.kind.is_write());
-                AccessKey { kind: acc.key.kind.with_path(new_path), thread, lock, own_pre, handed: false }
-            };
+            let thread = if acc.key.thread == Threads::AnyThreadButSelf { Threads::AnyThreadButSelf } else { st.threads };
+            let lock = acc.key.lock || caller_lock || (st.read_locks > 0 && !acc.key.kind.is_write());
+            let key = key_at_call(&acc.key, new_path, own_pre, thread, lock, false);
             self.add_callee_access(key, &acc.site, Some(&call_site));
         }
         st.locks = (st.locks + s.locks).min(LOCK_TOP);
@@ -263,6 +258,16 @@ pub(super) fn substitute(path: &Path, args: &[Expr]) -> Option<Path> {
             Some(Path { base: actual.base, steps })
         }
         _ => None,
+    }
+}
+
+/// A callee's access as seen at a call: on `thread` under `lock`, unless it is handed code,
+/// which runs later on its own thread (the caller's thread and locks say nothing of it).
+pub(super) fn key_at_call(key: &AccessKey, path: Path, own_pre: Own, thread: Threads, lock: bool, handed: bool) -> AccessKey {
+    if key.handed {
+        AccessKey { kind: key.kind.with_path(path), own_pre, ..key.clone() }
+    } else {
+        AccessKey { kind: key.kind.with_path(path), thread, lock, own_pre, handed }
     }
 }
 

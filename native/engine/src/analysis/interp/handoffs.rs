@@ -8,7 +8,7 @@ use crate::classfile::model::*;
 
 use super::super::domain::*;
 use super::super::handoffs::{HandoffModel, Target};
-use super::calls::{own_at_call, substitute};
+use super::calls::{key_at_call, own_at_call, substitute};
 use super::state::*;
 use super::{Callee, Interp};
 
@@ -166,16 +166,12 @@ impl<'a, 'e> Interp<'a, 'e> {
             if own_pre.is_owned() {
                 continue;
             }
-            let key = if acc.key.handed {
-                AccessKey { kind: acc.key.kind.with_path(new_path), own_pre, ..acc.key.clone() }
-            } else {
-                let thread = match target {
-                    Target::Main => Threads::AnyThreadButSelf,
-                    Target::Background if acc.key.thread == Threads::AnyThreadButSelf => Threads::AnyThreadButSelf,
-                    Target::Background => Threads::AnyThread,
-                };
-                AccessKey { kind: acc.key.kind.with_path(new_path), thread, lock: acc.key.lock, own_pre, handed: true }
+            let thread = match target {
+                Target::Main => Threads::AnyThreadButSelf,
+                Target::Background if acc.key.thread == Threads::AnyThreadButSelf => Threads::AnyThreadButSelf,
+                Target::Background => Threads::AnyThread,
             };
+            let key = key_at_call(&acc.key, new_path, own_pre, thread, acc.key.lock, true);
             self.add_callee_access(key, &acc.site, (!handed.inline).then_some(&call_site));
         }
     }
