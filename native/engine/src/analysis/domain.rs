@@ -73,6 +73,16 @@ pub enum Attr {
     MainThreadHandle,
     /// The current looper or thread (Android models).
     CurrentThreadHandle,
+    /// Code that can be handed to another thread: a lambda or method reference made by the
+    /// `invokedynamic` at this instruction index, or the object allocated by the `new` there
+    /// (thread-handoff models). Local to one method: never part of a summary.
+    Handed(u32),
+    /// A stream whose operations run their functions on many threads at once.
+    ParallelStream,
+    /// A `Handler` (or its looper) whose messages run on the main thread.
+    MainHandler,
+    /// A `Handler` or looper of a background thread (`HandlerThread.getLooper()`).
+    WorkerHandler,
 }
 
 /// 2.1: the base of an access path.
@@ -382,6 +392,10 @@ pub struct AccessKey {
     pub thread: Threads,
     pub lock: bool,
     pub own_pre: Own,
+    /// The access is in code handed to another thread (thread-handoff models): its thread
+    /// and lock are the handed code's own, whatever its callers run on or hold.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub handed: bool,
 }
 
 /// A call site on the way from a summary's method to an access.

@@ -25,6 +25,10 @@ pub struct Extensions {
     /// Reporting: compiler-generated bridge methods (generic overrides such as
     /// `doInBackground(Object[])`) are not reported; the methods they forward to are.
     pub skip_bridges: bool,
+    /// Threads: code handed to another thread (executors, threads, `CompletableFuture.*Async`,
+    /// parallel streams, Android handlers and main-thread posts) is analysed where it is
+    /// handed, on the thread it is handed to.
+    pub thread_handoffs: bool,
 }
 
 impl Extensions {
@@ -45,6 +49,7 @@ impl Extensions {
         collection_models: true,
         android_threads: true,
         skip_bridges: true,
+        thread_handoffs: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -56,6 +61,7 @@ impl Extensions {
         collection_models: false,
         android_threads: false,
         skip_bridges: false,
+        thread_handoffs: false,
     };
 }
 

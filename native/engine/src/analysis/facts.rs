@@ -11,6 +11,7 @@ use crate::sym::Sym;
 
 use super::android;
 use super::extensions::Extensions;
+use super::handoffs::{self, HandoffModel, Target};
 use super::models::{self, ContainerAccess, LockEffect, ThreadEffect};
 
 #[derive(Debug, Clone)]
@@ -33,6 +34,8 @@ pub struct CallFacts {
     pub synchronized_constructor: bool,
     pub synchronized_converter: bool,
     pub boxing: bool,
+    /// Thread-handoff models (extension).
+    pub handoff: Option<HandoffModel>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -68,6 +71,7 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
             && models::is_synchronized_container(table, resolved.class, ext),
         synchronized_converter: models::is_synchronized_converter(&resolved),
         boxing: models::is_boxing(&resolved, ext),
+        handoff: if ext.thread_handoffs { handoffs::handoff_model(table, named) } else { None },
     }
 }
 
@@ -97,6 +101,11 @@ pub struct Facts {
     /// Safety of fields by (declaring class, name), for steps of substituted paths: safe
     /// when any reference to the field is (a step does not keep the class it was named through).
     pub safe_steps: FxHashMap<(Sym, Sym), bool>,
+    /// Thread handoffs: the code run by the `Runnable`/`Callable` objects allocated in the
+    /// bodies, by allocated class (filled in by the scheduler, which needs it first).
+    pub handed_classes: FxHashMap<Sym, MethodRef>,
+    /// Thread handoffs: fields holding a handler of a known thread, by (declaring class, name).
+    pub handler_fields: FxHashMap<(Sym, Sym), Target>,
 }
 
 pub fn collect<'a>(
@@ -105,32 +114,47 @@ pub fn collect<'a>(
     ext: Extensions,
     bodies: impl ParallelIterator<Item = &'a Body>,
 ) -> Facts {
-    let (methods, fields) = bodies
-        .fold(
-            || (FxHashSet::default(), FxHashSet::default()),
-            |(mut ms, mut fs), body| {
-                for insn in &body.insns {
-                    match insn {
-                        Insn::Invoke { method, .. } => {
-                            ms.insert(*method);
-                        }
-                        Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
-                            fs.insert(*f);
-                        }
-                        _ => {}
+    #[derive(Default)]
+    struct Refs {
+        methods: FxHashSet<MethodRef>,
+        fields: FxHashSet<FieldRef>,
+        handler_fields: Vec<(FieldRef, Target)>,
+    }
+    let refs = bodies
+        .fold(Refs::default, |mut r, body| {
+            for insn in &body.insns {
+                match insn {
+                    Insn::Invoke { method, .. } => {
+                        r.methods.insert(*method);
                     }
+                    Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
+                        r.fields.insert(*f);
+                    }
+                    _ => {}
                 }
-                (ms, fs)
-            },
-        )
-        .reduce(
-            || (FxHashSet::default(), FxHashSet::default()),
-            |(mut a, mut b), (c, d)| {
-                a.extend(c);
-                b.extend(d);
-                (a, b)
-            },
-        );
+            }
+            if ext.thread_handoffs {
+                r.handler_fields.extend(handoffs::handler_fields(body));
+            }
+            r
+        })
+        .reduce(Refs::default, |mut a, b| {
+            a.methods.extend(b.methods);
+            a.fields.extend(b.fields);
+            a.handler_fields.extend(b.handler_fields);
+            a
+        });
+    let (methods, fields) = (refs.methods, refs.fields);
+    // A field given handlers of both kinds is left unmodelled (sorted: the answer does not
+    // depend on the order the bodies were folded in).
+    let mut handler_fields: FxHashMap<(Sym, Sym), Option<Target>> = FxHashMap::default();
+    for (f, target) in refs.handler_fields {
+        let slot = handler_fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(Some(target));
+        if *slot != Some(target) {
+            *slot = None;
+        }
+    }
+    let handler_fields = handler_fields.into_iter().filter_map(|(k, t)| t.map(|t| (k, t))).collect();
     let methods: Vec<MethodRef> = methods.into_iter().collect();
     let fields: Vec<FieldRef> = fields.into_iter().collect();
     let calls = methods.par_iter().map(|m| (*m, call_facts(table, ignore, m, ext))).collect();
@@ -141,7 +165,7 @@ pub fn collect<'a>(
     for (f, ff) in &field_facts {
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
-    Facts { calls, fields: field_facts.into_iter().collect(), safe_steps }
+    Facts { calls, fields: field_facts.into_iter().collect(), safe_steps, handed_classes: FxHashMap::default(), handler_fields }
 }
 
 #[cfg(test)]

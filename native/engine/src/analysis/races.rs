@@ -31,7 +31,7 @@ pub struct ReportConfig<'a> {
 struct Entry<'a> {
     access: &'a Access,
     method: usize,
-    /// `T(m)`: the method's summary thread value.
+    /// `T(m)`: the method's summary thread value; for handed code, the thread it is handed to.
     t: Threads,
 }
 
@@ -160,7 +160,10 @@ impl<'a> ClassReporter<'a> {
         }
         // Without an AnyThread reportable method no group passes the gate (8.5), and
         // without a @GuardedBy field the checks before the gate find nothing.
-        let any_thread = self.methods.iter().any(|&i| self.analysis.summaries[i].threads.is_any() && self.is_reportable(i));
+        let any_thread = self.methods.iter().any(|&i| {
+            let s = &self.analysis.summaries[i];
+            (s.threads.is_any() || s.accesses.iter().any(|a| a.key.handed && a.key.thread.is_any())) && self.is_reportable(i)
+        });
         let guarded_fields = self.class.header.fields.iter().any(|f| f.annotations.iter().any(|a| a.matches("GuardedBy")));
         if !any_thread && !guarded_fields {
             return Vec::new();
@@ -177,7 +180,8 @@ impl<'a> ClassReporter<'a> {
                 (a.site.outer_line(), a.site.line).cmp(&(b.site.outer_line(), b.site.line)).then_with(|| a.key.cmp(&b.key))
             });
             for a in accesses {
-                groups.entry(group_key(a, i)).or_default().push(Entry { access: a, method: i, t: summary.threads });
+                let t = if a.key.handed { a.key.thread } else { summary.threads };
+                groups.entry(group_key(a, i)).or_default().push(Entry { access: a, method: i, t });
             }
         }
         for (key, entries) in &groups {

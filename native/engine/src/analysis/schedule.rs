@@ -69,7 +69,9 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
             let m = &class.methods[mi];
             let mref = MethodRef { class: class.header.name, name: m.header.name, descriptor: m.header.descriptor };
             let facts = method_facts(table, inputs.config, &mref, &m.header);
-            let analysed = !is_synthetic_name(m.header.name) && !is_assumed_thread_safe(table, &mref);
+            // Lambda bodies are analysed for the handoffs that run them (never reported themselves).
+            let lambda = inputs.extensions.thread_handoffs && m.header.name.as_str().starts_with("lambda$");
+            let analysed = (lambda || !is_synthetic_name(m.header.name)) && !is_assumed_thread_safe(table, &mref);
             MethodEntry { class: ci, index: mi, mref, facts, analysed }
         })
         .collect();
@@ -84,6 +86,19 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         }
     }
 
+    // Thread handoffs: the code each allocated `Runnable`/`Callable` class runs.
+    let handed_classes: FxHashMap<Sym, MethodRef> = if inputs.extensions.thread_handoffs {
+        let allocated: FxHashSet<Sym> = methods
+            .iter()
+            .filter(|e| e.analysed)
+            .filter_map(|e| inputs.classes[e.class].methods[e.index].body.as_ref())
+            .flat_map(|b| b.insns.iter().filter_map(|i| if let Insn::New { class } = i { Some(*class) } else { None }))
+            .collect();
+        let allocated: Vec<Sym> = allocated.into_iter().collect();
+        allocated.par_iter().filter_map(|c| super::handoffs::body_of_class(table, *c).map(|b| (*c, b))).collect()
+    } else {
+        FxHashMap::default()
+    };
     phase(start, "method facts");
     // Call graph over analysed methods; on the way, whether a method's own code can
     // make it run on any thread (a lock, a monitor, a background assertion or a
@@ -97,8 +112,36 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
             if !e.analysed {
                 return (out, concurrent);
             }
+            let mut edge_to = |callee: &MethodRef| {
+                if let Some(&c) = by_ref.get(callee) {
+                    if methods[c].analysed && !out.contains(&c) {
+                        out.push(c);
+                    }
+                }
+            };
             if let Some(body) = &m.body {
                 for insn in &body.insns {
+                    // Thread handoffs: the handed code's summary is applied where it is handed.
+                    match insn {
+                        Insn::InvokeDynamic { lambda: Some(l), .. } if inputs.extensions.thread_handoffs => {
+                            edge_to(&table.resolve_method(l).unwrap_or(**l));
+                        }
+                        Insn::New { class } => {
+                            if let Some(b) = handed_classes.get(class) {
+                                edge_to(b);
+                            }
+                        }
+                        Insn::Invoke { method, .. } if inputs.extensions.thread_handoffs => {
+                            if let Some(model) = super::handoffs::handoff_model(table, method) {
+                                concurrent |= super::handoffs::may_hand_to_background(model);
+                                // `new Thread(this)`, `executor.execute(this)`: the class's own body.
+                                if let Some(b) = super::handoffs::body_of_class(table, e.mref.class) {
+                                    edge_to(&b);
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
                     match insn {
                         Insn::MonitorEnter | Insn::MonitorExit => concurrent = true,
                         Insn::Invoke { method, .. } => {
@@ -115,11 +158,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
                                         hops += 1;
                                     }
                                     _ => {
-                                        if let Some(&callee) = by_ref.get(&resolved) {
-                                            if methods[callee].analysed && !out.contains(&callee) {
-                                                out.push(callee);
-                                            }
-                                        }
+                                        edge_to(&resolved);
                                         break;
                                     }
                                 }
@@ -185,6 +224,8 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
             .filter(|(e, n)| e.analysed && n.load(Ordering::Relaxed))
             .filter_map(|(e, _)| inputs.classes[e.class].methods[e.index].body.as_ref()),
     );
+    let mut facts = facts;
+    facts.handed_classes = handed_classes;
     phase(start, "callee facts");
     let env = Env { table, facts: &facts, config: inputs.config, ignore_classes: inputs.ignore_classes, callee: &callee, inline_shape: &shape, extensions: inputs.extensions };
     // A method not (yet) needed keeps no summary; a later round may still need it.

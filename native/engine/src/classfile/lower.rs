@@ -6,7 +6,7 @@ use cafebabe::attributes::{
     Annotation as CbAnnotation, AnnotationElementValue, AttributeData, AttributeInfo, CodeData,
 };
 use cafebabe::bytecode::{ByteCode, Opcode};
-use cafebabe::constant_pool::{LiteralConstant, Loadable, MemberRef};
+use cafebabe::constant_pool::{BootstrapArgument, LiteralConstant, Loadable, MemberKind, MemberRef};
 use cafebabe::{ClassFile, MethodInfo};
 
 use super::descriptor::param_widths;
@@ -75,7 +75,8 @@ fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
             annotations: annotations_of(&f.attributes),
         })
         .collect();
-    let methods: Vec<Method> = cf.methods.iter().map(|m| lower_method(m, with_bodies)).collect();
+    let lambdas = lambda_implementations(cf);
+    let methods: Vec<Method> = cf.methods.iter().map(|m| lower_method(m, with_bodies, &lambdas)).collect();
     let header = ClassHeader {
         name,
         flags: cf.access_flags.bits(),
@@ -132,7 +133,33 @@ fn string_array(items: &[AnnotationElementValue<'_>]) -> AnnotationValue {
     strings.map_or(AnnotationValue::Other, AnnotationValue::Strs)
 }
 
-fn lower_method(m: &MethodInfo<'_>, with_bodies: bool) -> Method {
+/// Per bootstrap method: the implementation method when it is `LambdaMetafactory`'s
+/// (`metafactory` or `altMetafactory`: the second static argument is the implementation).
+fn lambda_implementations(cf: &ClassFile<'_>) -> Vec<Option<MethodRef>> {
+    let entries = cf.attributes.iter().find_map(|a| match &a.data {
+        AttributeData::BootstrapMethods(entries) => Some(entries),
+        _ => None,
+    });
+    let Some(entries) = entries else { return Vec::new() };
+    entries
+        .iter()
+        .map(|e| {
+            if e.method.class_name != "java/lang/invoke/LambdaMetafactory" {
+                return None;
+            }
+            match e.arguments.get(1) {
+                Some(BootstrapArgument::MethodHandle(h)) if !matches!(h.member_kind, MemberKind::Field) => Some(MethodRef {
+                    class: binary_name(&h.class_name),
+                    name: Sym::new(&h.member_ref.name),
+                    descriptor: Sym::new(&h.member_ref.descriptor),
+                }),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodRef>]) -> Method {
     let name = Sym::new(&m.name);
     let descriptor = Sym::new(&m.descriptor.to_string());
     let flags = m.access_flags.bits();
@@ -193,7 +220,7 @@ fn lower_method(m: &MethodInfo<'_>, with_bodies: bool) -> Method {
         }
         if with_bodies {
             if let Some(bc) = &c.bytecode {
-                let b = lower_body(c, bc);
+                let b = lower_body(c, bc, lambdas);
                 first_line = b.lines.iter().copied().find(|&l| l != 0).unwrap_or(0);
                 if name.as_str().contains('$') || flags & (ACC_SYNTHETIC | ACC_BRIDGE) != 0 {
                     inline_shape = inline_shape_of(&b, formal_slots.len());
@@ -240,7 +267,7 @@ fn method_ref(r: &MemberRef<'_>) -> MethodRef {
     }
 }
 
-fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>) -> Body {
+fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>, lambdas: &[Option<MethodRef>]) -> Body {
     let offsets: Vec<usize> = bc.opcodes.iter().map(|(o, _)| *o).collect();
     let index_of = |from: usize, jump: i32| -> u32 {
         let target = (from as i64 + jump as i64).max(0) as usize;
@@ -266,7 +293,7 @@ fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>) -> Body {
             line = line_table[next_entry].1;
             next_entry += 1;
         }
-        insns.push(lower_opcode(*pc, op, &index_of));
+        insns.push(lower_opcode(*pc, op, &index_of, lambdas));
         lines.push(line);
     }
     Body { insns, lines, max_locals: code.max_locals }
@@ -289,7 +316,7 @@ fn int(v: i32) -> Insn {
     Insn::Const { value: ConstVal::Int(v), wide: false }
 }
 
-fn lower_opcode(pc: usize, o: &Opcode<'_>, index_of: &dyn Fn(usize, i32) -> u32) -> Insn {
+fn lower_opcode(pc: usize, o: &Opcode<'_>, index_of: &dyn Fn(usize, i32) -> u32, lambdas: &[Option<MethodRef>]) -> Insn {
     use Opcode::*;
     let other = |wide| Insn::Const { value: ConstVal::Other, wide };
     match o {
@@ -348,7 +375,10 @@ fn lower_opcode(pc: usize, o: &Opcode<'_>, index_of: &dyn Fn(usize, i32) -> u32)
         Invokespecial(r) => Insn::Invoke { kind: InvokeKind::Special, method: method_ref(r) },
         Invokestatic(r) => Insn::Invoke { kind: InvokeKind::Static, method: method_ref(r) },
         Invokeinterface(r, _) => Insn::Invoke { kind: InvokeKind::Interface, method: method_ref(r) },
-        Invokedynamic(d) => Insn::InvokeDynamic { descriptor: cached(&d.name_and_type.descriptor, false) },
+        Invokedynamic(d) => Insn::InvokeDynamic {
+            descriptor: cached(&d.name_and_type.descriptor, false),
+            lambda: lambdas.get(d.attr_index as usize).copied().flatten().map(Box::new),
+        },
         New(c) => Insn::New { class: cached(c, true) },
         Newarray(_) | Anewarray(_) => Insn::NewArray { dims: 1 },
         Multianewarray(_, dims) => Insn::NewArray { dims: *dims },

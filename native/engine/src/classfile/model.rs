@@ -252,7 +252,9 @@ pub enum Insn {
     GetStatic(FieldRef),
     PutStatic(FieldRef),
     Invoke { kind: InvokeKind, method: MethodRef },
-    InvokeDynamic { descriptor: Sym },
+    /// `lambda`: the implementation method of a `LambdaMetafactory` call site (a lambda
+    /// body or a method reference); its captured values are the popped arguments.
+    InvokeDynamic { descriptor: Sym, lambda: Option<Box<MethodRef>> },
     New { class: Sym },
     /// `newarray`/`anewarray` (dims = 1) and `multianewarray`.
     NewArray { dims: u8 },

@@ -49,6 +49,13 @@ fn threads_of(c: u8) -> Result<Threads, String> {
     })
 }
 
+/// An access's thread, plus `HANDED` for accesses of handed code (older files have none).
+const HANDED: u8 = 4;
+
+fn access_threads_code(k: &AccessKey) -> u8 {
+    threads_code(k.thread) | if k.handed { HANDED } else { 0 }
+}
+
 fn own_code(o: Own) -> i64 {
     match o {
         Own::Unowned => -1,
@@ -73,6 +80,10 @@ fn attr_code(a: Option<Attr>) -> i8 {
         Some(Attr::Synchronized) => 3,
         Some(Attr::MainThreadHandle) => 4,
         Some(Attr::CurrentThreadHandle) => 5,
+        Some(Attr::Handed(_)) => -1,
+        Some(Attr::ParallelStream) => 6,
+        Some(Attr::MainHandler) => 7,
+        Some(Attr::WorkerHandler) => 8,
     }
 }
 
@@ -84,6 +95,9 @@ fn attr_of(c: i8) -> Option<Attr> {
         3 => Some(Attr::Synchronized),
         4 => Some(Attr::MainThreadHandle),
         5 => Some(Attr::CurrentThreadHandle),
+        6 => Some(Attr::ParallelStream),
+        7 => Some(Attr::MainHandler),
+        8 => Some(Attr::WorkerHandler),
         _ => None,
     }
 }
@@ -252,7 +266,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
                         kind,
                         enc.path(a.key.kind.path()),
                         callee,
-                        threads_code(a.key.thread),
+                        access_threads_code(&a.key),
                         a.key.lock as u8,
                         own_code(a.key.own_pre),
                         a.site.line,
@@ -383,7 +397,13 @@ impl Decoder {
                 self.traces.get(*trace as usize).cloned().ok_or_else(|| format!("trace index {trace} out of range"))?
             };
             decoded.push(Access {
-                key: AccessKey { kind, thread: threads_of(*thread)?, lock: *lock != 0, own_pre: own_of(*own) },
+                key: AccessKey {
+                    kind,
+                    thread: threads_of(*thread & !HANDED)?,
+                    lock: *lock != 0,
+                    own_pre: own_of(*own),
+                    handed: *thread & HANDED != 0,
+                },
                 site: Site { line: *line, trace },
             });
         }

@@ -16,7 +16,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         // A read-mode lock excludes writers only: it protects reads, not writes.
         let lock = st.locks > 0 || (st.read_locks > 0 && !kind.is_write());
-        let key = AccessKey { kind, thread: st.threads, lock, own_pre };
+        let key = AccessKey { kind, thread: st.threads, lock, own_pre, handed: false };
         let site = Site { line, trace };
         match self.accesses.get_mut(&key) {
             Some(existing) => {

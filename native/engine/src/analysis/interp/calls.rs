@@ -99,6 +99,12 @@ impl<'a, 'e> Interp<'a, 'e> {
                 st.own.set(&ret, Some(OWNED));
             }
         }
+        if self.env.extensions.thread_handoffs && named.name.as_str() == "<init>" {
+            self.note_constructor_args(st, &args);
+        }
+        if let Some(model) = cf.handoff {
+            self.handoff(st, model, kind, named, &args, &ret);
+        }
         if let Some(w) = ret_kind {
             push(st, Expr::Path(ret), w);
         }
@@ -167,77 +173,52 @@ impl<'a, 'e> Interp<'a, 'e> {
             &s.accesses
         };
         for acc in accesses {
-            let path = acc.key.kind.path();
-            let new_path = match path.base.formal_index() {
-                Some(i) => match args.get(i) {
-                    Some(Expr::Path(actual)) => {
-                        if actual.steps.len() + path.steps.len() > MAX_PATH_STEPS {
-                            continue;
-                        }
-                        let steps: Steps = if actual.steps.is_empty() {
-                            path.steps.clone()
-                        } else {
-                            actual.steps.iter().chain(path.steps.iter()).copied().collect()
-                        };
-                        Path { base: actual.base, steps }
-                    }
-                    _ => continue,
-                },
-                None => path.clone(),
-            };
+            let Some(new_path) = substitute(acc.key.kind.path(), args) else { continue };
             if !new_path.base.is_reportable() {
                 continue;
             }
-            let own_pre = match acc.key.own_pre {
-                Own::OwnedIf(set) if set != 0 => {
-                    let mut o = OWNED;
-                    for (i, a) in args.iter().enumerate().take(64) {
-                        if set & (1 << i) != 0 {
-                            o = o.join(own_e(st, a));
-                        }
-                    }
-                    o
-                }
-                other => other,
-            };
+            let own_pre = own_at_call(st, acc.key.own_pre, args);
             if own_pre.is_owned() {
                 continue;
             }
             let thread = if acc.key.thread == Threads::AnyThreadButSelf { Threads::AnyThreadButSelf } else { st.threads };
-            let key = AccessKey { kind: acc.key.kind.with_path(new_path), thread, lock: acc.key.lock || caller_lock || (st.read_locks > 0 && !acc.key.kind.is_write()), own_pre };
-            // Build the new site (one trace node) only when it is kept (see `Site::preferred`).
-            let rank = (call_site.line, acc.site.trace.len() + 1, acc.site.line);
-            match self.accesses.entry(key) {
-                std::collections::hash_map::Entry::Occupied(mut e) => {
-                    let old_rank = (e.get().outer_line(), e.get().trace.len(), e.get().line);
-                    if rank <= old_rank {
-                        let site = Site { line: acc.site.line, trace: acc.site.trace.prepend(call_site.clone()) };
-                        let old = std::mem::replace(e.get_mut(), site.clone());
-                        *e.get_mut() = Site::preferred(old, site);
-                    }
-                }
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(Site { line: acc.site.line, trace: acc.site.trace.prepend(call_site.clone()) });
-                }
-            }
+            let lock = acc.key.lock || caller_lock || (st.read_locks > 0 && !acc.key.kind.is_write());
+            let key = key_at_call(&acc.key, new_path, own_pre, thread, lock, false);
+            self.add_callee_access(key, &acc.site, Some(&call_site));
         }
         st.locks = (st.locks + s.locks).min(LOCK_TOP);
-        let ret_own = match s.return_ownership {
-            Own::Unowned => Own::Unowned,
-            Own::OwnedIf(set) => {
-                let mut o = OWNED;
-                for (i, a) in args.iter().enumerate().take(64) {
-                    if set & (1 << i) != 0 {
-                        o = o.join(own_e(st, a));
-                    }
-                }
-                o
-            }
-        };
+        let ret_own = own_at_call(st, s.return_ownership, args);
         st.own.set(ret, Some(ret_own));
         st.attrs.set(ret, s.return_attribute);
         if s.threads == Threads::AnyThreadButSelf {
             st.threads = Threads::AnyThreadButSelf;
+        }
+    }
+
+    /// Adds a callee's access, reached through `call_site` (none: shown as if it were in this
+    /// method, for a lambda body), keeping the preferred site of each snapshot.
+    pub(super) fn add_callee_access(&mut self, key: AccessKey, site: &Site, call_site: Option<&CallSite>) {
+        let new_site = || match call_site {
+            Some(c) => Site { line: site.line, trace: site.trace.prepend(c.clone()) },
+            None => site.clone(),
+        };
+        // Build the new site (one trace node) only when it is kept (see `Site::preferred`).
+        let rank = match call_site {
+            Some(c) => (c.line, site.trace.len() + 1, site.line),
+            None => (site.outer_line(), site.trace.len(), site.line),
+        };
+        match self.accesses.entry(key) {
+            std::collections::hash_map::Entry::Occupied(mut e) => {
+                let old_rank = (e.get().outer_line(), e.get().trace.len(), e.get().line);
+                if rank <= old_rank {
+                    let site = new_site();
+                    let old = std::mem::replace(e.get_mut(), site.clone());
+                    *e.get_mut() = Site::preferred(old, site);
+                }
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(new_site());
+            }
         }
     }
 
@@ -257,6 +238,52 @@ impl<'a, 'e> Interp<'a, 'e> {
         } else {
             st.own.set(ret, Some(OWNED));
         }
+    }
+}
+
+/// 5.5: a callee's formal-rooted path in terms of the actual arguments (None: the argument
+/// is no path, or the result would be too long).
+pub(super) fn substitute(path: &Path, args: &[Expr]) -> Option<Path> {
+    let Some(i) = path.base.formal_index() else { return Some(path.clone()) };
+    match args.get(i) {
+        Some(Expr::Path(actual)) => {
+            if actual.steps.len() + path.steps.len() > MAX_PATH_STEPS {
+                return None;
+            }
+            let steps: Steps = if actual.steps.is_empty() {
+                path.steps.clone()
+            } else {
+                actual.steps.iter().chain(path.steps.iter()).copied().collect()
+            };
+            Some(Path { base: actual.base, steps })
+        }
+        _ => None,
+    }
+}
+
+/// A callee's access as seen at a call: on `thread` under `lock`, unless it is handed code,
+/// which runs later on its own thread (the caller's thread and locks say nothing of it).
+pub(super) fn key_at_call(key: &AccessKey, path: Path, own_pre: Own, thread: Threads, lock: bool, handed: bool) -> AccessKey {
+    if key.handed {
+        AccessKey { kind: key.kind.with_path(path), own_pre, ..key.clone() }
+    } else {
+        AccessKey { kind: key.kind.with_path(path), thread, lock, own_pre, handed }
+    }
+}
+
+/// 5.5: a callee's conditional ownership given the ownership of the actual arguments.
+pub(super) fn own_at_call(st: &State, o: Own, args: &[Expr]) -> Own {
+    match o {
+        Own::OwnedIf(set) if set != 0 => {
+            let mut o = OWNED;
+            for (i, a) in args.iter().enumerate().take(64) {
+                if set & (1 << i) != 0 {
+                    o = o.join(own_e(st, a));
+                }
+            }
+            o
+        }
+        other => other,
     }
 }
 

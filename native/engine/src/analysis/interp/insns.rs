@@ -134,7 +134,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             Insn::Invoke { kind, method } => self.invoke(st, *kind, method),
-            Insn::InvokeDynamic { descriptor } => {
+            Insn::InvokeDynamic { descriptor, lambda } => {
                 let args = pop_args(st, descriptor.as_str(), false);
                 for a in &args {
                     self.read_expr(st, a);
@@ -143,13 +143,19 @@ impl<'a, 'e> Interp<'a, 'e> {
                     let t = self.temp();
                     st.own.set(&t, Some(OWNED));
                     st.attrs.set(&t, None);
+                    if lambda.is_some() && self.env.extensions.thread_handoffs {
+                        self.note_handed_value(st, &t, args);
+                    }
                     push(st, Expr::Path(t), w);
                 }
             }
-            Insn::New { .. } => {
+            Insn::New { class } => {
                 let t = self.temp();
                 st.own.set(&t, Some(OWNED));
                 st.attrs.set(&t, None);
+                if self.env.facts.handed_classes.contains_key(class) {
+                    self.note_handed_value(st, &t, Vec::new());
+                }
                 push(st, Expr::Path(t), false);
             }
             Insn::NewArray { dims } => {

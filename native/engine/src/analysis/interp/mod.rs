@@ -22,6 +22,7 @@ mod accesses;
 mod branches;
 mod calls;
 mod containers;
+mod handoffs;
 mod insns;
 mod locks;
 mod ownership;
@@ -88,6 +89,8 @@ struct Interp<'a, 'e> {
     /// Call sites whose summary accesses were already added, with the caller facts
     /// they depend on: re-running a loop body does not re-add them.
     applied: crate::fxhash::FxHashMap<(u32, u32), Vec<AppliedAt>>,
+    /// Thread handoffs: what the code made at an instruction captured (see `handoffs.rs`).
+    handed_values: crate::fxhash::FxHashMap<u32, Vec<Expr>>,
 }
 
 pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
@@ -104,7 +107,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
             };
         }
     }
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default() };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default() };
     interp.run();
     interp.summary()
 }
@@ -317,7 +320,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             locks: if synchronized { exit.locks.saturating_sub(1) } else { exit.locks },
             accesses,
             return_ownership: exit.ret_own.unwrap_or(Own::Unowned),
-            return_attribute: exit.ret_attr.flatten(),
+            // A handed value names an instruction of this method only.
+            return_attribute: exit.ret_attr.flatten().filter(|a| !matches!(a, Attr::Handed(_))),
             synchronized_fields,
         }
     }

@@ -1,0 +1,133 @@
+//! Thread-handoff models beyond RacerD (spec 11.3, "more thread evidence": executor
+//! submission, `Thread.start` targets; Android main-thread posts), on unless
+//! `racerd_compat`: the calls that run code given to them on another thread, and the
+//! values that say which thread (parallel streams, handlers and their loopers).
+//! `docs/analysis.md` and `docs/android.md` list them.
+
+use crate::classfile::model::*;
+use crate::hierarchy::ClassTable;
+use crate::sym::Sym;
+
+/// The thread that handed code runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// A background thread, possibly several at once (`AnyThread`).
+    Background,
+    /// The main thread (`AnyThreadButSelf`).
+    Main,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandoffModel {
+    /// Every argument that is code (a lambda, a method reference, a `Runnable` or
+    /// `Callable` object) runs on the target thread.
+    Arguments(Target),
+    /// `Thread.start()`: a `Thread` subclass runs its own `run()` in the background.
+    ThreadStart,
+    /// A stream operation: its function arguments run on many threads at once when the
+    /// receiver is a parallel stream, and a stream it returns stays parallel.
+    StreamOp,
+    /// `Collection.parallelStream()`, `BaseStream.parallel()`.
+    MakesParallel,
+    /// `Handler.post*`: runs its argument on the thread of the handler's looper.
+    HandlerPost,
+    /// `new Handler(looper, ...)`: the handler runs what it is given on the looper's thread.
+    HandlerInit,
+    /// `HandlerThread.getLooper()`: the looper of a background thread.
+    WorkerLooper,
+}
+
+const EXECUTOR_METHODS: &[&str] =
+    &["execute", "submit", "invokeAll", "invokeAny", "schedule", "scheduleAtFixedRate", "scheduleWithFixedDelay"];
+const VIEW_POSTS: &[&str] = &["post", "postDelayed", "postOnAnimation", "postOnAnimationDelayed"];
+const HANDLER_POSTS: &[&str] = &["post", "postDelayed", "postAtTime", "postAtFrontOfQueue"];
+const HANDLER: &str = "android.os.Handler";
+
+pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffModel> {
+    let class = named.class.as_str();
+    let name = named.name.as_str();
+    let is = |ancestors: &[&str]| table.is_subtype_of_any(named.class, ancestors);
+    if class.starts_with("java.util.stream.") {
+        return Some(match name {
+            "parallel" => HandoffModel::MakesParallel,
+            _ => HandoffModel::StreamOp,
+        });
+    }
+    let model = match name {
+        "<init>" if class == "java.lang.Thread" => HandoffModel::Arguments(Target::Background),
+        "<init>" if class == HANDLER && named.descriptor.as_str().starts_with("(Landroid/os/Looper;") => {
+            HandoffModel::HandlerInit
+        }
+        "start" if named.descriptor.as_str() == "()V" && is(&["java.lang.Thread"]) => HandoffModel::ThreadStart,
+        "parallelStream" if is(&["java.util.Collection"]) => HandoffModel::MakesParallel,
+        "getLooper" if is(&["android.os.HandlerThread"]) => HandoffModel::WorkerLooper,
+        "runOnUiThread" if is(&["android.app.Activity"]) => HandoffModel::Arguments(Target::Main),
+        _ if EXECUTOR_METHODS.contains(&name)
+            && is(&["java.util.concurrent.Executor", "java.util.concurrent.CompletionService"]) =>
+        {
+            HandoffModel::Arguments(Target::Background)
+        }
+        _ if name.ends_with("Async") && is(&["java.util.concurrent.CompletableFuture"]) => {
+            HandoffModel::Arguments(Target::Background)
+        }
+        _ if VIEW_POSTS.contains(&name) && is(&["android.view.View"]) => HandoffModel::Arguments(Target::Main),
+        _ if HANDLER_POSTS.contains(&name) && is(&[HANDLER]) => HandoffModel::HandlerPost,
+        _ => return None,
+    };
+    Some(model)
+}
+
+/// A call that may run code on a background thread (evidence that its class is concurrent).
+pub fn may_hand_to_background(model: HandoffModel) -> bool {
+    !matches!(model, HandoffModel::Arguments(Target::Main) | HandoffModel::HandlerInit | HandoffModel::WorkerLooper)
+}
+
+/// The code a `Runnable` or `Callable` object of `class` runs: its `run()` or `call()`.
+/// `java.lang.Thread` itself runs the `Runnable` it was given (modelled at its constructor).
+pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
+    if class.as_str() == "java.lang.Thread" {
+        return None;
+    }
+    [("run", "()V"), ("call", "()Ljava/lang/Object;")].iter().find_map(|(name, descriptor)| {
+        let m = MethodRef { class, name: Sym::new(name), descriptor: Sym::new(descriptor) };
+        table.resolve_method(&m).filter(|r| r.class.as_str() != "java.lang.Thread")
+    })
+}
+
+/// The handler fields of one body: `f = new Handler(Looper.getMainLooper())` (main) or
+/// `f = new Handler(handlerThread.getLooper())` (background), the forms a handler kept in
+/// a field takes; a post through that field elsewhere runs on that thread.
+pub fn handler_fields(body: &Body) -> Vec<(FieldRef, Target)> {
+    let mut out = Vec::new();
+    for (i, insn) in body.insns.iter().enumerate() {
+        let field = match insn {
+            Insn::PutField(f) | Insn::PutStatic(f) => f,
+            _ => continue,
+        };
+        let handler = match i.checked_sub(1).map(|j| &body.insns[j]) {
+            Some(Insn::Invoke { method, .. }) if method.name.as_str() == "<init>" && method.class.as_str() == HANDLER => {
+                method.class
+            }
+            _ => continue,
+        };
+        // The looper is computed between the `new` and the constructor call.
+        for insn in body.insns[..i - 1].iter().rev() {
+            match insn {
+                Insn::New { class } if *class == handler => break,
+                Insn::Invoke { method, .. } => match (method.class.as_str(), method.name.as_str()) {
+                    ("android.os.Looper", "getMainLooper") => {
+                        out.push((*field, Target::Main));
+                        break;
+                    }
+                    ("android.os.HandlerThread", "getLooper") => {
+                        out.push((*field, Target::Background));
+                        break;
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,178 @@
+//! Thread handoffs (extension, `analysis/handoffs.rs` for the models): code handed to
+//! another thread is applied where it is handed, as a call whose accesses keep the thread
+//! they are handed to and only the locks the handed code takes itself. So the class that
+//! hands the code over sees them, and reports them like its own accesses.
+
+use crate::classfile::descriptor::return_kind;
+use crate::classfile::model::*;
+
+use super::super::domain::*;
+use super::super::handoffs::{HandoffModel, Target};
+use super::calls::{key_at_call, own_at_call, substitute};
+use super::state::*;
+use super::{Callee, Interp};
+
+/// How the handed code's formals relate to the values captured where it was made.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Capture {
+    /// A lambda or method reference: formal `i` is captured value `i`.
+    Formals,
+    /// A `Runnable` object of an inner class: its `this.this$0` is constructor argument 0,
+    /// and its own fields belong to the fresh object.
+    OuterInstance,
+}
+
+struct Handed {
+    body: MethodRef,
+    captured: Vec<Expr>,
+    capture: Capture,
+    /// A lambda body of this class: its accesses are shown at their own lines, as code of
+    /// the method that holds the lambda.
+    inline: bool,
+}
+
+impl<'a, 'e> Interp<'a, 'e> {
+    /// `invokedynamic` of a lambda or method reference, and `new` of a `Runnable`/`Callable`
+    /// class: the value made here is code that may be handed over.
+    pub(super) fn note_handed_value(&mut self, st: &mut State, made: &Path, captured: Vec<Expr>) {
+        st.attrs.set(made, Some(Attr::Handed(self.pc as u32)));
+        self.handed_values.insert(self.pc as u32, captured);
+    }
+
+    /// A constructor call: when it makes a handed object, what the object captures (the
+    /// outer instance first).
+    pub(super) fn note_constructor_args(&mut self, st: &State, args: &[Expr]) {
+        if let Some(Attr::Handed(pc)) = args.first().and_then(|a| attr_e(st, a)) {
+            if matches!(self.body.insns.get(pc as usize), Some(Insn::New { .. })) {
+                self.handed_values.insert(pc, args[1..].to_vec());
+            }
+        }
+    }
+
+    pub(super) fn handoff(&mut self, st: &mut State, model: HandoffModel, kind: InvokeKind, named: &MethodRef, args: &[Expr], ret: &Path) {
+        let params = if kind == InvokeKind::Static { args } else { args.get(1..).unwrap_or(&[]) };
+        let receiver = || if kind == InvokeKind::Static { None } else { args.first() };
+        match model {
+            HandoffModel::Arguments(target) => self.hand_all(st, params, target),
+            HandoffModel::ThreadStart => {
+                if let Some(r) = receiver() {
+                    self.hand(st, r, Target::Background);
+                }
+            }
+            HandoffModel::StreamOp => {
+                if receiver().and_then(|r| attr_e(st, r)) == Some(Attr::ParallelStream) {
+                    self.hand_all(st, params, Target::Background);
+                    let stream = return_kind(named.descriptor.as_str()).is_some()
+                        && named.descriptor.as_str().contains(")Ljava/util/stream/");
+                    if stream && named.name.as_str() != "sequential" {
+                        st.attrs.set(ret, Some(Attr::ParallelStream));
+                    }
+                }
+            }
+            HandoffModel::MakesParallel => st.attrs.set(ret, Some(Attr::ParallelStream)),
+            HandoffModel::HandlerPost => {
+                if let Some(target) = receiver().and_then(|r| self.handler_target(st, r)) {
+                    self.hand_all(st, params, target);
+                }
+            }
+            HandoffModel::HandlerInit => {
+                let handler = match args.get(1).and_then(|l| attr_e(st, l)) {
+                    Some(Attr::MainThreadHandle | Attr::MainHandler) => Some(Attr::MainHandler),
+                    Some(Attr::WorkerHandler) => Some(Attr::WorkerHandler),
+                    _ => None,
+                };
+                if let (Some(attr), Some(Expr::Path(h))) = (handler, args.first()) {
+                    st.attrs.set(h, Some(attr));
+                }
+            }
+            HandoffModel::WorkerLooper => st.attrs.set(ret, Some(Attr::WorkerHandler)),
+        }
+    }
+
+    /// The thread a handler runs what it is posted: from the looper it was made with here,
+    /// or from what the handler field it is read from is always given.
+    fn handler_target(&self, st: &State, handler: &Expr) -> Option<Target> {
+        match attr_e(st, handler) {
+            Some(Attr::MainHandler) => return Some(Target::Main),
+            Some(Attr::WorkerHandler) => return Some(Target::Background),
+            _ => {}
+        }
+        match handler {
+            Expr::Path(p) => match p.steps.last() {
+                Some(Step::Field { class, name }) => self.env.facts.handler_fields.get(&(*class, *name)).copied(),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn hand_all(&mut self, st: &State, values: &[Expr], target: Target) {
+        for v in values {
+            self.hand(st, v, target);
+        }
+    }
+
+    /// The code a value runs when handed over, if it is known.
+    fn handed_code(&self, st: &State, value: &Expr) -> Option<Handed> {
+        let class = self.input.mref.class;
+        match attr_e(st, value) {
+            Some(Attr::Handed(pc)) => {
+                let captured = self.handed_values.get(&pc).cloned().unwrap_or_default();
+                match self.body.insns.get(pc as usize)? {
+                    Insn::InvokeDynamic { lambda: Some(l), .. } => {
+                        let body = self.env.table.resolve_method(l).unwrap_or(**l);
+                        let inline = body.class == class && body.name.as_str().starts_with("lambda$");
+                        Some(Handed { body, captured, capture: Capture::Formals, inline })
+                    }
+                    Insn::New { class } => {
+                        let body = *self.env.facts.handed_classes.get(class)?;
+                        Some(Handed { body, captured, capture: Capture::OuterInstance, inline: false })
+                    }
+                    _ => None,
+                }
+            }
+            // `new Thread(this)`, `executor.execute(this)`: this object's own `run()`.
+            _ if matches!(value, Expr::Path(p) if p.base == Base::This && p.steps.is_empty()) => {
+                let body = super::super::handoffs::body_of_class(self.env.table, class)?;
+                Some(Handed { body, captured: vec![value.clone()], capture: Capture::Formals, inline: false })
+            }
+            _ => None,
+        }
+    }
+
+    fn hand(&mut self, st: &State, value: &Expr, target: Target) {
+        let Some(handed) = self.handed_code(st, value) else { return };
+        let summary = match (self.env.callee)(&handed.body) {
+            Callee::Summary(s) => s,
+            Callee::Unknown => return,
+        };
+        let call_site = CallSite { callee: handed.body, line: self.line };
+        let outer = &handed.captured[..handed.captured.len().min(1)];
+        for acc in &summary.accesses {
+            let path = acc.key.kind.path();
+            let (new_path, args) = match handed.capture {
+                Capture::Formals => (substitute(path, &handed.captured), &handed.captured[..]),
+                Capture::OuterInstance => match (path.base, path.steps.first()) {
+                    (Base::This, Some(Step::Field { name, .. })) if name.as_str().starts_with("this$") => {
+                        let inner = Path { base: Base::This, steps: Steps::from(&path.steps[1..]) };
+                        (substitute(&inner, outer), outer)
+                    }
+                    (Base::Static(_), _) => (Some(path.clone()), outer),
+                    _ => continue,
+                },
+            };
+            let Some(new_path) = new_path.filter(|p| p.base.is_reportable()) else { continue };
+            let own_pre = own_at_call(st, acc.key.own_pre, args);
+            if own_pre.is_owned() {
+                continue;
+            }
+            let thread = match target {
+                Target::Main => Threads::AnyThreadButSelf,
+                Target::Background if acc.key.thread == Threads::AnyThreadButSelf => Threads::AnyThreadButSelf,
+                Target::Background => Threads::AnyThread,
+            };
+            let key = key_at_call(&acc.key, new_path, own_pre, thread, acc.key.lock, true);
+            self.add_callee_access(key, &acc.site, (!handed.inline).then_some(&call_site));
+        }
+    }
+}
