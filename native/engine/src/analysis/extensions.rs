@@ -25,6 +25,22 @@ pub struct Extensions {
     /// Reporting: compiler-generated bridge methods (generic overrides such as
     /// `doInBackground(Object[])`) are not reported; the methods they forward to are.
     pub skip_bridges: bool,
+    /// Locks: a callee that releases locks it did not take (a helper calling `unlock()`)
+    /// releases them in its callers' state; summaries record the releases.
+    pub callee_releases: bool,
+    /// Threads: a call to a method of the caller's own class (or a superclass) that runs
+    /// concurrently, such as one taking a lock, is evidence of concurrency, as a lock taken
+    /// in the caller itself is.
+    pub callee_lock_evidence: bool,
+    /// Reporting: a subclass's accesses to `this` meet the accesses of the methods it
+    /// inherits, so they race with its superclass's concurrent methods.
+    pub inherited_accesses: bool,
+    /// Control flow: exception handlers are analysed, entered from every instruction of
+    /// their try range with the states of those points joined.
+    pub exception_handlers: bool,
+    /// Reporting: an unprotected write races with accesses to the same location made under
+    /// a lock by a concurrent method (a synchronized getter with a plain setter).
+    pub locked_location_evidence: bool,
 }
 
 impl Extensions {
@@ -45,6 +61,11 @@ impl Extensions {
         collection_models: true,
         android_threads: true,
         skip_bridges: true,
+        callee_releases: true,
+        callee_lock_evidence: true,
+        inherited_accesses: true,
+        exception_handlers: true,
+        locked_location_evidence: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -56,6 +77,11 @@ impl Extensions {
         collection_models: false,
         android_threads: false,
         skip_bridges: false,
+        callee_releases: false,
+        callee_lock_evidence: false,
+        inherited_accesses: false,
+        exception_handlers: false,
+        locked_location_evidence: false,
     };
 }
 

@@ -6,6 +6,7 @@ pub mod dedup;
 pub mod domain;
 pub mod extensions;
 pub mod facts;
+pub mod inherited;
 pub mod interp;
 pub mod models;
 pub mod races;

@@ -175,7 +175,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
     let (needed, candidate) = if inputs.all_summaries {
         (vec![true; methods.len()], vec![true; inputs.classes.len()])
     } else {
-        needed_for_reporting(inputs, &methods, &edges, &own_code_concurrent)
+        needed_for_reporting(inputs, &methods, &by_ref, &edges, &own_code_concurrent)
     };
     let needed: Vec<AtomicBool> = needed.into_iter().map(AtomicBool::new).collect();
     phase(start, "demand");
@@ -287,10 +287,13 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
 /// The methods whose summaries reporting depends on first: every method of a class that
 /// may have a method running on any thread (8.5) or a `@GuardedBy` field (8.7.1), and
 /// everything they call (the constructors 8.4 needs come in a second round). Also
-/// returns which classes those are.
+/// returns which classes those are. With the extensions that let a class's reports depend
+/// on its superclasses' methods, a subclass of such a class is one too, and the methods it
+/// inherits are needed.
 fn needed_for_reporting(
     inputs: &Inputs<'_>,
     methods: &[MethodEntry],
+    by_ref: &FxHashMap<MethodRef, usize>,
     edges: &[Vec<usize>],
     own_code_concurrent: &[bool],
 ) -> (Vec<bool>, Vec<bool>) {
@@ -305,8 +308,32 @@ fn needed_for_reporting(
             candidate[e.class] = true;
         }
     }
+    let ext = inputs.extensions;
+    let mut inherited_needed: Vec<usize> = Vec::new();
+    if ext.inherited_accesses || ext.callee_lock_evidence {
+        let class_index: FxHashMap<Sym, usize> =
+            inputs.classes.iter().enumerate().map(|(i, c)| (c.header.name, i)).collect();
+        let upstream_concurrent = |m: &MethodRef| inputs.upstream.get(m).map_or(false, |s| s.threads.is_any());
+        let direct = candidate.clone();
+        for (ci, class) in inputs.classes.iter().enumerate() {
+            let inherited = super::inherited::inherited_methods(inputs.table, &class.header);
+            let from_super = inherited.iter().any(|m| match class_index.get(&m.class) {
+                Some(&sc) => direct[sc],
+                None => upstream_concurrent(m),
+            }) || inputs.table.find_in_supertypes(class.header.name, |s| {
+                class_index.get(&s).filter(|&&sc| sc != ci && direct[sc]).map(|_| ())
+            }).is_some();
+            if from_super {
+                candidate[ci] = true;
+            }
+            if candidate[ci] && ext.inherited_accesses {
+                inherited_needed.extend(inherited.iter().filter_map(|m| by_ref.get(m).copied()));
+            }
+        }
+    }
     let mut needed = vec![false; methods.len()];
     let mut stack: Vec<usize> = (0..methods.len()).filter(|&i| candidate[methods[i].class]).collect();
+    stack.extend(inherited_needed);
     while let Some(i) = stack.pop() {
         if needed[i] {
             continue;

@@ -23,9 +23,9 @@ pub struct Encoded {
     pub fields: Vec<[u32; 2]>,
     /// Trace nodes `[callee method, line, next node or -1]`; `next` always precedes.
     pub calls: Vec<(u32, u32, i64)>,
-    /// One per summarised method: `[method, threads, locks, return ownership,
+    /// One per summarised method: `[method, threads, locks, releases, return ownership,
     /// return attribute or -1, synchronized field paths, accesses]`.
-    pub summaries: Vec<(u32, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>)>,
+    pub summaries: Vec<(u32, u8, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>)>,
 }
 
 fn threads_code(t: Threads) -> u8 {
@@ -266,6 +266,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
             enc.methods[m],
             threads_code(s.threads),
             s.locks,
+            s.releases,
             own_code(s.return_ownership),
             attr_code(s.return_attribute),
             sync,
@@ -308,7 +309,7 @@ pub fn decode<'e>(e: &'e Encoded) -> Result<Vec<(MethodRef, Summary)>, String> {
     // Summaries decode independently once the shared tables are built.
     e.summaries
         .par_iter()
-        .map(|(m, threads, locks, ret_own, ret_attr, sync, accesses)| {
+        .map(|(m, threads, locks, releases, ret_own, ret_attr, sync, accesses)| {
             let mut step_cache: FxHashMap<&[i64], Steps> = FxHashMap::default();
             let mut path = |v: &'e [i64]| decode_path(v, &sym, &fields, &mut step_cache);
             let mut decoded = Vec::with_capacity(accesses.len());
@@ -337,6 +338,7 @@ pub fn decode<'e>(e: &'e Encoded) -> Result<Vec<(MethodRef, Summary)>, String> {
                 Summary {
                     threads: threads_of(*threads)?,
                     locks: *locks,
+                    releases: *releases,
                     accesses: decoded,
                     return_ownership: own_of(*ret_own),
                     return_attribute: attr_of(*ret_attr),

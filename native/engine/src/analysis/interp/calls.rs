@@ -7,7 +7,7 @@ use crate::classfile::model::*;
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
 use super::super::models::{LockEffect, ThreadEffect};
-use super::locks::{apply_lock_effect, apply_lock_thread};
+use super::locks::{acquire, apply_lock_effect, apply_lock_thread, release};
 use super::ownership::{own, own_e};
 use super::state::*;
 use super::{Callee, Interp, MAX_INLINE_DEPTH};
@@ -82,7 +82,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     if matches!(effect, LockEffect::Release | LockEffect::ReleaseRead | LockEffect::ReleaseAny) {
                         self.flush_pending_reads(st);
                     }
-                    apply_lock_effect(st, effect)
+                    apply_lock_effect(st, effect, self.env.extensions.callee_releases)
                 }
                 None if cf.ignored => {}
                 None => match (self.env.callee)(&resolved) {
@@ -221,7 +221,15 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
         }
-        st.locks = (st.locks + s.locks).min(LOCK_TOP);
+        let ext = self.env.extensions;
+        if ext.callee_releases && s.releases > 0 {
+            self.flush_pending_reads(st);
+            release(st, s.releases, true);
+        }
+        acquire(st, s.locks);
+        if ext.callee_lock_evidence && s.threads.is_any() && self.is_own_class_method(callee) {
+            apply_lock_thread(st);
+        }
         let ret_own = match s.return_ownership {
             Own::Unowned => Own::Unowned,
             Own::OwnedIf(set) => {
@@ -239,6 +247,13 @@ impl<'a, 'e> Interp<'a, 'e> {
         if s.threads == Threads::AnyThreadButSelf {
             st.threads = Threads::AnyThreadButSelf;
         }
+    }
+
+    /// A method of the caller's class or of one of its superclasses: what it says about
+    /// concurrency says it about the caller's class too.
+    fn is_own_class_method(&self, callee: &MethodRef) -> bool {
+        let me = self.input.class.name;
+        callee.class == me || self.env.table.is_subtype(me, callee.class)
     }
 
     pub(super) fn no_summary(&mut self, st: &mut State, cf: &CallFacts, args: &[Expr], ret: &Path) {

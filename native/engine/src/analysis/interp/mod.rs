@@ -55,8 +55,61 @@ struct Exit {
     attrs: Option<PathMap<Attr>>,
     threads: Threads,
     locks: u8,
+    /// The lock state of the normal returns (`return`, not `athrow`): what a caller resumes
+    /// with.
+    returned: Option<ReturnedLocks>,
     ret_own: Option<Own>,
     ret_attr: Option<Option<Attr>>,
+}
+
+#[derive(Clone, Copy)]
+struct ReturnedLocks {
+    locks: u8,
+    may_locks: u8,
+    released: u8,
+}
+
+impl ReturnedLocks {
+    fn of(st: &State) -> ReturnedLocks {
+        ReturnedLocks { locks: st.locks, may_locks: st.may_locks, released: st.released }
+    }
+    fn join(self, other: ReturnedLocks, must_hold: bool) -> ReturnedLocks {
+        ReturnedLocks {
+            locks: if must_hold { self.locks.min(other.locks) } else { self.locks.max(other.locks) },
+            may_locks: self.may_locks.max(other.may_locks),
+            released: self.released.max(other.released),
+        }
+    }
+}
+
+/// The state a handler starts with: the thrown exception alone on the stack.
+fn handler_entry(st: &State) -> State {
+    State {
+        threads: st.threads,
+        locks: st.locks,
+        read_locks: st.read_locks,
+        may_locks: st.may_locks,
+        released: st.released,
+        own: st.own.clone(),
+        attrs: st.attrs.clone(),
+        stack: vec![Slot::Val(Expr::opaque(Vec::new(), None, Own::Unowned))],
+    }
+}
+
+/// Instructions that change nothing but the operand stack and temporaries (which do not
+/// reach a handler).
+fn only_moves_values(insn: &Insn) -> bool {
+    !matches!(
+        insn,
+        Insn::Store { .. }
+            | Insn::Iinc { .. }
+            | Insn::ArrayStore { .. }
+            | Insn::PutField(_)
+            | Insn::PutStatic(_)
+            | Insn::Invoke { .. }
+            | Insn::MonitorEnter
+            | Insn::MonitorExit
+    )
 }
 
 pub struct MethodInput<'a> {
@@ -88,6 +141,8 @@ struct Interp<'a, 'e> {
     /// Call sites whose summary accesses were already added, with the caller facts
     /// they depend on: re-running a loop body does not re-add them.
     applied: crate::fxhash::FxHashMap<(u32, u32), Vec<AppliedAt>>,
+    /// States flowing into exception handlers from the block being run.
+    to_handlers: Vec<(usize, State)>,
 }
 
 pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
@@ -104,7 +159,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
             };
         }
     }
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default() };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), to_handlers: Vec::new() };
     interp.run();
     interp.summary()
 }
@@ -130,6 +185,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             threads: self.input.facts.initial_threads,
             locks: if synchronized { 1 } else { 0 },
             read_locks: 0,
+            may_locks: if synchronized { 1 } else { 0 },
+            released: 0,
             own,
             attrs: PathMap::default(),
             stack: Vec::new(),
@@ -140,7 +197,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         let insns = &self.body.insns;
         let exits_after = std::mem::take(&mut self.exits_after);
         let splits = |i: usize| exits_after[i];
-        let cfg = Cfg::build(insns, &splits);
+        let handlers = if self.env.extensions.exception_handlers { &self.body.handlers[..] } else { &[] };
+        let cfg = Cfg::build(insns, &splits, handlers);
         if cfg.blocks.is_empty() {
             return;
         }
@@ -165,7 +223,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Some(s) => s,
                 None => continue,
             };
-            let outgoing = self.run_block(&cfg, b, state, &exits_after);
+            let mut outgoing = self.run_block(&cfg, b, state, &exits_after);
+            outgoing.append(&mut self.to_handlers);
             for (succ, mut out) in outgoing {
                 gc_temps(&mut out);
                 let merged = match &entry[succ] {
@@ -193,6 +252,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     self.run_block(&cfg, b, state, &exits_after);
                 }
             }
+            self.to_handlers.clear();
         }
     }
 
@@ -200,9 +260,18 @@ impl<'a, 'e> Interp<'a, 'e> {
     fn run_block(&mut self, cfg: &Cfg, b: usize, mut st: State, exits_after: &[bool]) -> Vec<(usize, State)> {
         let block = cfg.blocks[b].clone();
         let insns = &self.body.insns;
+        // A handler is entered from every covered instruction, with the state before it;
+        // only instructions that change more than the operand stack give a new state.
+        let mut state_changed = true;
         for i in block.start..block.end {
             self.pc = i;
             self.line = self.body.lines[i];
+            if state_changed && !cfg.handlers.is_empty() {
+                for h in cfg.handlers_at(i) {
+                    self.to_handlers.push((h, handler_entry(&st)));
+                }
+            }
+            state_changed = !only_moves_values(&insns[i]);
             let last = i + 1 == block.end;
             match &insns[i] {
                 Insn::If { kind, target } => {
@@ -239,18 +308,18 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Insn::Ret => return Vec::new(),
                 Insn::Return { value } => {
                     let ret = value.map(|w| pop(&mut st, w));
-                    self.finish(&st, ret.as_ref());
+                    self.finish(&st, ret.as_ref(), true);
                     return Vec::new();
                 }
                 Insn::Athrow => {
                     let ex = pop(&mut st, false);
-                    self.finish(&st, Some(&ex));
+                    self.finish(&st, Some(&ex), false);
                     return Vec::new();
                 }
                 insn => {
                     self.step(&mut st, insn);
                     if exits_after[i] {
-                        self.finish(&st, None);
+                        self.finish(&st, None, false);
                         return Vec::new();
                     }
                     if last {
@@ -262,7 +331,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         Vec::new()
     }
 
-    fn finish(&mut self, st: &State, ret: Option<&Expr>) {
+    /// `returns`: a normal return (the caller resumes after the call).
+    fn finish(&mut self, st: &State, ret: Option<&Expr>, returns: bool) {
         if let Some(r) = ret {
             self.read_expr(st, r);
         }
@@ -272,12 +342,18 @@ impl<'a, 'e> Interp<'a, 'e> {
         };
         let name = self.input.mref.name.as_str();
         let keeps_attrs = name == "<init>" || name == "<clinit>";
+        let must_hold = self.env.extensions.lock_precision;
+        let returned = returns.then(|| ReturnedLocks::of(st));
         match &mut self.exit {
             None => {
                 let attrs = keeps_attrs.then(|| st.attrs.clone());
-                self.exit = Some(Exit { attrs, threads: st.threads, locks: st.locks, ret_own: ro, ret_attr: ra })
+                self.exit = Some(Exit { attrs, threads: st.threads, locks: st.locks, returned, ret_own: ro, ret_attr: ra })
             }
             Some(e) => {
+                e.returned = match (e.returned, returned) {
+                    (Some(a), Some(b)) => Some(a.join(b, must_hold)),
+                    (a, b) => a.or(b),
+                };
                 if let Some(a) = &e.attrs {
                     e.attrs = Some(a.merge(&st.attrs, |x, y| (x == y).then_some(x), false));
                 }
@@ -312,9 +388,26 @@ impl<'a, 'e> Interp<'a, 'e> {
             .map(|(p, _)| p)
             .collect();
         synchronized_fields.sort();
+        let ext = self.env.extensions;
+        // Exits by an exception do not say what a caller holds when it resumes after the call
+        // (with handlers analysed, a handler's path out of a `try { lock() }` holds nothing).
+        let (mut locks, mut releases) = match exit.returned {
+            Some(r) if ext.exception_handlers => (r.locks, r.released),
+            Some(r) => (exit.locks, r.released),
+            None => (exit.locks, 0),
+        };
+        if synchronized {
+            // The count started with the method's own monitor: a path that released below it
+            // released a caller's lock.
+            if ext.callee_releases && exit.returned.map_or(false, |r| r.may_locks == 0) {
+                releases = (releases + 1).min(LOCK_TOP);
+            }
+            locks = locks.saturating_sub(1);
+        }
         Summary {
             threads: exit.threads,
-            locks: if synchronized { exit.locks.saturating_sub(1) } else { exit.locks },
+            locks,
+            releases,
             accesses,
             return_ownership: exit.ret_own.unwrap_or(Own::Unowned),
             return_attribute: exit.ret_attr.flatten(),
