@@ -361,11 +361,9 @@ impl<'a> ClassReporter<'a> {
 
     /// An access of a concurrent method that makes an unprotected write to the same location
     /// a race even when the writer is not known to run concurrently: one made under a lock
-    /// (the lock says the location is shared), or one of an inherited method (it races with
-    /// the write, and is not reported in this class).
+    /// (the lock says the location is shared).
     fn shows_shared_location(&self, c: &Entry<'a>) -> bool {
-        let ext = self.cfg.extensions;
-        (ext.locked_location_evidence && c.access.key.lock) || c.inherited.is_some()
+        self.cfg.extensions.locked_location_evidence && c.access.key.lock
     }
 
     fn read_rule(&mut self, e: &Entry<'a>, group: &[Entry<'a>]) {

@@ -190,7 +190,22 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
             .filter_map(|(e, _)| inputs.classes[e.class].methods[e.index].body.as_ref()),
     );
     phase(start, "callee facts");
-    let env = Env { table, facts: &facts, config: inputs.config, ignore_classes: inputs.ignore_classes, callee: &callee, inline_shape: &shape, extensions: inputs.extensions };
+    let takes_lock = |r: &MethodRef| {
+        by_ref.get(r).map_or(false, |&i| {
+            let e = &methods[i];
+            own_code_concurrent[i] || inputs.classes[e.class].methods[e.index].header.flags & ACC_SYNCHRONIZED != 0
+        })
+    };
+    let env = Env {
+        table,
+        facts: &facts,
+        config: inputs.config,
+        ignore_classes: inputs.ignore_classes,
+        callee: &callee,
+        inline_shape: &shape,
+        takes_lock: &takes_lock,
+        extensions: inputs.extensions,
+    };
     // A method not (yet) needed keeps no summary; a later round may still need it.
     let analyse = |i: usize| {
         let e = &methods[i];
@@ -310,7 +325,7 @@ fn needed_for_reporting(
     }
     let ext = inputs.extensions;
     let mut inherited_needed: Vec<usize> = Vec::new();
-    if ext.inherited_accesses || ext.callee_lock_evidence {
+    if ext.inherited_accesses {
         let class_index: FxHashMap<Sym, usize> =
             inputs.classes.iter().enumerate().map(|(i, c)| (c.header.name, i)).collect();
         let upstream_concurrent = |m: &MethodRef| inputs.upstream.get(m).map_or(false, |s| s.threads.is_any());
@@ -326,7 +341,7 @@ fn needed_for_reporting(
             if from_super {
                 candidate[ci] = true;
             }
-            if candidate[ci] && ext.inherited_accesses {
+            if candidate[ci] {
                 inherited_needed.extend(inherited.iter().filter_map(|m| by_ref.get(m).copied()));
             }
         }

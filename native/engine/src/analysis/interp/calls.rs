@@ -227,7 +227,14 @@ impl<'a, 'e> Interp<'a, 'e> {
             release(st, s.releases, true);
         }
         acquire(st, s.locks);
-        if ext.callee_lock_evidence && s.threads.is_any() && self.is_own_class_method(callee) {
+        // A lock taken by a method of the same class is evidence, as one taken here would be
+        // (one call deep: what makes the callee itself concurrent only by its callees is not).
+        // Not in constructors: the object is not shared yet.
+        if ext.callee_lock_evidence
+            && callee.class == self.input.class.name
+            && !matches!(self.input.mref.name.as_str(), "<init>" | "<clinit>")
+            && (self.env.takes_lock)(callee)
+        {
             apply_lock_thread(st);
         }
         let ret_own = match s.return_ownership {
@@ -247,13 +254,6 @@ impl<'a, 'e> Interp<'a, 'e> {
         if s.threads == Threads::AnyThreadButSelf {
             st.threads = Threads::AnyThreadButSelf;
         }
-    }
-
-    /// A method of the caller's class or of one of its superclasses: what it says about
-    /// concurrency says it about the caller's class too.
-    fn is_own_class_method(&self, callee: &MethodRef) -> bool {
-        let me = self.input.class.name;
-        callee.class == me || self.env.table.is_subtype(me, callee.class)
     }
 
     pub(super) fn no_summary(&mut self, st: &mut State, cf: &CallFacts, args: &[Expr], ret: &Path) {

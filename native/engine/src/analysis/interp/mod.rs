@@ -47,6 +47,9 @@ pub struct Env<'a> {
     pub ignore_classes: &'a crate::fxhash::FxHashSet<Sym>,
     pub callee: &'a (dyn Fn(&MethodRef) -> Callee<'a> + Sync),
     pub inline_shape: &'a (dyn Fn(&MethodRef) -> Option<InlineShape> + Sync),
+    /// Whether a method's own code takes a lock (synchronized, a monitor, a lock model) or
+    /// otherwise shows it runs concurrently (8.5): analysed methods only.
+    pub takes_lock: &'a (dyn Fn(&MethodRef) -> bool + Sync),
     pub extensions: Extensions,
 }
 
