@@ -1,4 +1,4 @@
-//! The analysis extensions beyond RacerD (spec 11.3), one switch each. All but two are on
+//! The analysis extensions beyond RacerD (spec 11.3), one switch each. All but three are on
 //! by default; `racerd_compat` turns every one off and reproduces the reference.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,9 +51,9 @@ impl Extensions {
         }
     }
 
-    /// The default mode: every extension except `callee_lock_evidence` and
-    /// `locked_location_evidence`, which the corpus shows to add mostly false alarms
-    /// (docs/analysis.md); they are kept for measurement.
+    /// The default mode: every extension except `callee_lock_evidence`,
+    /// `inherited_accesses` and `locked_location_evidence`, which the corpus shows to add
+    /// mostly false alarms (docs/analysis.md); they are kept for measurement.
     pub const ALL: Extensions = Extensions {
         report_per_field: true,
         end_location_dedup: true,
@@ -65,7 +65,7 @@ impl Extensions {
         skip_bridges: true,
         callee_releases: true,
         callee_lock_evidence: false,
-        inherited_accesses: true,
+        inherited_accesses: false,
         exception_handlers: true,
         locked_location_evidence: false,
     };
