@@ -101,8 +101,10 @@ run_its() {
         failures+=("$it_failed invoker scenario(s) on $label")
         grep -E '^\[INFO\] +[A-Za-z0-9_-]+/pom\.xml \.+ (FAILED|ERROR)' "$it_log" | sed -E 's/^\[INFO\] +([^ ]+).*/\1/' |
             while read -r pom; do
-                echo "---- maven-plugin/target/it/$(dirname "$pom")/build.log on $label (last lines)"
-                tail -25 "maven-plugin/target/it/$(dirname "$pom")/build.log" 2>/dev/null
+                local build_log="maven-plugin/target/it/$(dirname "$pom")/build.log"
+                echo "---- $build_log on $label (the failed check, then the last lines)"
+                grep -m3 -E 'AssertionError|ERROR\]' "$build_log" 2>/dev/null
+                tail -25 "$build_log" 2>/dev/null | grep -vE '^\s+at (java|jdk|org\.codehaus|groovy|org\.apache)\.'
             done
     elif [ "$it_status" -ne 0 ]; then
         fail "maven-plugin build on $label" "mvn exited with $it_status"

@@ -8,7 +8,9 @@
 //! inlined forwarders); the classes those summaries name (field paths, container calls);
 //! and the constructors of the upstream classes declaring the fields its code and those
 //! summaries use containers through (the synchronized-container filter, 8.4, reads them).
-//! That closure is computed here, round by round.
+//! That closure is computed here, round by round. With `inherited`, the summaries of the
+//! methods the analysed classes inherit from upstream classes are loaded too (reporting
+//! pools them with the subclass's own).
 
 use std::sync::Arc;
 
@@ -30,6 +32,7 @@ pub fn load(
     index: &ClasspathIndex,
     classes: &[Arc<Class>],
     files: &UpstreamFiles,
+    mut inherited: bool,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Upstream, Error> {
     let timing = std::env::var_os("RACER_TIMINGS").is_some();
@@ -58,6 +61,15 @@ pub fn load(
         let new_upstream = load_headers(table, index, files, &mut wanted, &mut tried, diagnostics)?;
         headers += t.elapsed();
         up.classes.extend(new_upstream);
+        // The supertypes of the analysed classes are all in after the first round.
+        if std::mem::take(&mut inherited) {
+            for c in classes {
+                let from_upstream = crate::analysis::inherited::inherited_methods(table, &c.header)
+                    .into_iter()
+                    .filter(|m| table.origin(m.class) == Some(Origin::Upstream));
+                calls.extend(from_upstream);
+            }
+        }
         // Constructors and class initialisers of the upstream classes declaring fields the
         // code reads or writes (resolved now that the supertypes are in), or that upstream
         // summaries use containers through (8.4 reads them).

@@ -66,8 +66,11 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     }
     let index = ClasspathIndex::build(&request.classpath, &mut diagnostics);
     let loading = Instant::now();
-    let upstream = context::load(&mut table, &index, &classes, &upstream_files, &mut diagnostics)?;
-    phase(loading, "load upstream summaries and context");
+    let inherited = Extensions::from_compat(request.options.racerd_compat).inherited_accesses;
+    let upstream = context::load(&mut table, &index, &classes, &upstream_files, inherited, &mut diagnostics)?;
+    if !upstream_files.is_empty() {
+        phase(loading, "load upstream summaries and context");
+    }
     table.freeze();
     crate::memory::check();
     phase(start, "classpath+hierarchy");

@@ -10,7 +10,8 @@ def summaryRequests = { String build ->
             .collect { it.replaceAll(/.*\//, '') }
 }
 def first = summaryRequests(builds[0])
-check(first == ['compiledep-1.0-racer-summaries.json'],
+// Maven 4's resolver may retry a transfer; what matters is which files were asked for.
+check(first.unique() == ['compiledep-1.0-racer-summaries.json'],
         "the first build asks the remote repository for compiledep's summaries only, asked for: $first")
 def second = summaryRequests(builds[1])
 check(second.isEmpty(), "the second build asks the remote repository for no summaries, asked for: $second")

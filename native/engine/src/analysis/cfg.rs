@@ -1,7 +1,8 @@
-//! Basic blocks over lowered instructions: normal control flow only (2.4);
-//! exception handlers are never entered.
+//! Basic blocks over lowered instructions: normal control flow (2.4), plus the exception
+//! handlers given to [`Cfg::build`] (none in the reference), each entered from every block
+//! that overlaps its try range.
 
-use crate::classfile::model::Insn;
+use crate::classfile::model::{Handler, Insn};
 
 #[derive(Debug, Clone)]
 pub struct Block {
@@ -16,6 +17,8 @@ pub struct Cfg {
     pub block_of: Vec<u32>,
     /// Reverse post-order of blocks reachable from the entry.
     pub rpo: Vec<usize>,
+    /// The analysed exception handlers.
+    pub handlers: Vec<Handler>,
 }
 
 /// Calls `f` with each successor instruction index of `insns[i]`.
@@ -52,11 +55,17 @@ fn ends_block(insn: &Insn) -> bool {
 
 impl Cfg {
     /// `splits_after(i)`: instructions after which a block must end (e.g. `System.exit`).
-    pub fn build(insns: &[Insn], splits_after: &dyn Fn(usize) -> bool) -> Cfg {
+    /// `handlers`: the exception handlers to analyse.
+    pub fn build(insns: &[Insn], splits_after: &dyn Fn(usize) -> bool, handlers: &[Handler]) -> Cfg {
         let n = insns.len();
+        let handlers: Vec<Handler> =
+            handlers.iter().copied().filter(|h| (h.target as usize) < n && (h.start as usize) < n).collect();
         let mut leader = vec![false; n + 1];
         if n > 0 {
             leader[0] = true;
+        }
+        for h in &handlers {
+            leader[h.target as usize] = true;
         }
         for i in 0..n {
             if ends_block(&insns[i]) || splits_after(i) {
@@ -85,19 +94,30 @@ impl Cfg {
                 start = i;
             }
         }
-        let mut cfg = Cfg { blocks, block_of, rpo: Vec::new() };
+        let mut cfg = Cfg { blocks, block_of, rpo: Vec::new(), handlers };
         cfg.rpo = cfg.reverse_post_order(insns, splits_after);
         cfg
     }
 
     pub fn block_successors(&self, insns: &[Insn], b: usize, splits_after: &dyn Fn(usize) -> bool) -> Vec<usize> {
+        let mut out: Vec<usize> = self.handlers_of_block(b).collect();
         let last = self.blocks[b].end - 1;
         if splits_after(last) {
-            return Vec::new();
+            return out;
         }
-        let mut out = Vec::new();
         for_each_successor(insns, last, |s| out.push(self.block_of[s] as usize));
         out
+    }
+
+    /// The blocks of the handlers covering instruction `i`.
+    pub fn handlers_at(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let i = i as u32;
+        self.handlers.iter().filter(move |h| h.start <= i && i < h.end).map(|h| self.block_of[h.target as usize] as usize)
+    }
+
+    fn handlers_of_block(&self, b: usize) -> impl Iterator<Item = usize> + '_ {
+        let (start, end) = (self.blocks[b].start as u32, self.blocks[b].end as u32);
+        self.handlers.iter().filter(move |h| h.start < end && start < h.end).map(|h| self.block_of[h.target as usize] as usize)
     }
 
     fn reverse_post_order(&self, insns: &[Insn], splits_after: &dyn Fn(usize) -> bool) -> Vec<usize> {

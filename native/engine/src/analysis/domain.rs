@@ -514,11 +514,19 @@ pub struct Access {
     pub site: Site,
 }
 
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
 /// 3.7: a method summary.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     pub threads: Threads,
     pub locks: u8,
+    /// Locks released that the method did not take (a helper calling `unlock()`): its
+    /// callers no longer hold them after the call. Applied before `locks`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub releases: u8,
     /// Sorted by key.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accesses: Vec<Access>,
@@ -536,6 +544,7 @@ impl Summary {
         Summary {
             threads: Threads::NoThread,
             locks: 0,
+            releases: 0,
             accesses: Vec::new(),
             return_ownership: Own::Unowned,
             return_attribute: None,

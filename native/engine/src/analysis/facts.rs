@@ -208,7 +208,7 @@ mod tests {
                 ["p.Confined", "p.Base"].map(|c| Insn::GetField(FieldRef { class: Sym::new(c), name, descriptor }))
             })
             .collect();
-        let bodies = vec![Body { lines: vec![0; insns.len()], insns, max_locals: 1 }];
+        let bodies = vec![Body { lines: vec![0; insns.len()], insns, max_locals: 1, handlers: Vec::new() }];
         let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, bodies.par_iter());
         let base = Sym::new("p.Base");
         let unsafe_steps: Vec<&str> =

@@ -7,6 +7,7 @@ pub mod domain;
 pub mod extensions;
 pub mod facts;
 pub mod handoffs;
+pub mod inherited;
 pub mod interp;
 pub mod models;
 pub mod races;

@@ -30,9 +30,13 @@ pub struct ReportConfig<'a> {
 /// One pooled entry: a snapshot of a reportable method.
 struct Entry<'a> {
     access: &'a Access,
+    /// The method's index in the analysis (`usize::MAX` for an inherited method).
     method: usize,
     /// `T(m)`: the method's summary thread value; for handed code, the thread it is handed to.
     t: Threads,
+    /// A method inherited from a superclass (extension `inherited_accesses`): its entries
+    /// are conflicts and concurrency evidence only, reported in their own class.
+    inherited: Option<MethodRef>,
 }
 
 impl Entry<'_> {
@@ -160,10 +164,11 @@ impl<'a> ClassReporter<'a> {
         }
         // Without an AnyThread reportable method no group passes the gate (8.5), and
         // without a @GuardedBy field the checks before the gate find nothing.
+        let inherited = self.inherited_summaries();
         let any_thread = self.methods.iter().any(|&i| {
             let s = &self.analysis.summaries[i];
             (s.threads.is_any() || s.accesses.iter().any(|a| a.key.handed && a.key.thread.is_any())) && self.is_reportable(i)
-        });
+        }) || inherited.iter().any(|(_, s)| s.threads.is_any());
         let guarded_fields = self.class.header.fields.iter().any(|f| f.annotations.iter().any(|a| a.matches("GuardedBy")));
         if !any_thread && !guarded_fields {
             return Vec::new();
@@ -181,7 +186,18 @@ impl<'a> ClassReporter<'a> {
             });
             for a in accesses {
                 let t = if a.key.handed { a.key.thread } else { summary.threads };
-                groups.entry(group_key(a, i)).or_default().push(Entry { access: a, method: i, t });
+                groups.entry(group_key(a, i)).or_default().push(Entry { access: a, method: i, t, inherited: None });
+            }
+        }
+        // After the class's own entries, so that their conflicts are found first.
+        for (mref, summary) in &inherited {
+            let mut accesses: Vec<&Access> = summary.accesses.iter().filter(|a| a.key.kind.path().base == Base::This).collect();
+            accesses.sort_unstable_by(|a, b| {
+                (a.site.outer_line(), a.site.line).cmp(&(b.site.outer_line(), b.site.line)).then_with(|| a.key.cmp(&b.key))
+            });
+            for a in accesses {
+                let entry = Entry { access: a, method: usize::MAX, t: summary.threads, inherited: Some(*mref) };
+                groups.entry(group_key(a, usize::MAX)).or_default().push(entry);
             }
         }
         for (key, entries) in &groups {
@@ -192,13 +208,13 @@ impl<'a> ClassReporter<'a> {
             }
             self.group_reads.clear();
             self.group_writes.clear();
-            for e in entries {
+            for e in entries.iter().filter(|e| e.inherited.is_none()) {
                 self.guarded_by(e);
             }
             if !entries.iter().any(|e| e.t.is_any()) {
                 continue;
             }
-            for e in entries {
+            for e in entries.iter().filter(|e| e.inherited.is_none()) {
                 match &e.access.key.kind {
                     AccessKind::InterfaceCall(..) => self.interface_rule(e),
                     _ if e.is_write() => self.write_rule(e, entries),
@@ -207,6 +223,37 @@ impl<'a> ClassReporter<'a> {
             }
         }
         self.issues
+    }
+
+    /// The summaries of the methods the class inherits (analysed here or upstream).
+    fn inherited_summaries(&self) -> Vec<(MethodRef, &'a Summary)> {
+        // A class declared not thread-safe is not used concurrently with what it inherits.
+        if !self.cfg.extensions.inherited_accesses || self.class.header.has_annotation("NotThreadSafe") {
+            return Vec::new();
+        }
+        super::inherited::inherited_methods(self.cfg.table, &self.class.header)
+            .into_iter()
+            .filter_map(|m| {
+                let summary = match self.analysis.by_ref.get(&m) {
+                    Some(&i) => &*self.analysis.summaries[i],
+                    None => &**self.cfg.upstream.get(&m)?,
+                };
+                Some((m, summary))
+            })
+            .collect()
+    }
+
+    fn mref_of(&self, e: &Entry<'a>) -> MethodRef {
+        e.inherited.unwrap_or_else(|| self.analysis.methods[e.method].mref)
+    }
+
+    /// Formal names for rendering an entry's path (inherited entries are rooted at `this`).
+    fn formal_names_of(&self, e: &Entry<'a>) -> &[Sym] {
+        if e.inherited.is_some() {
+            &[]
+        } else {
+            self.formal_names(e.method)
+        }
     }
 
     // ---- 8.4 ----
@@ -310,7 +357,16 @@ impl<'a> ClassReporter<'a> {
             self.emit(IssueKind::ThreadSafetyViolation, e, None, WriteClass::Write);
         } else if let Some(c) = group.iter().find(|c| c.is_write() && c.t.is_any()) {
             self.emit(IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
+        } else if let Some(c) = group.iter().find(|c| c.t.is_any() && self.shows_shared_location(c)) {
+            self.emit(IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
         }
+    }
+
+    /// An access of a concurrent method that makes an unprotected write to the same location
+    /// a race even when the writer is not known to run concurrently: one made under a lock
+    /// (the lock says the location is shared).
+    fn shows_shared_location(&self, c: &Entry<'a>) -> bool {
+        self.cfg.extensions.locked_location_evidence && c.access.key.lock
     }
 
     fn read_rule(&mut self, e: &Entry<'a>, group: &[Entry<'a>]) {
@@ -380,8 +436,8 @@ impl<'a> ClassReporter<'a> {
         let trace = self.trace(e, &path);
         let conflicts = conflict
             .map(|c| {
-                let cref = self.analysis.methods[c.method].mref;
-                let cpath = render_path(c.access.key.kind.path(), self.formal_names(c.method));
+                let cref = self.mref_of(c);
+                let cpath = render_path(c.access.key.kind.path(), self.formal_names_of(c));
                 vec![Conflict {
                     class: cref.class.to_string(),
                     method: cref.name.to_string(),
@@ -420,7 +476,7 @@ impl<'a> ClassReporter<'a> {
         // chain, and reports and memory would grow with the square of its depth.
         let skipped = calls.saturating_sub(REPORTED_CALLS);
         let mut out = Vec::with_capacity(calls.min(REPORTED_CALLS) + 1);
-        let mut current = self.analysis.methods[e.method].mref;
+        let mut current = self.mref_of(e);
         for (k, call) in e.access.site.trace.iter().enumerate() {
             let hidden = skipped > 0 && k > REPORTED_CALLS / 2 && k <= REPORTED_CALLS / 2 + skipped;
             if !hidden {
@@ -493,7 +549,7 @@ impl<'a> ClassReporter<'a> {
                     format!("Unprotected write. Non-private method `{who}`{how} {verb} {what} outside of synchronization. {why}")
                 } else {
                     let sync = if e.access.key.lock { "with synchronization" } else { "without synchronization" };
-                    let c = conflict.map(|c| render_method(&self.analysis.methods[c.method].mref)).unwrap_or_default();
+                    let c = conflict.map(|c| render_method(&self.mref_of(c))).unwrap_or_default();
                     let tail = if e.access.key.lock { " The write is outside synchronization." } else { "" };
                     format!(
                         "Read/Write race. Non-private method `{who}`{how} reads {sync} from {what}. \

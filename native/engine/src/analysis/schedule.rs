@@ -211,7 +211,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         }
     };
     let shape = |r: &MethodRef| shapes.get(r).cloned();
-    let (needed, candidate) = needed_for_reporting(inputs, &methods, &edges, &own_code_concurrent);
+    let (needed, candidate) = needed_for_reporting(inputs, &methods, &by_ref, &edges, &own_code_concurrent);
     let needed: Vec<AtomicBool> = needed.into_iter().map(AtomicBool::new).collect();
     phase(start, &format!("demand ({} of {} methods)", needed.iter().filter(|n| n.load(Ordering::Relaxed)).count(), methods.len()));
     let facts = super::facts::collect(
@@ -227,7 +227,22 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
     let mut facts = facts;
     facts.handed_classes = handed_classes;
     phase(start, "callee facts");
-    let env = Env { table, facts: &facts, config: inputs.config, ignore_classes: inputs.ignore_classes, callee: &callee, inline_shape: &shape, extensions: inputs.extensions };
+    let takes_lock = |r: &MethodRef| {
+        by_ref.get(r).map_or(false, |&i| {
+            let e = &methods[i];
+            own_code_concurrent[i] || inputs.classes[e.class].methods[e.index].header.flags & ACC_SYNCHRONIZED != 0
+        })
+    };
+    let env = Env {
+        table,
+        facts: &facts,
+        config: inputs.config,
+        ignore_classes: inputs.ignore_classes,
+        callee: &callee,
+        inline_shape: &shape,
+        takes_lock: &takes_lock,
+        extensions: inputs.extensions,
+    };
     // A method not (yet) needed keeps no summary; a later round may still need it.
     let analyse = |i: usize| {
         let e = &methods[i];
@@ -325,10 +340,13 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
 /// may have a method running on any thread (8.5) or a `@GuardedBy` field (8.7.1), and
 /// everything they call (the constructors 8.4 needs come in a second round). Also
 /// returns which classes those are. With a summary file, the methods it carries and
-/// everything they call are needed too.
+/// everything they call are needed too. With the extensions that let a class's reports
+/// depend on its superclasses' methods, a subclass of such a class is one too, and the
+/// methods it inherits are needed.
 fn needed_for_reporting(
     inputs: &Inputs<'_>,
     methods: &[MethodEntry],
+    by_ref: &FxHashMap<MethodRef, usize>,
     edges: &[Vec<usize>],
     own_code_concurrent: &[bool],
 ) -> (Vec<bool>, Vec<bool>) {
@@ -343,9 +361,33 @@ fn needed_for_reporting(
             candidate[e.class] = true;
         }
     }
+    let ext = inputs.extensions;
+    let mut inherited_needed: Vec<usize> = Vec::new();
+    if ext.inherited_accesses {
+        let class_index: FxHashMap<Sym, usize> =
+            inputs.classes.iter().enumerate().map(|(i, c)| (c.header.name, i)).collect();
+        let upstream_concurrent = |m: &MethodRef| inputs.upstream.get(m).map_or(false, |s| s.threads.is_any());
+        let direct = candidate.clone();
+        for (ci, class) in inputs.classes.iter().enumerate() {
+            let inherited = super::inherited::inherited_methods(inputs.table, &class.header);
+            let from_super = inherited.iter().any(|m| match class_index.get(&m.class) {
+                Some(&sc) => direct[sc],
+                None => upstream_concurrent(m),
+            }) || inputs.table.find_in_supertypes(class.header.name, |s| {
+                class_index.get(&s).filter(|&&sc| sc != ci && direct[sc]).map(|_| ())
+            }).is_some();
+            if from_super {
+                candidate[ci] = true;
+            }
+            if candidate[ci] {
+                inherited_needed.extend(inherited.iter().filter_map(|m| by_ref.get(m).copied()));
+            }
+        }
+    }
     let mut needed = vec![false; methods.len()];
     let for_file = |i: usize| inputs.summaries_for.is_some_and(|s| s.contains(&methods[i].mref));
     let mut stack: Vec<usize> = (0..methods.len()).filter(|&i| candidate[methods[i].class] || for_file(i)).collect();
+    stack.extend(inherited_needed);
     while let Some(i) = stack.pop() {
         if needed[i] {
             continue;

@@ -296,7 +296,18 @@ fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>, lambdas: &[Option<MethodRe
         insns.push(lower_opcode(*pc, op, &index_of, lambdas));
         lines.push(line);
     }
-    Body { insns, lines, max_locals: code.max_locals }
+    // Handler pcs are instruction boundaries in a verified class file; a bad one is ignored.
+    let at = |pc: u16| offsets.binary_search(&(pc as usize)).ok().map(|i| i as u32);
+    let handlers = code
+        .exception_table
+        .iter()
+        .filter_map(|h| {
+            let end = if h.end_pc as usize >= code.code.len() { Some(offsets.len() as u32) } else { at(h.end_pc) };
+            Some(Handler { start: at(h.start_pc)?, end: end?, target: at(h.handler_pc)? })
+        })
+        .filter(|h| h.start < h.end)
+        .collect();
+    Body { insns, lines, max_locals: code.max_locals, handlers }
 }
 
 const N: bool = false;

@@ -311,6 +311,17 @@ pub struct Body {
     /// Source line of each instruction (0 when unknown).
     pub lines: Vec<u32>,
     pub max_locals: u16,
+    /// The exception table, in instruction indexes, in the class file's order.
+    pub handlers: Vec<Handler>,
+}
+
+/// An exception handler: instructions `start..end` are covered, `target` is the handler's
+/// first instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Handler {
+    pub start: u32,
+    pub end: u32,
+    pub target: u32,
 }
 
 /// A method of an analysed class.

@@ -27,9 +27,9 @@ pub struct Encoded {
     pub fields: Vec<[u32; 2]>,
     /// Trace nodes `[callee method, line, next node or -1]`; `next` always precedes.
     pub calls: Vec<(u32, u32, i64)>,
-    /// One per summarised method: `[method, threads, locks, return ownership,
+    /// One per summarised method: `[method, threads, locks, releases, return ownership,
     /// return attribute or -1, synchronized field paths, accesses]`.
-    pub summaries: Vec<(u32, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>)>,
+    pub summaries: Vec<(u32, u8, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>)>,
 }
 
 fn threads_code(t: Threads) -> u8 {
@@ -292,6 +292,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
             enc.methods[m],
             threads_code(s.threads),
             s.locks,
+            s.releases,
             own_code(s.return_ownership),
             attr_code(s.return_attribute),
             sync,
@@ -375,7 +376,7 @@ impl Decoder {
     }
 
     fn decode<'s>(&'s self, i: usize) -> Result<Summary, String> {
-        let (_, threads, locks, ret_own, ret_attr, sync, accesses) = &self.encoded.summaries[i];
+        let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses) = &self.encoded.summaries[i];
         let sym = |i: u32| self.syms.get(i as usize).copied().ok_or_else(|| format!("string index {i} out of range"));
         let method = |i: i64| self.methods.get(i as usize).copied().ok_or_else(|| format!("method index {i} out of range"));
         let mut step_cache: FxHashMap<&[i64], Steps> = FxHashMap::default();
@@ -410,6 +411,7 @@ impl Decoder {
         Ok(Summary {
             threads: threads_of(*threads)?,
             locks: *locks,
+            releases: *releases,
             accesses: decoded,
             return_ownership: own_of(*ret_own),
             return_attribute: attr_of(*ret_attr),

@@ -7,7 +7,7 @@ use crate::classfile::model::*;
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
 use super::super::models::{LockEffect, ThreadEffect};
-use super::locks::{apply_lock_effect, apply_lock_thread};
+use super::locks::{acquire, apply_lock_effect, apply_lock_thread, release};
 use super::ownership::{own, own_e};
 use super::state::*;
 use super::{Callee, Interp, MAX_INLINE_DEPTH};
@@ -82,7 +82,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     if matches!(effect, LockEffect::Release | LockEffect::ReleaseRead | LockEffect::ReleaseAny) {
                         self.flush_pending_reads(st);
                     }
-                    apply_lock_effect(st, effect)
+                    apply_lock_effect(st, effect, self.env.extensions.callee_releases)
                 }
                 None if cf.ignored => {}
                 None => match (self.env.callee)(&resolved) {
@@ -186,7 +186,22 @@ impl<'a, 'e> Interp<'a, 'e> {
             let key = key_at_call(&acc.key, new_path, own_pre, thread, lock, false);
             self.add_callee_access(key, &acc.site, Some(&call_site));
         }
-        st.locks = (st.locks + s.locks).min(LOCK_TOP);
+        let ext = self.env.extensions;
+        if ext.callee_releases && s.releases > 0 {
+            self.flush_pending_reads(st);
+            release(st, s.releases, true);
+        }
+        acquire(st, s.locks);
+        // A lock taken by a method of the same class is evidence, as one taken here would be
+        // (one call deep: what makes the callee itself concurrent only by its callees is not).
+        // Not in constructors: the object is not shared yet.
+        if ext.callee_lock_evidence
+            && callee.class == self.input.class.name
+            && !matches!(self.input.mref.name.as_str(), "<init>" | "<clinit>")
+            && (self.env.takes_lock)(callee)
+        {
+            apply_lock_thread(st);
+        }
         let ret_own = own_at_call(st, s.return_ownership, args);
         st.own.set(ret, Some(ret_own));
         st.attrs.set(ret, s.return_attribute);

@@ -180,7 +180,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 if effect == LockEffect::Release {
                     self.flush_pending_reads(st);
                 }
-                apply_lock_effect(st, effect);
+                apply_lock_effect(st, effect, self.env.extensions.callee_releases);
             }
             // Control flow is handled by `run_block`.
             Insn::Return { .. } | Insn::Athrow | Insn::Goto { .. } | Insn::If { .. } | Insn::Switch { .. } | Insn::Jsr { .. } | Insn::Ret => {}

@@ -28,26 +28,46 @@ pub(super) fn apply_lock_thread(st: &mut State) {
     }
 }
 
-pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect) {
+/// `track_releases`: count the releases of locks the method did not take (callee-releases
+/// extension), for its summary.
+pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect, track_releases: bool) {
     match effect {
-        LockEffect::Acquire => st.locks = (st.locks + 1).min(LOCK_TOP),
-        LockEffect::Release => st.locks = st.locks.saturating_sub(1),
+        LockEffect::Acquire => acquire(st, 1),
+        LockEffect::Release => release(st, 1, track_releases),
         LockEffect::TryAcquire => {}
         LockEffect::AcquireRead => st.read_locks = (st.read_locks + 1).min(LOCK_TOP),
         LockEffect::ReleaseRead => st.read_locks = st.read_locks.saturating_sub(1),
-        LockEffect::ReleaseAny if st.locks > 0 => st.locks -= 1,
+        LockEffect::ReleaseAny if st.locks > 0 => release(st, 1, track_releases),
         LockEffect::ReleaseAny => st.read_locks = st.read_locks.saturating_sub(1),
     }
     apply_lock_thread(st);
+}
+
+pub(super) fn acquire(st: &mut State, n: u8) {
+    st.locks = (st.locks + n).min(LOCK_TOP);
+    st.may_locks = (st.may_locks + n).min(LOCK_TOP);
+}
+
+/// Releases `n` locks. Those beyond what any path holds were taken by a caller: with
+/// `track`, they are counted in `released` (a lock held on some path only is not counted,
+/// so a conditional lock released under the same condition is not a caller's lock).
+pub(super) fn release(st: &mut State, n: u8, track: bool) {
+    if track {
+        let callers = n.saturating_sub(st.may_locks);
+        st.released = (st.released + callers).min(LOCK_TOP);
+    }
+    st.locks = st.locks.saturating_sub(n);
+    st.may_locks = st.may_locks.saturating_sub(n);
 }
 
 /// A tested `tryLock` result. The reference also takes a lock away on the failed
 /// branch, which drops an unrelated held lock; with `precise`, failure changes nothing.
 pub(super) fn assume_lock(st: &mut State, held: bool, precise: bool) {
     if held {
-        st.locks = (st.locks + 1).min(LOCK_TOP);
+        acquire(st, 1);
     } else if !precise {
         st.locks = st.locks.saturating_sub(1);
+        st.may_locks = st.may_locks.saturating_sub(1);
     }
 }
 

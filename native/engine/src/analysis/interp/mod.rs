@@ -48,6 +48,9 @@ pub struct Env<'a> {
     pub ignore_classes: &'a crate::fxhash::FxHashSet<Sym>,
     pub callee: &'a (dyn Fn(&MethodRef) -> Callee<'a> + Sync),
     pub inline_shape: &'a (dyn Fn(&MethodRef) -> Option<InlineShape> + Sync),
+    /// Whether a method's own code takes a lock (synchronized, a monitor, a lock model) or
+    /// otherwise shows it runs concurrently (8.5): analysed methods only.
+    pub takes_lock: &'a (dyn Fn(&MethodRef) -> bool + Sync),
     pub extensions: Extensions,
 }
 
@@ -56,8 +59,61 @@ struct Exit {
     attrs: Option<PathMap<Attr>>,
     threads: Threads,
     locks: u8,
+    /// The lock state of the normal returns (`return`, not `athrow`): what a caller resumes
+    /// with.
+    returned: Option<ReturnedLocks>,
     ret_own: Option<Own>,
     ret_attr: Option<Option<Attr>>,
+}
+
+#[derive(Clone, Copy)]
+struct ReturnedLocks {
+    locks: u8,
+    may_locks: u8,
+    released: u8,
+}
+
+impl ReturnedLocks {
+    fn of(st: &State) -> ReturnedLocks {
+        ReturnedLocks { locks: st.locks, may_locks: st.may_locks, released: st.released }
+    }
+    fn join(self, other: ReturnedLocks, must_hold: bool) -> ReturnedLocks {
+        ReturnedLocks {
+            locks: if must_hold { self.locks.min(other.locks) } else { self.locks.max(other.locks) },
+            may_locks: self.may_locks.max(other.may_locks),
+            released: self.released.max(other.released),
+        }
+    }
+}
+
+/// The state a handler starts with: the thrown exception alone on the stack.
+fn handler_entry(st: &State) -> State {
+    State {
+        threads: st.threads,
+        locks: st.locks,
+        read_locks: st.read_locks,
+        may_locks: st.may_locks,
+        released: st.released,
+        own: st.own.clone(),
+        attrs: st.attrs.clone(),
+        stack: vec![Slot::Val(Expr::opaque(Vec::new(), None, Own::Unowned))],
+    }
+}
+
+/// Instructions that change nothing but the operand stack and temporaries (which do not
+/// reach a handler).
+fn only_moves_values(insn: &Insn) -> bool {
+    !matches!(
+        insn,
+        Insn::Store { .. }
+            | Insn::Iinc { .. }
+            | Insn::ArrayStore { .. }
+            | Insn::PutField(_)
+            | Insn::PutStatic(_)
+            | Insn::Invoke { .. }
+            | Insn::MonitorEnter
+            | Insn::MonitorExit
+    )
 }
 
 pub struct MethodInput<'a> {
@@ -91,6 +147,8 @@ struct Interp<'a, 'e> {
     applied: crate::fxhash::FxHashMap<(u32, u32), Vec<AppliedAt>>,
     /// Thread handoffs: what the code made at an instruction captured (see `handoffs.rs`).
     handed_values: crate::fxhash::FxHashMap<u32, Vec<Expr>>,
+    /// States flowing into exception handlers from the block being run.
+    to_handlers: std::collections::BTreeMap<usize, State>,
 }
 
 pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
@@ -107,7 +165,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
             };
         }
     }
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default() };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default() };
     interp.run();
     interp.summary()
 }
@@ -133,6 +191,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             threads: self.input.facts.initial_threads,
             locks: if synchronized { 1 } else { 0 },
             read_locks: 0,
+            may_locks: if synchronized { 1 } else { 0 },
+            released: 0,
             own,
             attrs: PathMap::default(),
             stack: Vec::new(),
@@ -143,7 +203,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         let insns = &self.body.insns;
         let exits_after = std::mem::take(&mut self.exits_after);
         let splits = |i: usize| exits_after[i];
-        let cfg = Cfg::build(insns, &splits);
+        let handlers = if self.env.extensions.exception_handlers { &self.body.handlers[..] } else { &[] };
+        let cfg = Cfg::build(insns, &splits, handlers);
         if cfg.blocks.is_empty() {
             return;
         }
@@ -168,7 +229,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Some(s) => s,
                 None => continue,
             };
-            let outgoing = self.run_block(&cfg, b, state, &exits_after);
+            let mut outgoing = self.run_block(&cfg, b, state, &exits_after);
+            outgoing.extend(std::mem::take(&mut self.to_handlers));
             for (succ, mut out) in outgoing {
                 gc_temps(&mut out);
                 let merged = match &entry[succ] {
@@ -195,6 +257,24 @@ impl<'a, 'e> Interp<'a, 'e> {
                 if let Some(state) = entry[b].clone() {
                     self.run_block(&cfg, b, state, &exits_after);
                 }
+                self.to_handlers.clear();
+            }
+        }
+    }
+
+    /// Joins the state before covered instruction `i` into what flows to each handler of
+    /// `i` from the block being run: one state per handler, however long the block (nested
+    /// `try`s would otherwise keep a state per instruction and handler).
+    fn flow_to_handlers(&mut self, cfg: &Cfg, i: usize, st: &State) {
+        let must_hold = self.env.extensions.lock_precision;
+        let mut entry = None;
+        for h in cfg.handlers_at(i) {
+            let entry = entry.get_or_insert_with(|| handler_entry(st));
+            match self.to_handlers.get_mut(&h) {
+                Some(old) => *old = join_states(old, entry, must_hold),
+                None => {
+                    self.to_handlers.insert(h, entry.clone());
+                }
             }
         }
     }
@@ -203,9 +283,16 @@ impl<'a, 'e> Interp<'a, 'e> {
     fn run_block(&mut self, cfg: &Cfg, b: usize, mut st: State, exits_after: &[bool]) -> Vec<(usize, State)> {
         let block = cfg.blocks[b].clone();
         let insns = &self.body.insns;
+        // A handler is entered from every covered instruction, with the state before it;
+        // only instructions that change more than the operand stack give a new state.
+        let mut state_changed = true;
         for i in block.start..block.end {
             self.pc = i;
             self.line = self.body.lines[i];
+            if state_changed && !cfg.handlers.is_empty() {
+                self.flow_to_handlers(cfg, i, &st);
+            }
+            state_changed = !only_moves_values(&insns[i]);
             let last = i + 1 == block.end;
             match &insns[i] {
                 Insn::If { kind, target } => {
@@ -242,18 +329,18 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Insn::Ret => return Vec::new(),
                 Insn::Return { value } => {
                     let ret = value.map(|w| pop(&mut st, w));
-                    self.finish(&st, ret.as_ref());
+                    self.finish(&st, ret.as_ref(), true);
                     return Vec::new();
                 }
                 Insn::Athrow => {
                     let ex = pop(&mut st, false);
-                    self.finish(&st, Some(&ex));
+                    self.finish(&st, Some(&ex), false);
                     return Vec::new();
                 }
                 insn => {
                     self.step(&mut st, insn);
                     if exits_after[i] {
-                        self.finish(&st, None);
+                        self.finish(&st, None, false);
                         return Vec::new();
                     }
                     if last {
@@ -265,7 +352,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         Vec::new()
     }
 
-    fn finish(&mut self, st: &State, ret: Option<&Expr>) {
+    /// `returns`: a normal return (the caller resumes after the call).
+    fn finish(&mut self, st: &State, ret: Option<&Expr>, returns: bool) {
         if let Some(r) = ret {
             self.read_expr(st, r);
         }
@@ -275,12 +363,18 @@ impl<'a, 'e> Interp<'a, 'e> {
         };
         let name = self.input.mref.name.as_str();
         let keeps_attrs = name == "<init>" || name == "<clinit>";
+        let must_hold = self.env.extensions.lock_precision;
+        let returned = returns.then(|| ReturnedLocks::of(st));
         match &mut self.exit {
             None => {
                 let attrs = keeps_attrs.then(|| st.attrs.clone());
-                self.exit = Some(Exit { attrs, threads: st.threads, locks: st.locks, ret_own: ro, ret_attr: ra })
+                self.exit = Some(Exit { attrs, threads: st.threads, locks: st.locks, returned, ret_own: ro, ret_attr: ra })
             }
             Some(e) => {
+                e.returned = match (e.returned, returned) {
+                    (Some(a), Some(b)) => Some(a.join(b, must_hold)),
+                    (a, b) => a.or(b),
+                };
                 if let Some(a) = &e.attrs {
                     e.attrs = Some(a.merge(&st.attrs, |x, y| (x == y).then_some(x), false));
                 }
@@ -315,9 +409,26 @@ impl<'a, 'e> Interp<'a, 'e> {
             .map(|(p, _)| p)
             .collect();
         synchronized_fields.sort();
+        let ext = self.env.extensions;
+        // Exits by an exception do not say what a caller holds when it resumes after the call
+        // (with handlers analysed, a handler's path out of a `try { lock() }` holds nothing).
+        let (mut locks, mut releases) = match exit.returned {
+            Some(r) if ext.exception_handlers => (r.locks, r.released),
+            Some(r) => (exit.locks, r.released),
+            None => (exit.locks, 0),
+        };
+        if synchronized {
+            // The count started with the method's own monitor: a path that released below it
+            // released a caller's lock.
+            if ext.callee_releases && exit.returned.map_or(false, |r| r.may_locks == 0) {
+                releases = (releases + 1).min(LOCK_TOP);
+            }
+            locks = locks.saturating_sub(1);
+        }
         Summary {
             threads: exit.threads,
-            locks: if synchronized { exit.locks.saturating_sub(1) } else { exit.locks },
+            locks,
+            releases,
             accesses,
             return_ownership: exit.ret_own.unwrap_or(Own::Unowned),
             // A handed value names an instruction of this method only.

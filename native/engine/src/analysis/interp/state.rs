@@ -49,6 +49,11 @@ pub(super) struct State {
     pub(super) locks: u8,
     /// Read-mode locks held (lock-precision extension; always 0 in compat mode).
     pub(super) read_locks: u8,
+    /// Locks held on some path (the join is max whatever `locks` uses): a release when
+    /// none is held on any path releases a lock of the caller.
+    pub(super) may_locks: u8,
+    /// Locks of the caller released so far (callee-releases extension; else 0).
+    pub(super) released: u8,
     pub(super) own: PathMap<Own>,
     pub(super) attrs: PathMap<Attr>,
     pub(super) stack: Vec<Slot>,
@@ -155,6 +160,8 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool) -> State {
         // only one branch does not protect what follows the join.
         locks: if must_hold { a.locks.min(b.locks) } else { a.locks.max(b.locks) },
         read_locks: if must_hold { a.read_locks.min(b.read_locks) } else { a.read_locks.max(b.read_locks) },
+        may_locks: a.may_locks.max(b.may_locks),
+        released: a.released.max(b.released),
         own: a.own.merge(&b.own, |x, y| Some(x.join(y)), true),
         attrs: a.attrs.merge(&b.attrs, |x, y| (x == y).then_some(x), false),
         stack,
