@@ -23,7 +23,7 @@ const CASES: &[(&str, usize, bool)] = &[
     ("call-chain", 1500, true),
     ("scc", 1500, true),
     ("nested-try", 150, true),
-    ("deep-hierarchy", 1200, true),
+    ("deep-hierarchy", 600, true),
     ("constant-pool", 7000, true),
     ("field-chain", 400, false),
 ];

@@ -21,6 +21,10 @@ pub enum Origin {
     Context,
 }
 
+/// Longest supertype closure kept in [`ClassTable`]'s cache; real hierarchies (classes and
+/// all their interfaces) stay well below it.
+const MAX_CACHED_CLOSURE: usize = 128;
+
 pub struct ClassTable {
     classes: FxHashMap<Sym, (Arc<ClassHeader>, Origin)>,
     /// Each class followed by all its supertypes (DFS pre-order, declaration
@@ -88,18 +92,21 @@ impl ClassTable {
     }
 
     /// Precomputes every known class's supertype closure; call once all classes are in.
+    /// Closures longer than [`MAX_CACHED_CLOSURE`] are walked when asked for instead: a
+    /// cache of every closure takes memory quadratic in the depth of a hierarchy.
     pub fn freeze(&mut self) {
         use rayon::prelude::*;
         let names: Vec<Sym> = self.classes.keys().copied().collect();
         let closures: FxHashMap<Sym, Arc<[Sym]>> = names
             .par_iter()
-            .map(|&n| {
+            .filter_map(|&n| {
                 let mut list = Vec::new();
                 self.walk_supertypes(n, |c| {
                     list.push(c);
-                    None::<()>
-                });
-                (n, Arc::from(list))
+                    (list.len() > MAX_CACHED_CLOSURE).then_some(())
+                })
+                .is_none()
+                .then(|| (n, Arc::from(list)))
             })
             .collect();
         let has_annotations = |c: &Sym| {
@@ -145,8 +152,15 @@ impl ClassTable {
             if let Some(found) = visit(c) {
                 return Some(found);
             }
-            let supers = self.direct_supers(c);
-            stack.extend(supers.into_iter().rev());
+            match self.get(c) {
+                Some(h) => {
+                    let at = stack.len();
+                    stack.extend(h.supertypes());
+                    stack[at..].reverse();
+                }
+                None if c != self.object => stack.push(self.object),
+                None => {}
+            }
         }
         None
     }
