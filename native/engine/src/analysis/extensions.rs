@@ -25,6 +25,15 @@ pub struct Extensions {
     /// Reporting: compiler-generated bridge methods (generic overrides such as
     /// `doInBackground(Object[])`) are not reported; the methods they forward to are.
     pub skip_bridges: bool,
+    /// Ownership: a fresh object stops being owned when it escapes (stored into a
+    /// location that is not owned, added to a container, passed to a callee whose
+    /// summary lets it escape, `this` leaked by a constructor); calls without code
+    /// return values that are not owned.
+    pub escape_ownership: bool,
+    /// Locals: a local holding a copy of a field path is that path while it is not
+    /// reassigned and the lock state has not changed; a reassigned parameter no longer
+    /// names the caller's object.
+    pub local_aliases: bool,
 }
 
 impl Extensions {
@@ -45,6 +54,8 @@ impl Extensions {
         collection_models: true,
         android_threads: true,
         skip_bridges: true,
+        escape_ownership: true,
+        local_aliases: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -56,6 +67,8 @@ impl Extensions {
         collection_models: false,
         android_threads: false,
         skip_bridges: false,
+        escape_ownership: false,
+        local_aliases: false,
     };
 }
 

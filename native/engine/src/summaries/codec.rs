@@ -24,8 +24,9 @@ pub struct Encoded {
     /// Trace nodes `[callee method, line, next node or -1]`; `next` always precedes.
     pub calls: Vec<(u32, u32, i64)>,
     /// One per summarised method: `[method, threads, locks, return ownership,
-    /// return attribute or -1, synchronized field paths, accesses]`.
-    pub summaries: Vec<(u32, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>)>,
+    /// return attribute or -1, synchronized field paths, accesses, escaping formals
+    /// with the ownership they escape to]`.
+    pub summaries: Vec<(u32, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>, Vec<(u16, i64)>)>,
 }
 
 fn threads_code(t: Threads) -> u8 {
@@ -270,6 +271,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
             attr_code(s.return_attribute),
             sync,
             accesses,
+            s.param_escapes.iter().map(|(i, o)| (*i, own_code(*o))).collect(),
         ));
     }
     Encoded {
@@ -308,7 +310,7 @@ pub fn decode<'e>(e: &'e Encoded) -> Result<Vec<(MethodRef, Summary)>, String> {
     // Summaries decode independently once the shared tables are built.
     e.summaries
         .par_iter()
-        .map(|(m, threads, locks, ret_own, ret_attr, sync, accesses)| {
+        .map(|(m, threads, locks, ret_own, ret_attr, sync, accesses, escapes)| {
             let mut step_cache: FxHashMap<&[i64], Steps> = FxHashMap::default();
             let mut path = |v: &'e [i64]| decode_path(v, &sym, &fields, &mut step_cache);
             let mut decoded = Vec::with_capacity(accesses.len());
@@ -341,6 +343,7 @@ pub fn decode<'e>(e: &'e Encoded) -> Result<Vec<(MethodRef, Summary)>, String> {
                     return_ownership: own_of(*ret_own),
                     return_attribute: attr_of(*ret_attr),
                     synchronized_fields: sync.iter().map(|p| path(p)).collect::<Result<_, String>>()?,
+                    param_escapes: escapes.iter().map(|(i, o)| (*i, own_of(*o))).collect(),
                 },
             ))
         })

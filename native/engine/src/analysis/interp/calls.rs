@@ -8,7 +8,7 @@ use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
 use super::super::models::{LockEffect, ThreadEffect};
 use super::locks::{apply_lock_effect, apply_lock_thread};
-use super::ownership::{own, own_e};
+use super::ownership::{escape_value, own, own_e};
 use super::state::*;
 use super::{Callee, Interp, MAX_INLINE_DEPTH};
 
@@ -169,6 +169,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         for acc in accesses {
             let path = acc.key.kind.path();
             let new_path = match path.base.formal_index() {
+                // The callee reassigned the formal before this access: it is not on the
+                // caller's argument (an access on the argument depends on its ownership).
+                Some(i) if self.env.extensions.local_aliases && !depends_on_formal(acc.key.own_pre, i) => continue,
                 Some(i) => match args.get(i) {
                     Some(Expr::Path(actual)) => {
                         if actual.steps.len() + path.steps.len() > MAX_PATH_STEPS {
@@ -188,18 +191,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             if !new_path.base.is_reportable() {
                 continue;
             }
-            let own_pre = match acc.key.own_pre {
-                Own::OwnedIf(set) if set != 0 => {
-                    let mut o = OWNED;
-                    for (i, a) in args.iter().enumerate().take(64) {
-                        if set & (1 << i) != 0 {
-                            o = o.join(own_e(st, a));
-                        }
-                    }
-                    o
-                }
-                other => other,
-            };
+            let own_pre = at_call_site(st, acc.key.own_pre, args);
             if own_pre.is_owned() {
                 continue;
             }
@@ -222,18 +214,15 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
         }
         st.locks = (st.locks + s.locks).min(LOCK_TOP);
-        let ret_own = match s.return_ownership {
-            Own::Unowned => Own::Unowned,
-            Own::OwnedIf(set) => {
-                let mut o = OWNED;
-                for (i, a) in args.iter().enumerate().take(64) {
-                    if set & (1 << i) != 0 {
-                        o = o.join(own_e(st, a));
-                    }
+        let ret_own = at_call_site(st, s.return_ownership, args);
+        if self.env.extensions.escape_ownership {
+            for (i, bound) in &s.param_escapes {
+                let bound = at_call_site(st, *bound, args);
+                if let Some(a) = args.get(*i as usize) {
+                    escape_value(st, a, bound);
                 }
-                o
             }
-        };
+        }
         st.own.set(ret, Some(ret_own));
         st.attrs.set(ret, s.return_attribute);
         if s.threads == Threads::AnyThreadButSelf {
@@ -254,8 +243,31 @@ impl<'a, 'e> Interp<'a, 'e> {
                     st.attrs.set(ret, Some(Attr::Functional));
                 }
             }
-        } else {
+        } else if !self.env.extensions.escape_ownership {
+            // 5.6: the reference treats what unknown code returns as fresh; with the
+            // escape extension a call without code returns a value that is not owned.
             st.own.set(ret, Some(OWNED));
+        }
+    }
+}
+
+fn depends_on_formal(o: Own, i: usize) -> bool {
+    matches!(o, Own::OwnedIf(set) if i < 64 && set & (1 << i) != 0)
+}
+
+/// A callee's ownership over its formals, in the caller: the join of the ownership of
+/// the actuals it depends on.
+fn at_call_site(st: &State, o: Own, args: &[Expr]) -> Own {
+    match o {
+        Own::Unowned => Own::Unowned,
+        Own::OwnedIf(set) => {
+            let mut o = OWNED;
+            for (i, a) in args.iter().enumerate().take(64) {
+                if set & (1 << i) != 0 {
+                    o = o.join(own_e(st, a));
+                }
+            }
+            o
         }
     }
 }
