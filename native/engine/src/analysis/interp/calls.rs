@@ -170,8 +170,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             let path = acc.key.kind.path();
             let new_path = match path.base.formal_index() {
                 // The callee reassigned the formal before this access: it is not on the
-                // caller's argument (an access on the argument depends on its ownership).
-                Some(i) if self.env.extensions.local_aliases && !depends_on_formal(acc.key.own_pre, i) => continue,
+                // caller's argument, whose accesses depend on its ownership. (`Unowned` may
+                // also be the argument after it escaped in the callee: kept.)
+                Some(i) if self.env.extensions.local_aliases && reached_otherwise(acc.key.own_pre, i) => continue,
                 Some(i) => match args.get(i) {
                     Some(Expr::Path(actual)) => {
                         if actual.steps.len() + path.steps.len() > MAX_PATH_STEPS {
@@ -251,8 +252,10 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 }
 
-fn depends_on_formal(o: Own, i: usize) -> bool {
-    matches!(o, Own::OwnedIf(set) if i < 64 && set & (1 << i) != 0)
+/// An access through formal `i` whose ownership depends on other formals only: made
+/// through another object assigned to the formal.
+fn reached_otherwise(o: Own, i: usize) -> bool {
+    matches!(o, Own::OwnedIf(set) if i < 64 && set & (1 << i) == 0)
 }
 
 /// A callee's ownership over its formals, in the caller: the join of the ownership of
