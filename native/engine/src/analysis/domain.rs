@@ -296,6 +296,10 @@ impl<V: Copy + Eq> PathMap<V> {
     pub fn retain_bases(&mut self, keep: impl Fn(&Base) -> bool) {
         self.entries.retain(|(b, _, _)| keep(b));
     }
+    /// Drops the entry of `p` and of every path that extends it.
+    pub fn remove_under(&mut self, p: &Path) {
+        self.entries.retain(|(b, s, _)| !(*b == p.base && s.starts_with(&p.steps)));
+    }
     /// Entries for one base (any steps), in step order.
     pub fn for_base(&self, base: Base) -> impl Iterator<Item = (&[Step], V)> {
         let key = base_key(&base);
@@ -536,6 +540,10 @@ pub struct Summary {
     /// Constructors and class initialisers only: fields holding synchronized containers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub synchronized_fields: Vec<Path>,
+    /// Escape-ownership extension: formals whose object escapes in the method, with
+    /// the ownership it escapes to (over the callee's formals), sorted by formal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub param_escapes: Vec<(u16, Own)>,
 }
 
 impl Summary {
@@ -549,6 +557,7 @@ impl Summary {
             return_ownership: Own::Unowned,
             return_attribute: None,
             synchronized_fields: Vec::new(),
+            param_escapes: Vec::new(),
         }
     }
 }

@@ -44,6 +44,15 @@ pub struct Extensions {
     /// Reporting: an unprotected write races with accesses to the same location made under
     /// a lock by a concurrent method (a synchronized getter with a plain setter).
     pub locked_location_evidence: bool,
+    /// Ownership: a fresh object stops being owned when it escapes (stored into a
+    /// location that is not owned, added to a container, passed to a callee whose
+    /// summary lets it escape, `this` leaked by a constructor); calls without code
+    /// return values that are not owned.
+    pub escape_ownership: bool,
+    /// Locals: a local holding a copy of a field path is that path while it is not
+    /// reassigned and the lock state has not changed; a reassigned parameter no longer
+    /// names the caller's object.
+    pub local_aliases: bool,
 }
 
 impl Extensions {
@@ -73,6 +82,8 @@ impl Extensions {
         inherited_accesses: false,
         exception_handlers: true,
         locked_location_evidence: false,
+        escape_ownership: true,
+        local_aliases: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -90,6 +101,8 @@ impl Extensions {
         inherited_accesses: false,
         exception_handlers: false,
         locked_location_evidence: false,
+        escape_ownership: false,
+        local_aliases: false,
     };
 }
 

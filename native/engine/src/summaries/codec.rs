@@ -28,8 +28,9 @@ pub struct Encoded {
     /// Trace nodes `[callee method, line, next node or -1]`; `next` always precedes.
     pub calls: Vec<(u32, u32, i64)>,
     /// One per summarised method: `[method, threads, locks, releases, return ownership,
-    /// return attribute or -1, synchronized field paths, accesses]`.
-    pub summaries: Vec<(u32, u8, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>)>,
+    /// return attribute or -1, synchronized field paths, accesses, escaping formals with the
+    /// ownership they escape to]`.
+    pub summaries: Vec<(u32, u8, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>, Vec<(u16, i64)>)>,
 }
 
 fn threads_code(t: Threads) -> u8 {
@@ -297,6 +298,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
             attr_code(s.return_attribute),
             sync,
             accesses,
+            s.param_escapes.iter().map(|(i, o)| (*i, own_code(*o))).collect(),
         ));
     }
     Encoded {
@@ -376,7 +378,7 @@ impl Decoder {
     }
 
     fn decode<'s>(&'s self, i: usize) -> Result<Summary, String> {
-        let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses) = &self.encoded.summaries[i];
+        let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses, escapes) = &self.encoded.summaries[i];
         let sym = |i: u32| self.syms.get(i as usize).copied().ok_or_else(|| format!("string index {i} out of range"));
         let method = |i: i64| self.methods.get(i as usize).copied().ok_or_else(|| format!("method index {i} out of range"));
         let mut step_cache: FxHashMap<&[i64], Steps> = FxHashMap::default();
@@ -416,6 +418,7 @@ impl Decoder {
             return_ownership: own_of(*ret_own),
             return_attribute: attr_of(*ret_attr),
             synchronized_fields: sync.iter().map(|p| path(p)).collect::<Result<_, String>>()?,
+            param_escapes: escapes.iter().map(|(i, o)| (*i, own_of(*o))).collect(),
         })
     }
 }

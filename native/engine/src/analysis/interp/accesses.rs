@@ -4,7 +4,7 @@ use crate::sym::Sym;
 
 use super::super::domain::*;
 use super::super::facts;
-use super::ownership::{own, own_e};
+use super::ownership::{escape_value, escaped_bound, holder_own, own, own_e};
 use super::state::*;
 use super::Interp;
 
@@ -66,12 +66,36 @@ impl<'a, 'e> Interp<'a, 'e> {
         if !functional {
             self.record_path(st, lhs, true);
         }
+        if self.env.extensions.escape_ownership {
+            self.escape_on_assign(st, lhs, rhs);
+        }
         if !matches!(lhs.base, Base::Static(_)) {
             let o = own_e(st, rhs);
             st.own.set(lhs, Some(o));
         }
         let a = attr_e(st, rhs);
         st.attrs.set(lhs, a);
+    }
+
+    /// Escape-ownership extension: `lhs` holds a new object, and a value stored into
+    /// the heap escapes to the object that holds the location.
+    fn escape_on_assign(&mut self, st: &mut State, lhs: &Path, rhs: &Expr) {
+        let carried = match rhs {
+            Expr::Path(p) => escaped_bound(st, p),
+            _ => None,
+        };
+        st.escaped.remove_under(lhs);
+        let heap = !lhs.steps.is_empty();
+        if heap {
+            let bound = holder_own(st, lhs);
+            escape_value(st, rhs, bound);
+        }
+        // The location now holds an escaped object: what is reached through it is too.
+        if let Some(b) = carried.map(|c| if heap { c.join(holder_own(st, lhs)) } else { c }) {
+            if !b.is_owned() {
+                st.escaped.set(lhs, Some(b));
+            }
+        }
     }
 
     pub(super) fn is_safe_step(&self, class: Sym, name: Sym) -> bool {

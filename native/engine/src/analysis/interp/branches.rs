@@ -98,6 +98,17 @@ impl<'a, 'e> Interp<'a, 'e> {
 
 /// Moves the state out (for the fall-through edge), leaving an empty one behind.
 fn take_state(st: &mut State) -> State {
-    let empty = State { threads: Threads::NoThread, locks: 0, read_locks: 0, may_locks: 0, released: 0, own: PathMap::default(), attrs: PathMap::default(), stack: Vec::new() };
+    let empty = State {
+        threads: Threads::NoThread,
+        locks: 0,
+        read_locks: 0,
+        may_locks: 0,
+        released: 0,
+        own: PathMap::default(),
+        attrs: PathMap::default(),
+        stack: Vec::new(),
+        escaped: PathMap::default(),
+        aliases: Default::default(),
+    };
     std::mem::replace(st, empty)
 }

@@ -8,7 +8,7 @@ use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
 use super::super::models::{LockEffect, ThreadEffect};
 use super::locks::{acquire, apply_lock_effect, apply_lock_thread, release};
-use super::ownership::{own, own_e};
+use super::ownership::{escape_value, own, own_e};
 use super::state::*;
 use super::{Callee, Interp, MAX_INLINE_DEPTH};
 
@@ -173,7 +173,16 @@ impl<'a, 'e> Interp<'a, 'e> {
             &s.accesses
         };
         for acc in accesses {
-            let Some(new_path) = substitute(acc.key.kind.path(), args) else { continue };
+            let path = acc.key.kind.path();
+            // The callee reassigned the formal before this access: it is not on the caller's
+            // argument, whose accesses depend on its ownership. (`Unowned` may also be the
+            // argument after it escaped in the callee: kept.)
+            if let Some(i) = path.base.formal_index() {
+                if self.env.extensions.local_aliases && reached_otherwise(acc.key.own_pre, i) {
+                    continue;
+                }
+            }
+            let Some(new_path) = substitute(path, args) else { continue };
             if !new_path.base.is_reportable() {
                 continue;
             }
@@ -203,6 +212,14 @@ impl<'a, 'e> Interp<'a, 'e> {
             apply_lock_thread(st);
         }
         let ret_own = own_at_call(st, s.return_ownership, args);
+        if self.env.extensions.escape_ownership {
+            for (i, bound) in &s.param_escapes {
+                let bound = own_at_call(st, *bound, args);
+                if let Some(a) = args.get(*i as usize) {
+                    escape_value(st, a, bound);
+                }
+            }
+        }
         st.own.set(ret, Some(ret_own));
         st.attrs.set(ret, s.return_attribute);
         if s.threads == Threads::AnyThreadButSelf {
@@ -250,10 +267,18 @@ impl<'a, 'e> Interp<'a, 'e> {
                     st.attrs.set(ret, Some(Attr::Functional));
                 }
             }
-        } else {
+        } else if !self.env.extensions.escape_ownership {
+            // 5.6: the reference treats what unknown code returns as fresh; with the
+            // escape extension a call without code returns a value that is not owned.
             st.own.set(ret, Some(OWNED));
         }
     }
+}
+
+/// An access through formal `i` whose ownership depends on other formals only: made
+/// through another object assigned to the formal.
+fn reached_otherwise(o: Own, i: usize) -> bool {
+    matches!(o, Own::OwnedIf(set) if i < 64 && set & (1 << i) == 0)
 }
 
 /// 5.5: a callee's formal-rooted path in terms of the actual arguments (None: the argument

@@ -3,7 +3,7 @@
 use super::super::domain::*;
 use super::super::facts::CallFacts;
 use super::super::models::ContainerAccess;
-use super::ownership::own;
+use super::ownership::{escape_value, own};
 use super::state::*;
 use super::Interp;
 
@@ -14,6 +14,13 @@ impl<'a, 'e> Interp<'a, 'e> {
             _ => return,
         };
         let resolved = &cf.resolved;
+        // What is added to a container escapes to it (also to a thread-safe one).
+        if access == ContainerAccess::Write && self.env.extensions.escape_ownership {
+            let bound = own(st, &receiver);
+            for a in &args[1..] {
+                escape_value(st, a, bound);
+            }
+        }
         if st.attrs.get(&receiver) == Some(Attr::Synchronized)
             || cf.synchronized_container
             || self.is_synchronized_collection_field(&receiver)

@@ -18,21 +18,14 @@ impl<'a, 'e> Interp<'a, 'e> {
             Insn::Nop | Insn::CheckCast => {}
             Insn::Const { value, wide } => push(st, Expr::Const(*value), *wide),
             Insn::Load { slot, wide } => {
-                let p = self.local_path(*slot);
-                push(st, Expr::Path(p), *wide);
+                let e = self.load_local(st, *slot);
+                push(st, e, *wide);
             }
             Insn::Store { slot, wide } => {
                 let v = pop(st, *wide);
-                let lhs = self.local_path(*slot);
-                self.assign(st, &lhs, &v, *wide);
+                self.store_local(st, *slot, &v, *wide);
             }
-            Insn::Iinc { slot } => {
-                let p = self.local_path(*slot);
-                st.own.set(&p, Some(Own::Unowned));
-                if st.attrs.get(&p) != Some(Attr::Functional) {
-                    st.attrs.set(&p, None);
-                }
-            }
+            Insn::Iinc { slot } => self.increment_local(st, *slot),
             Insn::ArrayLoad { wide } => {
                 let index = pop(st, false);
                 self.read_expr(st, &index);
@@ -56,7 +49,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let array = pop(st, false);
                 match &array {
                     Expr::Path(p) => match p.with(Step::Array) {
-                        Some(lhs) => self.assign(st, &lhs, &value, *wide),
+                        Some(lhs) => {
+                            self.assign(st, &lhs, &value, *wide);
+                            self.heap_stored(st, &lhs, &value, false);
+                        }
                         None => {
                             self.read_expr(st, &value);
                             self.read_expr(st, &array);
@@ -129,7 +125,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let value = pop(st, f.is_wide());
                 let declaring = self.declaring(f);
                 match Path::of(Base::Static(declaring)).field(declaring, f.name) {
-                    Some(lhs) => self.assign(st, &lhs, &value, f.is_wide()),
+                    Some(lhs) => {
+                        self.assign(st, &lhs, &value, f.is_wide());
+                        self.heap_stored(st, &lhs, &value, is_reference(f));
+                    }
                     None => self.read_expr(st, &value),
                 }
             }
@@ -203,7 +202,10 @@ impl<'a, 'e> Interp<'a, 'e> {
     pub(super) fn put_field(&mut self, st: &mut State, obj: &Expr, f: &FieldRef, value: &Expr) {
         match obj {
             Expr::Path(p) => match self.field_path(p, f) {
-                Some(lhs) => self.assign(st, &lhs, value, f.is_wide()),
+                Some(lhs) => {
+                    self.assign(st, &lhs, value, f.is_wide());
+                    self.heap_stored(st, &lhs, value, is_reference(f));
+                }
                 None => {
                     self.read_expr(st, value);
                     self.read_expr(st, obj);
@@ -239,4 +241,9 @@ impl<'a, 'e> Interp<'a, 'e> {
     pub(super) fn temp(&self) -> Path {
         Path::of(Base::Temp(self.pc as u32))
     }
+}
+
+/// A field holding an object or an array (not a number).
+fn is_reference(f: &FieldRef) -> bool {
+    matches!(f.descriptor.as_str().as_bytes().first(), Some(b'L' | b'['))
 }

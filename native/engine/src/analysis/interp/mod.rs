@@ -19,6 +19,7 @@ use super::facts::Facts;
 use super::models;
 
 mod accesses;
+mod aliases;
 mod branches;
 mod calls;
 mod containers;
@@ -64,6 +65,8 @@ struct Exit {
     returned: Option<ReturnedLocks>,
     ret_own: Option<Own>,
     ret_attr: Option<Option<Attr>>,
+    /// Formals whose object escaped, joined over the exits.
+    param_escapes: Vec<(u16, Own)>,
 }
 
 #[derive(Clone, Copy)]
@@ -97,6 +100,8 @@ fn handler_entry(st: &State) -> State {
         own: st.own.clone(),
         attrs: st.attrs.clone(),
         stack: vec![Slot::Val(Expr::opaque(Vec::new(), None, Own::Unowned))],
+        escaped: st.escaped.clone(),
+        aliases: st.aliases.clone(),
     }
 }
 
@@ -196,6 +201,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             own,
             attrs: PathMap::default(),
             stack: Vec::new(),
+            escaped: PathMap::default(),
+            aliases: Default::default(),
         }
     }
 
@@ -297,7 +304,10 @@ impl<'a, 'e> Interp<'a, 'e> {
             match &insns[i] {
                 Insn::If { kind, target } => {
                     let next = i + 1;
-                    let (taken, fall) = self.branch(&mut st, *kind);
+                    let before = (st.locks, st.read_locks, st.threads);
+                    let (mut taken, mut fall) = self.branch(&mut st, *kind);
+                    Self::check_alias_state(&mut taken, before);
+                    Self::check_alias_state(&mut fall, before);
                     let mut out = Vec::new();
                     if next < insns.len() {
                         out.push((cfg.block_of[next] as usize, fall));
@@ -338,7 +348,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                     return Vec::new();
                 }
                 insn => {
+                    let before = (st.locks, st.read_locks, st.threads);
                     self.step(&mut st, insn);
+                    Self::check_alias_state(&mut st, before);
                     if exits_after[i] {
                         self.finish(&st, None, false);
                         return Vec::new();
@@ -361,6 +373,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             Some(r) => (Some(own_e(st, r)), Some(attr_e(st, r))),
             None => (None, None),
         };
+        let escapes = self.param_escapes(st);
         let name = self.input.mref.name.as_str();
         let keeps_attrs = name == "<init>" || name == "<clinit>";
         let must_hold = self.env.extensions.lock_precision;
@@ -368,7 +381,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         match &mut self.exit {
             None => {
                 let attrs = keeps_attrs.then(|| st.attrs.clone());
-                self.exit = Some(Exit { attrs, threads: st.threads, locks: st.locks, returned, ret_own: ro, ret_attr: ra })
+                self.exit = Some(Exit { attrs, threads: st.threads, locks: st.locks, returned, ret_own: ro, ret_attr: ra, param_escapes: escapes })
             }
             Some(e) => {
                 e.returned = match (e.returned, returned) {
@@ -388,8 +401,28 @@ impl<'a, 'e> Interp<'a, 'e> {
                     (Some(a), Some(b)) => Some(if a == b { a } else { None }),
                     (a, b) => a.or(b),
                 };
+                for (i, bound) in escapes {
+                    match e.param_escapes.binary_search_by_key(&i, |(j, _)| *j) {
+                        Ok(k) => e.param_escapes[k].1 = e.param_escapes[k].1.join(bound),
+                        Err(k) => e.param_escapes.insert(k, (i, bound)),
+                    }
+                }
             }
         }
+    }
+
+    /// The formals whose object escaped on the way to this exit (sorted by formal).
+    fn param_escapes(&self, st: &State) -> Vec<(u16, Own)> {
+        if st.escaped.is_empty() {
+            return Vec::new();
+        }
+        let is_static = self.input.method.header.is_static();
+        (0..self.input.method.formal_slots.len())
+            .filter_map(|i| {
+                let base = if i == 0 && !is_static { Base::This } else { Base::Param(i as u16) };
+                st.escaped.get(&Path::of(base)).map(|b| (i as u16, b))
+            })
+            .collect()
     }
 
     fn summary(self) -> Summary {
@@ -434,6 +467,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             // A handed value names an instruction of this method only.
             return_attribute: exit.ret_attr.flatten().filter(|a| !matches!(a, Attr::Handed(_))),
             synchronized_fields,
+            param_escapes: exit.param_escapes,
         }
     }
 }

@@ -7,6 +7,7 @@ use crate::classfile::descriptor::param_widths;
 use crate::classfile::model::ConstVal;
 
 use super::super::domain::*;
+use super::aliases::Aliases;
 use super::ownership::own_e;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -57,6 +58,11 @@ pub(super) struct State {
     pub(super) own: PathMap<Own>,
     pub(super) attrs: PathMap<Attr>,
     pub(super) stack: Vec<Slot>,
+    /// Escape-ownership extension: paths whose object escaped, with the ownership it
+    /// escaped to (joined into the lookup of the path and everything below it).
+    pub(super) escaped: PathMap<Own>,
+    /// Local-aliases extension: what a local slot stands for (sorted by slot).
+    pub(super) aliases: Aliases,
 }
 
 pub(super) fn push(st: &mut State, e: Expr, wide: bool) {
@@ -126,6 +132,7 @@ pub(super) fn gc_temps(st: &mut State) {
     let keep = |b: &Base| !matches!(b, Base::Temp(t) if !live.contains(t));
     st.own.retain_bases(keep);
     st.attrs.retain_bases(keep);
+    st.escaped.retain_bases(keep);
 }
 
 /// 3.8: join of two states at a control-flow merge.
@@ -165,5 +172,8 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool) -> State {
         own: a.own.merge(&b.own, |x, y| Some(x.join(y)), true),
         attrs: a.attrs.merge(&b.attrs, |x, y| (x == y).then_some(x), false),
         stack,
+        // Escaped on either branch: escaped after the join.
+        escaped: a.escaped.merge(&b.escaped, |x, y| Some(x.join(y)), true),
+        aliases: a.aliases.join(&b.aliases),
     }
 }
