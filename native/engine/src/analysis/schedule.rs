@@ -103,14 +103,17 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
     // Call graph over analysed methods; on the way, whether a method's own code can
     // make it run on any thread (a lock, a monitor, a background assertion or a
     // main-thread query: 8.5), for the demand below.
-    let scanned: Vec<(Vec<usize>, bool)> = methods
+    let scanned: Vec<(Vec<usize>, bool, bool)> = methods
         .par_iter()
         .map(|e| {
             let m = &inputs.classes[e.class].methods[e.index];
             let mut out = Vec::new();
             let mut concurrent = false;
+            // Whether it hands code to a background thread, or calls an upstream method that
+            // does: its summary then has accesses on any thread, and so do its callers'.
+            let mut hands = false;
             if !e.analysed {
-                return (out, concurrent);
+                return (out, concurrent, hands);
             }
             let mut edge_to = |callee: &MethodRef| {
                 if let Some(&c) = by_ref.get(callee) {
@@ -133,7 +136,8 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
                         }
                         Insn::Invoke { method, .. } if inputs.extensions.thread_handoffs => {
                             if let Some(model) = super::handoffs::handoff_model(table, method) {
-                                concurrent |= super::handoffs::may_hand_to_background(model);
+                                hands |= super::handoffs::may_hand_to_background(model);
+                                concurrent |= hands;
                                 // `new Thread(this)`, `executor.execute(this)`: the class's own body.
                                 if let Some(b) = super::handoffs::body_of_class(table, e.mref.class) {
                                     edge_to(&b);
@@ -150,6 +154,8 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
                             loop {
                                 let resolved = table.resolve_method(&target).unwrap_or(target);
                                 concurrent |= may_go_concurrent(table, &target, &resolved, inputs.extensions);
+                                hands |= inputs.extensions.thread_handoffs
+                                    && inputs.upstream.get(&resolved).is_some_and(|s| has_handed_background(s));
                                 match shapes.get(&target) {
                                     // The interpreter inlines a forward at depths 0..=MAX_INLINE_DEPTH:
                                     // the edge goes to the method it finally calls.
@@ -168,10 +174,17 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
                     }
                 }
             }
-            (out, concurrent)
+            (out, concurrent, hands)
         })
         .collect();
-    let (edges, own_code_concurrent): (Vec<Vec<usize>>, Vec<bool>) = scanned.into_iter().unzip();
+    let mut edges = Vec::with_capacity(scanned.len());
+    let mut own_code_concurrent = Vec::with_capacity(scanned.len());
+    let mut hands_off = Vec::with_capacity(scanned.len());
+    for (out, concurrent, hands) in scanned {
+        edges.push(out);
+        own_code_concurrent.push(concurrent);
+        hands_off.push(hands);
+    }
 
     phase(start, "call graph");
     let sccs = tarjan(methods.len(), &edges);
@@ -211,7 +224,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         }
     };
     let shape = |r: &MethodRef| shapes.get(r).cloned();
-    let (needed, candidate) = needed_for_reporting(inputs, &methods, &by_ref, &edges, &own_code_concurrent);
+    let (needed, candidate) = needed_for_reporting(inputs, &methods, &by_ref, &edges, &own_code_concurrent, &hands_off);
     let needed: Vec<AtomicBool> = needed.into_iter().map(AtomicBool::new).collect();
     phase(start, &format!("demand ({} of {} methods)", needed.iter().filter(|n| n.load(Ordering::Relaxed)).count(), methods.len()));
     let facts = super::facts::collect(
@@ -349,6 +362,7 @@ fn needed_for_reporting(
     by_ref: &FxHashMap<MethodRef, usize>,
     edges: &[Vec<usize>],
     own_code_concurrent: &[bool],
+    hands_off: &[bool],
 ) -> (Vec<bool>, Vec<bool>) {
     use super::domain::Threads;
     let mut candidate: Vec<bool> = inputs
@@ -359,6 +373,25 @@ fn needed_for_reporting(
     for (e, own_code) in methods.iter().zip(own_code_concurrent) {
         if *own_code || e.facts.initial_threads == Threads::AnyThread {
             candidate[e.class] = true;
+        }
+    }
+    // Handed code's accesses reach every caller's summary (thread handoffs): the classes of
+    // the methods that call, at any depth, one that hands code to the background.
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); methods.len()];
+    for (i, out) in edges.iter().enumerate() {
+        for &c in out {
+            callers[c].push(i);
+        }
+    }
+    let mut reaches = hands_off.to_vec();
+    let mut stack: Vec<usize> = (0..methods.len()).filter(|&i| hands_off[i]).collect();
+    while let Some(i) = stack.pop() {
+        candidate[methods[i].class] = true;
+        for &c in &callers[i] {
+            if !reaches[c] {
+                reaches[c] = true;
+                stack.push(c);
+            }
         }
     }
     let ext = inputs.extensions;
@@ -396,6 +429,11 @@ fn needed_for_reporting(
         stack.extend(edges[i].iter().copied().filter(|&c| !needed[c]));
     }
     (needed, candidate)
+}
+
+/// Whether a summary has accesses of code handed to a background thread.
+fn has_handed_background(s: &Summary) -> bool {
+    s.accesses.iter().any(|a| a.key.handed && a.key.thread.is_any())
 }
 
 /// The lock and thread models that make a caller run on any thread (as `facts::call_facts`
