@@ -32,10 +32,12 @@ pub fn run(request: &Request) -> Result<Response, Error> {
     pool.install(|| run_in_pool(request))
 }
 
-/// `RACER_TIMINGS=1` prints the time of each phase to stderr (for benchmarking).
+/// `RACER_TIMINGS=1` prints the time of each phase, and the heap then held, to stderr
+/// (for benchmarking).
 fn phase(start: Instant, name: &str) {
     if std::env::var_os("RACER_TIMINGS").is_some() {
-        eprintln!("racer: timing: {name}: {:.3}s", start.elapsed().as_secs_f64());
+        let live = crate::memory::live_bytes() >> 20;
+        eprintln!("racer: timing: {name}: {:.3}s ({live} MiB live)", start.elapsed().as_secs_f64());
     }
 }
 

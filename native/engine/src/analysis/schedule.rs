@@ -49,7 +49,8 @@ pub struct Inputs<'a> {
 
 fn phase(start: std::time::Instant, name: &str) {
     if std::env::var_os("RACER_TIMINGS").is_some() {
-        eprintln!("racer: timing:   {name}: {:.3}s", start.elapsed().as_secs_f64());
+        let live = crate::memory::live_bytes() >> 20;
+        eprintln!("racer: timing:   {name}: {:.3}s ({live} MiB live)", start.elapsed().as_secs_f64());
     }
 }
 
