@@ -1,5 +1,7 @@
-//! Interned strings: class, field and method names are compared and hashed by
-//! pointer, ordered by content (so sorted output never depends on interning order).
+//! Interned strings: class, field and method names are compared by pointer, hashed by
+//! a hash of their content computed once, and ordered by content. Hash-map iteration and
+//! the fast order of [`Sym::fast_cmp`] therefore never depend on interning order, which
+//! varies with thread timing and with other analyses running in the same process.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -12,36 +14,48 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 const SHARDS: usize = 32;
 
-static INTERNER: Lazy<Vec<Mutex<FxHashMap<&'static str, &'static Box<str>>>>> =
+static INTERNER: Lazy<Vec<Mutex<FxHashMap<&'static str, &'static Interned>>>> =
     Lazy::new(|| (0..SHARDS).map(|_| Mutex::new(FxHashMap::default())).collect());
 
-/// An interned string. Equality and hashing are by address; ordering by content.
-/// A thin pointer (to a leaked `Box<str>`), so references built from symbols stay small.
+/// An interned string. Equality is by address, hashing by content hash, ordering by
+/// content. A thin pointer (to a leaked [`Interned`]), so references built from symbols
+/// stay small.
 #[derive(Clone, Copy)]
-pub struct Sym(&'static Box<str>);
+pub struct Sym(&'static Interned);
+
+struct Interned {
+    hash: u64,
+    text: Box<str>,
+}
 
 impl Sym {
     pub fn new(text: &str) -> Sym {
         let mut hasher = FxHasher::default();
         text.hash(&mut hasher);
-        let shard = &INTERNER[(hasher.finish() >> 59) as usize % SHARDS];
+        let hash = hasher.finish();
+        let shard = &INTERNER[(hash >> 59) as usize % SHARDS];
         let mut set = shard.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(existing) = set.get(text) {
             return Sym(*existing);
         }
         // Names live for the process: the set of distinct names is bounded by the code seen.
-        let leaked: &'static Box<str> = Box::leak(Box::new(text.to_owned().into_boxed_str()));
-        set.insert(&**leaked, leaked);
+        let leaked: &'static Interned = Box::leak(Box::new(Interned { hash, text: text.into() }));
+        set.insert(&leaked.text, leaked);
         Sym(leaked)
     }
 
     pub fn as_str(self) -> &'static str {
-        self.0
+        &self.0.text
     }
 
-    /// Address of the interned string: a cheap, run-local identity.
-    pub fn addr(self) -> usize {
-        self.0 as *const Box<str> as usize
+    /// A total order as cheap as comparing addresses, the same in every run: by content
+    /// hash, then (on a collision) by content. Not alphabetical.
+    pub fn fast_cmp(self, other: Sym) -> std::cmp::Ordering {
+        if self == other {
+            std::cmp::Ordering::Equal
+        } else {
+            self.0.hash.cmp(&other.0.hash).then_with(|| self.as_str().cmp(other.as_str()))
+        }
     }
 }
 
@@ -54,7 +68,7 @@ impl Eq for Sym {}
 
 impl Hash for Sym {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.addr().hash(state)
+        state.write_u64(self.0.hash)
     }
 }
 

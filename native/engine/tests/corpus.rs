@@ -32,6 +32,16 @@ fn json_report(inputs: Vec<PathBuf>, threads: usize) -> String {
     racer::report::render(Format::Json, &response, &[])
 }
 
+/// The first issue that differs between two JSON reports, both ways.
+fn first_difference(a: &str, b: &str) -> String {
+    let issues = |r: &str| serde_json::from_str::<serde_json::Value>(r).unwrap()["issues"].as_array().unwrap().clone();
+    let (a, b) = (issues(a), issues(b));
+    match a.iter().zip(&b).position(|(x, y)| x != y) {
+        Some(i) => format!("issue {i}:\n{}\nagainst\n{}", a[i], b[i]),
+        None => format!("{} issues against {}", a.len(), b.len()),
+    }
+}
+
 #[test]
 fn every_corpus_jar_is_analysed() {
     let Some(jars) = corpus() else { return };
@@ -59,8 +69,8 @@ fn whole_corpus_report_is_deterministic_across_thread_counts() {
     let one = json_report(jars.clone(), 1);
     let two = json_report(jars.clone(), 2);
     let again = json_report(jars, 2);
-    assert!(one == two, "--threads 1 and --threads 2 differ");
-    assert!(two == again, "two runs differ");
+    assert!(one == two, "--threads 1 and --threads 2 differ: {}", first_difference(&one, &two));
+    assert!(two == again, "two runs differ: {}", first_difference(&two, &again));
     let issues = serde_json::from_str::<serde_json::Value>(&one).unwrap()["issues"].as_array().unwrap().len();
     assert!(issues > 100, "real code has reports ({issues})");
 }

@@ -250,27 +250,43 @@ impl<V: Copy + Eq> Default for PathMap<V> {
     }
 }
 
-/// A run-local total order on bases and steps by symbol address: cheaper than the
-/// content order, and path maps never expose their order to anything persistent.
-fn base_key(b: &Base) -> (u8, usize) {
-    match b {
+/// A total order on bases and steps by [`Sym::fast_cmp`]: cheaper than the content order
+/// and the same in every run (path maps are iterated in this order).
+fn base_cmp(a: &Base, b: &Base) -> std::cmp::Ordering {
+    let rank = |b: &Base| match b {
         Base::This => (0, 0),
         Base::Param(i) => (1, *i as usize),
-        Base::Static(c) => (2, c.addr()),
+        Base::Static(_) => (2, 0),
         Base::Local(i) => (3, *i as usize),
         Base::Temp(i) => (4, *i as usize),
-    }
+    };
+    rank(a).cmp(&rank(b)).then_with(|| match (a, b) {
+        (Base::Static(x), Base::Static(y)) => x.fast_cmp(*y),
+        _ => std::cmp::Ordering::Equal,
+    })
 }
 
-fn step_key(s: &Step) -> (usize, usize) {
-    match s {
-        Step::Field { class, name } => (class.addr(), name.addr()),
-        Step::Array => (0, 0),
+fn step_cmp(a: &Step, b: &Step) -> std::cmp::Ordering {
+    match (a, b) {
+        (Step::Field { class: c1, name: n1 }, Step::Field { class: c2, name: n2 }) => {
+            c1.fast_cmp(*c2).then_with(|| n1.fast_cmp(*n2))
+        }
+        (Step::Field { .. }, Step::Array) => std::cmp::Ordering::Greater,
+        (Step::Array, Step::Field { .. }) => std::cmp::Ordering::Less,
+        (Step::Array, Step::Array) => std::cmp::Ordering::Equal,
     }
 }
 
 fn fast_cmp(b1: &Base, s1: &[Step], b2: &Base, s2: &[Step]) -> std::cmp::Ordering {
-    base_key(b1).cmp(&base_key(b2)).then_with(|| s1.iter().map(step_key).cmp(s2.iter().map(step_key)))
+    base_cmp(b1, b2).then_with(|| {
+        for (x, y) in s1.iter().zip(s2) {
+            let o = step_cmp(x, y);
+            if o != std::cmp::Ordering::Equal {
+                return o;
+            }
+        }
+        s1.len().cmp(&s2.len())
+    })
 }
 
 impl<V: Copy + Eq> PathMap<V> {
@@ -302,8 +318,7 @@ impl<V: Copy + Eq> PathMap<V> {
     }
     /// Entries for one base (any steps), in step order.
     pub fn for_base(&self, base: Base) -> impl Iterator<Item = (&[Step], V)> {
-        let key = base_key(&base);
-        let start = self.entries.partition_point(|(b, _, _)| base_key(b) < key);
+        let start = self.entries.partition_point(|(b, _, _)| base_cmp(b, &base) == std::cmp::Ordering::Less);
         self.entries[start..].iter().take_while(move |(b, _, _)| *b == base).map(|(_, s, v)| (&**s, *v))
     }
     pub fn iter(&self) -> impl Iterator<Item = (Path, V)> + '_ {
