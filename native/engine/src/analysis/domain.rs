@@ -467,6 +467,12 @@ impl Trace {
         self.0.as_ref().map(|n| (&n.site, &n.next, Arc::as_ptr(n) as usize))
     }
 
+    /// Identifies this trace among the live ones (0 for the empty trace): equal ids are
+    /// the same shared list.
+    pub fn tail_id(&self) -> usize {
+        self.0.as_ref().map_or(0, |n| Arc::as_ptr(n) as usize)
+    }
+
     pub fn from_vec(sites: Vec<CallSite>) -> Trace {
         sites.into_iter().rev().fold(Trace::empty(), |t, s| t.prepend(s))
     }

@@ -300,12 +300,14 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         for (p, n) in pending.iter().zip(&initial_pending) {
             p.store(*n, Ordering::Relaxed);
         }
+        // The leaves are listed before any is spawned: a counter that a running SCC brings to
+        // zero must not be read here as a leaf, or that SCC would run (and count down its
+        // callers) twice, and a caller could start before its callees are done.
+        let leaves: Vec<usize> = (0..sccs.len()).filter(|&s| initial_pending[s] == 0).collect();
         rayon::scope(|scope| {
-            for s in 0..sccs.len() {
-                if pending[s].load(Ordering::Acquire) == 0 {
-                    let (sccs, callers_of, pending, methods) = (&sccs, &callers_of, &pending, &methods);
-                    scope.spawn(move |scope| run_scc(scope, s, sccs, callers_of, pending, methods, analyse_ref));
-                }
+            for s in leaves {
+                let (sccs, callers_of, pending, methods) = (&sccs, &callers_of, &pending, &methods);
+                scope.spawn(move |scope| run_scc(scope, s, sccs, callers_of, pending, methods, analyse_ref));
             }
         });
     };
