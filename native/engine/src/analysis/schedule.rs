@@ -247,6 +247,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
             own_code_concurrent[i] || inputs.classes[e.class].methods[e.index].header.flags & ACC_SYNCHRONIZED != 0
         })
     };
+    let keys = super::shared_keys::SharedKeys::default();
     let env = Env {
         table,
         facts: &facts,
@@ -256,6 +257,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         inline_shape: &shape,
         takes_lock: &takes_lock,
         extensions: inputs.extensions,
+        keys: &keys,
     };
     // A method not (yet) needed keeps no summary; a later round may still need it.
     let analyse = |i: usize| {

@@ -53,6 +53,7 @@ pub struct Env<'a> {
     /// otherwise shows it runs concurrently (8.5): analysed methods only.
     pub takes_lock: &'a (dyn Fn(&MethodRef) -> bool + Sync),
     pub extensions: Extensions,
+    pub keys: &'a super::shared_keys::SharedKeys,
 }
 
 struct Exit {
@@ -437,7 +438,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             None => return Summary { threads: self.input.facts.initial_threads, ..Summary::empty() },
         };
         // Unordered: consumers that need an order sort (reporting, summary files).
-        let accesses: Vec<Access> = self.accesses.into_iter().map(|(key, site)| Access { key, site }).collect();
+        let keys = self.env.keys;
+        let accesses: Vec<Access> = self.accesses.into_iter().map(|(key, site)| Access { key: keys.share(key), site }).collect();
         let mut synchronized_fields: Vec<Path> = exit
             .attrs
             .iter()
