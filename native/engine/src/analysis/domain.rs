@@ -418,7 +418,7 @@ pub struct AccessKey {
 }
 
 /// A call site on the way from a summary's method to an access.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct CallSite {
     pub callee: MethodRef,
     pub line: u32,
@@ -430,11 +430,20 @@ pub struct CallSite {
 #[derive(Debug, Clone, Default)]
 pub struct Trace(Option<Arc<TraceNode>>);
 
+/// The call site's fields are stored flat: 40 bytes a node instead of 48 (large code has
+/// millions of nodes).
 #[derive(Debug)]
 pub struct TraceNode {
-    site: CallSite,
+    callee: MethodRef,
+    line: u32,
     len: u32,
     next: Trace,
+}
+
+impl TraceNode {
+    fn site(&self) -> CallSite {
+        CallSite { callee: self.callee, line: self.line }
+    }
 }
 
 impl Trace {
@@ -442,7 +451,7 @@ impl Trace {
         Trace(None)
     }
     pub fn prepend(&self, site: CallSite) -> Trace {
-        Trace(Some(Arc::new(TraceNode { site, len: self.len() as u32 + 1, next: self.clone() })))
+        Trace(Some(Arc::new(TraceNode { callee: site.callee, line: site.line, len: self.len() as u32 + 1, next: self.clone() })))
     }
     pub fn len(&self) -> usize {
         self.0.as_ref().map_or(0, |n| n.len as usize)
@@ -450,21 +459,27 @@ impl Trace {
     pub fn is_empty(&self) -> bool {
         self.0.is_none()
     }
-    pub fn first(&self) -> Option<&CallSite> {
-        self.0.as_ref().map(|n| &n.site)
+    pub fn first(&self) -> Option<CallSite> {
+        self.0.as_ref().map(|n| n.site())
     }
-    pub fn iter(&self) -> impl Iterator<Item = &CallSite> {
+    pub fn iter(&self) -> impl Iterator<Item = CallSite> + '_ {
         let mut cur = self.0.as_deref();
         std::iter::from_fn(move || {
             let node = cur?;
             cur = node.next.0.as_deref();
-            Some(&node.site)
+            Some(node.site())
         })
     }
     /// The first node and the rest of the trace, for walkers that share work between
     /// traces with a common tail (identified by the node's address).
-    pub fn split_first(&self) -> Option<(&CallSite, &Trace, usize)> {
-        self.0.as_ref().map(|n| (&n.site, &n.next, Arc::as_ptr(n) as usize))
+    pub fn split_first(&self) -> Option<(CallSite, &Trace, usize)> {
+        self.0.as_ref().map(|n| (n.site(), &n.next, Arc::as_ptr(n) as usize))
+    }
+
+    /// Identifies this trace among the live ones (0 for the empty trace): equal ids are
+    /// the same shared list.
+    pub fn tail_id(&self) -> usize {
+        self.0.as_ref().map_or(0, |n| Arc::as_ptr(n) as usize)
     }
 
     pub fn from_vec(sites: Vec<CallSite>) -> Trace {
@@ -528,8 +543,9 @@ impl Site {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Access {
+    /// Shared between the summaries that have the same snapshot (see `shared_keys`).
     #[serde(flatten)]
-    pub key: AccessKey,
+    pub key: Arc<AccessKey>,
     pub site: Site,
 }
 

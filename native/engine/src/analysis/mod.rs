@@ -12,3 +12,4 @@ pub mod interp;
 pub mod models;
 pub mod races;
 pub mod schedule;
+pub mod shared_keys;

@@ -247,6 +247,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
             own_code_concurrent[i] || inputs.classes[e.class].methods[e.index].header.flags & ACC_SYNCHRONIZED != 0
         })
     };
+    let keys = super::shared_keys::SharedKeys::default();
     let env = Env {
         table,
         facts: &facts,
@@ -256,6 +257,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         inline_shape: &shape,
         takes_lock: &takes_lock,
         extensions: inputs.extensions,
+        keys: &keys,
     };
     // A method not (yet) needed keeps no summary; a later round may still need it.
     let analyse = |i: usize| {
@@ -300,12 +302,14 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         for (p, n) in pending.iter().zip(&initial_pending) {
             p.store(*n, Ordering::Relaxed);
         }
+        // The leaves are listed before any is spawned: a counter that a running SCC brings to
+        // zero must not be read here as a leaf, or that SCC would run (and count down its
+        // callers) twice, and a caller could start before its callees are done.
+        let leaves: Vec<usize> = (0..sccs.len()).filter(|&s| initial_pending[s] == 0).collect();
         rayon::scope(|scope| {
-            for s in 0..sccs.len() {
-                if pending[s].load(Ordering::Acquire) == 0 {
-                    let (sccs, callers_of, pending, methods) = (&sccs, &callers_of, &pending, &methods);
-                    scope.spawn(move |scope| run_scc(scope, s, sccs, callers_of, pending, methods, analyse_ref));
-                }
+            for s in leaves {
+                let (sccs, callers_of, pending, methods) = (&sccs, &callers_of, &pending, &methods);
+                scope.spawn(move |scope| run_scc(scope, s, sccs, callers_of, pending, methods, analyse_ref));
             }
         });
     };

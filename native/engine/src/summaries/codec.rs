@@ -400,13 +400,13 @@ impl Decoder {
                 self.traces.get(*trace as usize).cloned().ok_or_else(|| format!("trace index {trace} out of range"))?
             };
             decoded.push(Access {
-                key: AccessKey {
+                key: std::sync::Arc::new(AccessKey {
                     kind,
                     thread: threads_of(*thread & !HANDED)?,
                     lock: *lock != 0,
                     own_pre: own_of(*own),
                     handed: *thread & HANDED != 0,
-                },
+                }),
                 site: Site { line: *line, trace },
             });
         }

@@ -230,8 +230,17 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// Adds a callee's access, reached through `call_site` (none: shown as if it were in this
     /// method, for a lambda body), keeping the preferred site of each snapshot.
     pub(super) fn add_callee_access(&mut self, key: AccessKey, site: &Site, call_site: Option<&CallSite>) {
-        let new_site = || match call_site {
-            Some(c) => Site { line: site.line, trace: site.trace.prepend(c.clone()) },
+        let prepended = &mut self.prepended;
+        let mut new_site = || match call_site {
+            Some(c) => {
+                // The entry holds the callee trace too, so its address is not reused.
+                let trace = prepended
+                    .entry((c.clone(), site.trace.tail_id()))
+                    .or_insert_with(|| (site.trace.clone(), site.trace.prepend(c.clone())))
+                    .1
+                    .clone();
+                Site { line: site.line, trace }
+            }
             None => site.clone(),
         };
         // Build the new site (one trace node) only when it is kept (see `Site::preferred`).

@@ -53,6 +53,7 @@ pub struct Env<'a> {
     /// otherwise shows it runs concurrently (8.5): analysed methods only.
     pub takes_lock: &'a (dyn Fn(&MethodRef) -> bool + Sync),
     pub extensions: Extensions,
+    pub keys: &'a super::shared_keys::SharedKeys,
 }
 
 struct Exit {
@@ -154,6 +155,10 @@ struct Interp<'a, 'e> {
     handed_values: crate::fxhash::FxHashMap<u32, Vec<Expr>>,
     /// States flowing into exception handlers from the block being run.
     to_handlers: std::collections::BTreeMap<usize, State>,
+    /// The trace nodes made for callee accesses, by call site and the callee trace they
+    /// extend: the accesses a call brings in share one node per distinct callee trace
+    /// instead of one each (most callee accesses have the same, often empty, trace).
+    prepended: crate::fxhash::FxHashMap<(CallSite, usize), (Trace, Trace)>,
 }
 
 pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
@@ -170,7 +175,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
             };
         }
     }
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default() };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), prepended: Default::default() };
     interp.run();
     interp.summary()
 }
@@ -433,7 +438,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             None => return Summary { threads: self.input.facts.initial_threads, ..Summary::empty() },
         };
         // Unordered: consumers that need an order sort (reporting, summary files).
-        let accesses: Vec<Access> = self.accesses.into_iter().map(|(key, site)| Access { key, site }).collect();
+        let keys = self.env.keys;
+        let accesses: Vec<Access> = self.accesses.into_iter().map(|(key, site)| Access { key: keys.share(key), site }).collect();
         let mut synchronized_fields: Vec<Path> = exit
             .attrs
             .iter()
