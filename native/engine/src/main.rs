@@ -25,11 +25,8 @@ fn main() -> ExitCode {
         }
         Ok(cli::Command::Analyze(analyze)) => run(*analyze),
         Ok(cli::Command::AnalyzeRequest(file)) => run_request(file),
-        Ok(cli::Command::DumpSummaries(path)) => match racer::summaries::dump(&path) {
-            Ok(json) => {
-                print_stdout(&json);
-                ExitCode::SUCCESS
-            }
+        Ok(cli::Command::DumpSummaries(path)) => match racer::summaries::dump::write(&path, &mut std::io::stdout().lock()) {
+            Ok(()) => ExitCode::SUCCESS,
             Err(e) => error(&e.0),
         },
         Err(message) => error(&message),

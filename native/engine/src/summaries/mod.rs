@@ -13,6 +13,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 mod codec;
+pub mod dump;
 mod format;
 mod reader;
 
@@ -152,36 +153,9 @@ pub fn write(
     })
 }
 
-/// The whole file as JSON, every chunk checked (for debugging: `racer summaries dump`).
+/// The summary file at `path` as JSON text (see [`dump::write`], which streams it).
 pub fn dump(path: &Path) -> Result<String, Error> {
-    let files = UpstreamFiles::open(&[path.to_path_buf()])?;
-    let mut classes = Vec::new();
-    let mut inline = Vec::new();
-    let mut summaries = Vec::new();
-    for (_, chunk) in files.all_chunks()? {
-        let all = chunk.summaries.all().map_err(|m| bad(path, &format!("malformed summary file: {m}")))?;
-        let mut c: Vec<&Arc<ClassHeader>> = chunk.classes.values().collect();
-        c.sort_by(|a, b| a.name.cmp(&b.name));
-        classes.extend(c.into_iter().map(|h| serde_json::to_value(&**h)));
-        let mut i: Vec<_> = chunk.shapes.iter().collect();
-        i.sort_by(|a, b| a.0.cmp(b.0));
-        inline.extend(i.into_iter().map(|(m, s)| serde_json::to_value((m, s))));
-        let mut s: Vec<_> = all.iter().map(|(m, s)| (m, s)).collect();
-        s.sort_by(|a, b| a.0.cmp(b.0));
-        summaries.extend(s.into_iter().map(|(m, s)| serde_json::to_value(serde_json::json!({"method": m, "summary": &**s}))));
-    }
-    let collect = |v: Vec<serde_json::Result<serde_json::Value>>| -> Result<Vec<serde_json::Value>, Error> {
-        v.into_iter().collect::<Result<_, _>>().map_err(|e| Error(format!("racer: {}: {e}", path.display())))
-    };
-    let json = serde_json::json!({
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "tool_version": TOOL_VERSION,
-        "classes": collect(classes)?,
-        "inline": collect(inline)?,
-        "summaries": collect(summaries)?,
-    });
-    let mut text = serde_json::to_string_pretty(&json).map_err(|e| Error(format!("racer: {}: {e}", path.display())))?;
-    text.push('\n');
-    Ok(text)
+    let mut out = Vec::new();
+    dump::write(path, &mut out)?;
+    String::from_utf8(out).map_err(|e| Error(format!("racer: {}: {e}", path.display())))
 }

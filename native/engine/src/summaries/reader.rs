@@ -91,15 +91,15 @@ impl UpstreamFiles {
         Ok((None, None))
     }
 
-    /// Every chunk of every file, decoded in order (for `racer summaries dump`).
-    pub fn all_chunks(&self) -> Result<Vec<(&ChunkEntry, Arc<Loaded>)>, Error> {
-        let mut out = Vec::new();
-        for (fi, f) in self.files.iter().enumerate() {
-            for (ci, e) in f.chunks.iter().enumerate() {
-                out.push((e, self.chunk(fi, ci)?.clone()));
+    /// Visits every chunk of every file in order, each decoded for the visit only and not
+    /// kept (`racer summaries dump` of a large file holds one chunk at a time).
+    pub fn each_chunk(&self, mut visit: impl FnMut(&Path, &Loaded) -> Result<(), Error>) -> Result<(), Error> {
+        for f in &self.files {
+            for ci in 0..f.chunks.len() {
+                visit(&f.path, &load_chunk(f, ci)?)?;
             }
         }
-        Ok(out)
+        Ok(())
     }
 }
 
