@@ -16,6 +16,8 @@ use crate::api::{Error, TOOL_VERSION};
 /// Writes the dump of the summary file at `path` to `out`.
 pub fn write(path: &Path, out: &mut dyn Write) -> Result<(), Error> {
     let files = UpstreamFiles::open(&[path.to_path_buf()])?;
+    // Every chunk is checked before anything is printed: a damaged file prints only its error.
+    files.each_chunk(|path, chunk| chunk.summaries.all().map(drop).map_err(|m| bad(path, &format!("malformed summary file: {m}"))))?;
     let failure = RefCell::new(None);
     let dump = Dump { files: &files, failure: &failure };
     let mut out = std::io::BufWriter::new(out);
