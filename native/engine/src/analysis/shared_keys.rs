@@ -6,37 +6,37 @@
 use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex};
 
+use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
-
-use crate::fxhash::FxHashSet;
 
 use super::domain::AccessKey;
 
 const SHARDS: usize = 64;
 
-/// Sharded so that the analysis threads rarely wait on each other. Dropped with the run, so a
+/// Sharded so that the analysis threads rarely wait on each other. Each entry keeps its hash,
+/// so a key is hashed once when shared and never again. Dropped with the run, so a
 /// long-lived process (a build daemon) keeps nothing.
 pub struct SharedKeys {
-    shards: Vec<Mutex<FxHashSet<Arc<AccessKey>>>>,
+    shards: Vec<Mutex<HashTable<(u64, Arc<AccessKey>)>>>,
 }
 
 impl Default for SharedKeys {
     fn default() -> Self {
-        SharedKeys { shards: (0..SHARDS).map(|_| Mutex::new(FxHashSet::default())).collect() }
+        SharedKeys { shards: (0..SHARDS).map(|_| Mutex::new(HashTable::new())).collect() }
     }
 }
 
 impl SharedKeys {
     /// The shared copy of `key`.
     pub fn share(&self, key: AccessKey) -> Arc<AccessKey> {
-        // Middle bits pick the shard: the set itself uses the low and the top ones.
-        let shard = &self.shards[(FxBuildHasher.hash_one(&key) >> 32) as usize % SHARDS];
-        let mut set = shard.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(existing) = set.get(&key) {
-            return existing.clone();
+        let hash = FxBuildHasher.hash_one(&key);
+        // Middle bits pick the shard: the table itself uses the low and the top ones.
+        let mut table = self.shards[(hash >> 32) as usize % SHARDS].lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, shared)) = table.find(hash, |(h, k)| *h == hash && **k == key) {
+            return shared.clone();
         }
         let shared = Arc::new(key);
-        set.insert(shared.clone());
+        table.insert_unique(hash, (hash, shared.clone()), |(h, _)| *h);
         shared
     }
 }
