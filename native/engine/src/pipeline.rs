@@ -57,7 +57,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let upstream_files = summaries::UpstreamFiles::open(&request.summaries_in)?;
     crate::memory::check();
 
-    let classes = load_inputs(&units, &mut diagnostics);
+    let mut classes = load_inputs(&units, &mut diagnostics);
     // The units hold the input jars' bytes: free them before the analysis needs the memory.
     drop(units);
     phase(start, "read+parse");
@@ -84,6 +84,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     };
     let ignore = ignored_classes(&request.options.ignore_classes, &table, &classes)?;
     let for_file = request.summaries_out.as_ref().map(|_| summaries::downstream_methods(&classes));
+    let bodies = schedule::take_bodies(&mut classes);
     let inputs = Inputs {
         classes: &classes,
         table: &table,
@@ -94,7 +95,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         summaries_for: for_file.as_ref(),
         extensions,
     };
-    let analysis = schedule::run(&inputs);
+    let analysis = schedule::run(&inputs, bodies);
     crate::memory::check();
     phase(start, "summaries");
     let analysed = analysis.methods.iter().filter(|m| m.analysed).count();

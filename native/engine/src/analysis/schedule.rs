@@ -5,7 +5,7 @@
 
 use crate::fxhash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use once_cell::sync::OnceCell;
 use rayon::prelude::*;
@@ -54,14 +54,29 @@ fn phase(start: std::time::Instant, name: &str) {
     }
 }
 
-pub fn run(inputs: &Inputs<'_>) -> Analysis {
+/// The method bodies of the analysed classes by class and method index, taken out of the
+/// classes so that each is freed once its method is summarised (see [`take_bodies`]).
+pub type Bodies = Vec<Vec<Option<Body>>>;
+
+/// Takes the bodies out of `classes` (which nothing else holds at this point; a class that is
+/// shared keeps its bodies, copied here).
+pub fn take_bodies(classes: &mut [Arc<Class>]) -> Bodies {
+    classes
+        .iter_mut()
+        .map(|class| match Arc::get_mut(class) {
+            Some(class) => class.methods.iter_mut().map(|m| m.body.take()).collect(),
+            None => class.methods.iter().map(|m| m.body.clone()).collect(),
+        })
+        .collect()
+}
+
+pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
     let start = std::time::Instant::now();
     let table = inputs.table;
-    let slots: Vec<(usize, usize)> = inputs
-        .classes
+    let slots: Vec<(usize, usize)> = bodies
         .iter()
         .enumerate()
-        .flat_map(|(ci, class)| class.methods.iter().enumerate().filter(|(_, m)| m.body.is_some()).map(move |(mi, _)| (ci, mi)))
+        .flat_map(|(ci, class)| class.iter().enumerate().filter(|(_, b)| b.is_some()).map(move |(mi, _)| (ci, mi)))
         .collect();
     let methods: Vec<MethodEntry> = slots
         .par_iter()
@@ -92,7 +107,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         let allocated: FxHashSet<Sym> = methods
             .iter()
             .filter(|e| e.analysed)
-            .filter_map(|e| inputs.classes[e.class].methods[e.index].body.as_ref())
+            .filter_map(|e| bodies[e.class][e.index].as_ref())
             .flat_map(|b| b.insns.iter().filter_map(|i| if let Insn::New { class } = i { Some(*class) } else { None }))
             .collect();
         let allocated: Vec<Sym> = allocated.into_iter().collect();
@@ -107,7 +122,6 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
     let scanned: Vec<(Vec<usize>, bool, bool)> = methods
         .par_iter()
         .map(|e| {
-            let m = &inputs.classes[e.class].methods[e.index];
             let mut out = Vec::new();
             let mut concurrent = false;
             // Whether it hands code to a background thread, or calls an upstream method that
@@ -123,7 +137,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
                     }
                 }
             };
-            if let Some(body) = &m.body {
+            if let Some(body) = &bodies[e.class][e.index] {
                 for insn in &body.insns {
                     // Thread handoffs: the handed code's summary is applied where it is handed.
                     match insn {
@@ -236,7 +250,7 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
             .par_iter()
             .zip(needed.par_iter())
             .filter(|(e, n)| e.analysed && n.load(Ordering::Relaxed))
-            .filter_map(|(e, _)| inputs.classes[e.class].methods[e.index].body.as_ref()),
+            .filter_map(|(e, _)| bodies[e.class][e.index].as_ref()),
     );
     let mut facts = facts;
     facts.handed_classes = handed_classes;
@@ -259,16 +273,23 @@ pub fn run(inputs: &Inputs<'_>) -> Analysis {
         extensions: inputs.extensions,
         keys: &keys,
     };
-    // A method not (yet) needed keeps no summary; a later round may still need it.
+    // Each body is freed as soon as its method is summarised: on large code the bodies are
+    // a good part of what the run holds, and the summaries grow while they go.
+    let bodies: Vec<Vec<Mutex<Option<Body>>>> =
+        bodies.into_iter().map(|class| class.into_iter().map(Mutex::new).collect()).collect();
+    // A method not (yet) needed keeps no summary (nor loses its body); a later round may
+    // still need it.
     let analyse = |i: usize| {
         let e = &methods[i];
         if cells[i].get().is_some() || !needed[i].load(Ordering::Relaxed) {
             return;
         }
         crate::memory::check();
+        let body = bodies[e.class][e.index].lock().unwrap_or_else(|p| p.into_inner()).take();
         let summary = if e.analysed {
             let class = &inputs.classes[e.class];
-            let input = MethodInput { class: &class.header, method: &class.methods[e.index], mref: e.mref, facts: &e.facts };
+            let input =
+                MethodInput { class: &class.header, method: &class.methods[e.index], body: body.as_ref(), mref: e.mref, facts: &e.facts };
             analyze_method(&env, &input)
         } else {
             Summary::empty()

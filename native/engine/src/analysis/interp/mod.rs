@@ -125,6 +125,8 @@ fn only_moves_values(insn: &Insn) -> bool {
 pub struct MethodInput<'a> {
     pub class: &'a ClassHeader,
     pub method: &'a Method,
+    /// The method's body (kept apart from `method`: the scheduler frees it after the analysis).
+    pub body: Option<&'a Body>,
     pub mref: MethodRef,
     pub facts: &'a MethodFacts,
 }
@@ -162,7 +164,7 @@ struct Interp<'a, 'e> {
 }
 
 pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
-    let body = match &input.method.body {
+    let body = match input.body {
         Some(b) => b,
         None => return Summary::empty(),
     };
