@@ -202,25 +202,10 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
     }
 
     phase(start, "call graph");
-    let sccs = tarjan(methods.len(), &edges);
-    let mut scc_of = vec![0usize; methods.len()];
-    for (i, scc) in sccs.iter().enumerate() {
-        for &m in scc {
-            scc_of[m] = i;
-        }
-    }
-    // Dependency counting: an SCC starts as soon as every SCC it calls is done.
-    let mut callers_of: Vec<Vec<usize>> = vec![Vec::new(); sccs.len()];
-    let pending: Vec<AtomicUsize> = (0..sccs.len()).map(|_| AtomicUsize::new(0)).collect();
-    for (i, scc) in sccs.iter().enumerate() {
-        let mut callees: Vec<usize> =
-            scc.iter().flat_map(|&m| edges[m].iter().map(|&c| scc_of[c])).filter(|&c| c != i).collect();
-        callees.sort_unstable();
-        callees.dedup();
-        pending[i].store(callees.len(), Ordering::Relaxed);
-        for c in callees {
-            callers_of[c].push(i);
-        }
+    let mut order = BottomUp::new(&edges);
+    // Deterministic order inside an SCC (its members see each other's summaries in this order).
+    for scc in &mut order.sccs {
+        scc.sort_by(|a, b| methods[*a].mref.cmp(&methods[*b].mref));
     }
 
     let cells: Vec<OnceCell<Arc<Summary>>> = (0..methods.len()).map(|_| OnceCell::new()).collect();
@@ -296,44 +281,8 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
         };
         let _ = cells[i].set(Arc::new(summary));
     };
-    fn run_scc<'s>(
-        scope: &rayon::Scope<'s>,
-        s: usize,
-        sccs: &'s [Vec<usize>],
-        callers_of: &'s [Vec<usize>],
-        pending: &'s [AtomicUsize],
-        methods: &'s [MethodEntry],
-        analyse: &'s (dyn Fn(usize) + Sync),
-    ) {
-        let mut members = sccs[s].clone();
-        members.sort_by(|a, b| methods[*a].mref.cmp(&methods[*b].mref));
-        for m in members {
-            analyse(m);
-        }
-        for &caller in &callers_of[s] {
-            if pending[caller].fetch_sub(1, Ordering::AcqRel) == 1 {
-                scope.spawn(move |scope| run_scc(scope, caller, sccs, callers_of, pending, methods, analyse));
-            }
-        }
-    }
     phase(start, "schedule");
-    let analyse_ref: &(dyn Fn(usize) + Sync) = &analyse;
-    let initial_pending: Vec<usize> = pending.iter().map(|p| p.load(Ordering::Relaxed)).collect();
-    let run_round = || {
-        for (p, n) in pending.iter().zip(&initial_pending) {
-            p.store(*n, Ordering::Relaxed);
-        }
-        // The leaves are listed before any is spawned: a counter that a running SCC brings to
-        // zero must not be read here as a leaf, or that SCC would run (and count down its
-        // callers) twice, and a caller could start before its callees are done.
-        let leaves: Vec<usize> = (0..sccs.len()).filter(|&s| initial_pending[s] == 0).collect();
-        rayon::scope(|scope| {
-            for s in leaves {
-                let (sccs, callers_of, pending, methods) = (&sccs, &callers_of, &pending, &methods);
-                scope.spawn(move |scope| run_scc(scope, s, sccs, callers_of, pending, methods, analyse_ref));
-            }
-        });
-    };
+    let run_round = || order.run(&analyse);
     run_round();
     // 8.4 looks at the constructors and class initialisers of the classes declaring the
     // container fields that the reported classes use: a second round summarises those.
@@ -472,6 +421,65 @@ fn may_go_concurrent(table: &ClassTable, named: &MethodRef, resolved: &MethodRef
         || super::android::looper_effect(named).is_some()
 }
 
+/// The strongly connected components of a call graph, run bottom-up in parallel: an SCC
+/// starts once every SCC it calls is done, and its members run one after the other.
+struct BottomUp {
+    sccs: Vec<Vec<usize>>,
+    callers_of: Vec<Vec<usize>>,
+    callee_count: Vec<usize>,
+}
+
+impl BottomUp {
+    fn new(edges: &[Vec<usize>]) -> BottomUp {
+        let sccs = tarjan(edges.len(), edges);
+        let mut scc_of = vec![0usize; edges.len()];
+        for (i, scc) in sccs.iter().enumerate() {
+            for &m in scc {
+                scc_of[m] = i;
+            }
+        }
+        let mut callers_of: Vec<Vec<usize>> = vec![Vec::new(); sccs.len()];
+        let mut callee_count = vec![0; sccs.len()];
+        for (i, scc) in sccs.iter().enumerate() {
+            let mut callees: Vec<usize> =
+                scc.iter().flat_map(|&m| edges[m].iter().map(|&c| scc_of[c])).filter(|&c| c != i).collect();
+            callees.sort_unstable();
+            callees.dedup();
+            callee_count[i] = callees.len();
+            for c in callees {
+                callers_of[c].push(i);
+            }
+        }
+        BottomUp { sccs, callers_of, callee_count }
+    }
+
+    /// Calls `visit` once on every node, callees before callers (across SCCs).
+    fn run(&self, visit: &(dyn Fn(usize) + Sync)) {
+        let pending: Vec<AtomicUsize> = self.callee_count.iter().map(|&n| AtomicUsize::new(n)).collect();
+        // The leaves are listed before any is spawned: a counter that a running SCC brings to
+        // zero must not be read here as a leaf, or that SCC would run (and count down its
+        // callers) twice, and a caller could start before its callees are done.
+        let leaves: Vec<usize> = (0..self.sccs.len()).filter(|&s| self.callee_count[s] == 0).collect();
+        let pending = &pending;
+        rayon::scope(|scope| {
+            for s in leaves {
+                scope.spawn(move |scope| self.run_scc(scope, s, pending, visit));
+            }
+        });
+    }
+
+    fn run_scc<'s>(&'s self, scope: &rayon::Scope<'s>, s: usize, pending: &'s [AtomicUsize], visit: &'s (dyn Fn(usize) + Sync)) {
+        for &m in &self.sccs[s] {
+            visit(m);
+        }
+        for &caller in &self.callers_of[s] {
+            if pending[caller].fetch_sub(1, Ordering::AcqRel) == 1 {
+                scope.spawn(move |scope| self.run_scc(scope, caller, pending, visit));
+            }
+        }
+    }
+}
+
 /// Iterative Tarjan: strongly connected components, callees before callers.
 fn tarjan(n: usize, edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
     const UNSEEN: usize = usize::MAX;
@@ -526,4 +534,37 @@ fn tarjan(n: usize, edges: &[Vec<usize>]) -> Vec<Vec<usize>> {
         }
     }
     sccs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Many leaves scanned while the first ones already run and count their callers down: every
+    /// node must run exactly once, after all it calls (a caller started early saw callees
+    /// without summaries, and reports changed from run to run).
+    #[test]
+    fn every_node_runs_once_after_its_callees() {
+        const LEAVES: usize = 50_000;
+        // Leaves first; then one caller per leaf; then callers of two callers each.
+        let mut edges: Vec<Vec<usize>> = vec![Vec::new(); LEAVES];
+        edges.extend((0..LEAVES).map(|i| vec![i]));
+        edges.extend((0..LEAVES / 2).map(|i| vec![LEAVES + 2 * i, LEAVES + 2 * i + 1]));
+        let order = BottomUp::new(&edges);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        for _ in 0..20 {
+            let runs: Vec<AtomicUsize> = (0..edges.len()).map(|_| AtomicUsize::new(0)).collect();
+            let early = AtomicUsize::new(0);
+            pool.install(|| {
+                order.run(&|n| {
+                    if edges[n].iter().any(|&c| runs[c].load(Ordering::Acquire) == 0) {
+                        early.fetch_add(1, Ordering::Relaxed);
+                    }
+                    runs[n].fetch_add(1, Ordering::AcqRel);
+                })
+            });
+            let twice = runs.iter().filter(|r| r.load(Ordering::Relaxed) != 1).count();
+            assert_eq!((twice, early.load(Ordering::Relaxed)), (0, 0), "nodes not run exactly once, nodes run before a callee");
+        }
+    }
 }
