@@ -250,6 +250,9 @@ fn bad_summary_files_are_rejected_with_a_clear_message() {
         assert!(message.contains("rebuild the upstream module"), "{name}: says what to do: {message}");
         let dumped = racer::summaries::dump(&path).expect_err(&format!("{name}: dump checks the file too"));
         assert!(dumped.to_string().contains(&expected), "{name}: dump: {dumped}");
+        let mut printed = Vec::new();
+        assert!(racer::summaries::dump::write(&path, &mut printed).is_err(), "{name}: dump fails");
+        assert!(printed.is_empty(), "{name}: a damaged file prints nothing but its error");
     }
     let missing = tmp.join("missing.bin");
     let err = racer::analyze(&request(vec![outs[1].clone()], vec![support], vec![missing.clone()], None)).unwrap_err();

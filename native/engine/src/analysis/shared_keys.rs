@@ -40,3 +40,25 @@ impl SharedKeys {
         shared
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::domain::{AccessKind, Base, Own, Path, Threads};
+    use crate::sym::Sym;
+
+    fn key(field: &str, lock: bool) -> AccessKey {
+        let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new(field)).unwrap();
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock, own_pre: Own::Unowned, handed: false }
+    }
+
+    #[test]
+    fn equal_keys_share_one_copy_and_different_ones_do_not() {
+        let keys = SharedKeys::default();
+        let a = keys.share(key("f", false));
+        assert!(Arc::ptr_eq(&a, &keys.share(key("f", false))));
+        assert!(!Arc::ptr_eq(&a, &keys.share(key("f", true))));
+        assert!(!Arc::ptr_eq(&a, &keys.share(key("g", false))));
+        assert_eq!(*a, key("f", false));
+    }
+}
