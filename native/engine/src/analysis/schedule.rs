@@ -116,6 +116,13 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
         FxHashMap::default()
     };
     phase(start, "method facts");
+    // Upstream methods whose summaries hand code to a background thread (looked at once, not
+    // at every call).
+    let upstream_hands: FxHashSet<MethodRef> = if inputs.extensions.thread_handoffs {
+        inputs.upstream.iter().filter(|(_, s)| has_handed_background(s)).map(|(m, _)| *m).collect()
+    } else {
+        FxHashSet::default()
+    };
     // Call graph over analysed methods; on the way, whether a method's own code can
     // make it run on any thread (a lock, a monitor, a background assertion or a
     // main-thread query: 8.5), for the demand below.
@@ -169,8 +176,7 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
                             loop {
                                 let resolved = table.resolve_method(&target).unwrap_or(target);
                                 concurrent |= may_go_concurrent(table, &target, &resolved, inputs.extensions);
-                                hands |= inputs.extensions.thread_handoffs
-                                    && inputs.upstream.get(&resolved).is_some_and(|s| has_handed_background(s));
+                                hands |= upstream_hands.contains(&resolved);
                                 match shapes.get(&target) {
                                     // The interpreter inlines a forward at depths 0..=MAX_INLINE_DEPTH:
                                     // the edge goes to the method it finally calls.

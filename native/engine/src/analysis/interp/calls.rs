@@ -235,8 +235,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             Some(c) => {
                 // The entry holds the callee trace too, so its address is not reused.
                 let trace = prepended
-                    .entry((c.clone(), site.trace.tail_id()))
-                    .or_insert_with(|| (site.trace.clone(), site.trace.prepend(c.clone())))
+                    .entry((*c, site.trace.tail_id()))
+                    .or_insert_with(|| (site.trace.clone(), site.trace.prepend(*c)))
                     .1
                     .clone();
                 Site { line: site.line, trace }
