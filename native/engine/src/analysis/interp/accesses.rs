@@ -11,7 +11,7 @@ use super::Interp;
 impl<'a, 'e> Interp<'a, 'e> {
     pub(super) fn record(&mut self, kind: AccessKind, st: &State, own_pre: Own, trace: Trace, line: u32) {
         let path = kind.path();
-        if !path.base.is_reportable() || own_pre.is_owned() || has_switch_map(path) {
+        if !self.recording || !path.base.is_reportable() || own_pre.is_owned() || has_switch_map(path) {
             return;
         }
         // A read-mode lock excludes writers only: it protects reads, not writes.
@@ -30,7 +30,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     pub(super) fn record_path(&mut self, st: &State, p: &Path, is_write: bool) {
-        if !p.base.is_reportable() {
+        if !self.recording || !p.base.is_reportable() {
             return;
         }
         for k in 1..=p.steps.len() {

@@ -153,6 +153,44 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     pub(super) fn apply_summary(&mut self, st: &mut State, callee: &MethodRef, s: &Summary, args: &[Expr], ret: &Path) {
+        if self.recording {
+            self.add_summary_accesses(st, callee, s, args);
+        }
+        let ext = self.env.extensions;
+        if ext.callee_releases && s.releases > 0 {
+            self.flush_pending_reads(st);
+            release(st, s.releases, true);
+        }
+        acquire(st, s.locks);
+        // A lock taken by a method of the same class is evidence, as one taken here would be
+        // (one call deep: what makes the callee itself concurrent only by its callees is not).
+        // Not in constructors: the object is not shared yet.
+        if ext.callee_lock_evidence
+            && callee.class == self.input.class.name
+            && !matches!(self.input.mref.name.as_str(), "<init>" | "<clinit>")
+            && (self.env.takes_lock)(callee)
+        {
+            apply_lock_thread(st);
+        }
+        let ret_own = own_at_call(st, s.return_ownership, args);
+        if self.env.extensions.escape_ownership {
+            for (i, bound) in &s.param_escapes {
+                let bound = own_at_call(st, *bound, args);
+                if let Some(a) = args.get(*i as usize) {
+                    escape_value(st, a, bound);
+                }
+            }
+        }
+        st.own.set(ret, Some(ret_own));
+        st.attrs.set(ret, s.return_attribute);
+        if s.threads == Threads::AnyThreadButSelf {
+            st.threads = Threads::AnyThreadButSelf;
+        }
+    }
+
+    /// The callee's accesses as made at this call: on the caller's arguments, under the
+    /// caller's locks and thread, through the call site.
+    fn add_summary_accesses(&mut self, st: &State, callee: &MethodRef, s: &Summary, args: &[Expr]) {
         let caller_lock = st.locks > 0;
         let call_site = CallSite { callee: *callee, line: self.line };
         let at = AppliedAt {
@@ -194,36 +232,6 @@ impl<'a, 'e> Interp<'a, 'e> {
             let lock = acc.key.lock || caller_lock || (st.read_locks > 0 && !acc.key.kind.is_write());
             let key = key_at_call(&acc.key, new_path, own_pre, thread, lock, false);
             self.add_callee_access(key, &acc.site, Some(&call_site));
-        }
-        let ext = self.env.extensions;
-        if ext.callee_releases && s.releases > 0 {
-            self.flush_pending_reads(st);
-            release(st, s.releases, true);
-        }
-        acquire(st, s.locks);
-        // A lock taken by a method of the same class is evidence, as one taken here would be
-        // (one call deep: what makes the callee itself concurrent only by its callees is not).
-        // Not in constructors: the object is not shared yet.
-        if ext.callee_lock_evidence
-            && callee.class == self.input.class.name
-            && !matches!(self.input.mref.name.as_str(), "<init>" | "<clinit>")
-            && (self.env.takes_lock)(callee)
-        {
-            apply_lock_thread(st);
-        }
-        let ret_own = own_at_call(st, s.return_ownership, args);
-        if self.env.extensions.escape_ownership {
-            for (i, bound) in &s.param_escapes {
-                let bound = own_at_call(st, *bound, args);
-                if let Some(a) = args.get(*i as usize) {
-                    escape_value(st, a, bound);
-                }
-            }
-        }
-        st.own.set(ret, Some(ret_own));
-        st.attrs.set(ret, s.return_attribute);
-        if s.threads == Threads::AnyThreadButSelf {
-            st.threads = Threads::AnyThreadButSelf;
         }
     }
 

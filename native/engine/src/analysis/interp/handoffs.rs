@@ -141,6 +141,9 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     fn hand(&mut self, st: &State, value: &Expr, target: Target) {
+        if !self.recording {
+            return;
+        }
         let Some(handed) = self.handed_code(st, value) else { return };
         let summary = match (self.env.callee)(&handed.body) {
             Callee::Summary(s) => s,

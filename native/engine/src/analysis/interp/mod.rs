@@ -161,6 +161,9 @@ struct Interp<'a, 'e> {
     /// extend: the accesses a call brings in share one node per distinct callee trace
     /// instead of one each (most callee accesses have the same, often empty, trace).
     prepended: crate::fxhash::FxHashMap<(CallSite, usize), (Trace, Trace)>,
+    /// Whether accesses are recorded: not while a loop's fixpoint is being computed, since
+    /// only what the converged states record is kept (see `run`).
+    recording: bool,
 }
 
 pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
@@ -177,7 +180,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
             };
         }
     }
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), prepended: Default::default() };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), prepended: Default::default(), recording: true };
     interp.run();
     interp.summary()
 }
@@ -226,6 +229,12 @@ impl<'a, 'e> Interp<'a, 'e> {
         for (k, b) in cfg.rpo.iter().enumerate() {
             rpo_index[*b] = k;
         }
+        // A block visited again (a loop) first runs with a state that has not converged, and
+        // what it would record then is stale: with loops, the fixpoint is computed without
+        // recording, and everything is recorded once from the converged entry states.
+        // Without loops every block runs once, after all its predecessors.
+        let record_after = self.env.extensions.converged_loops && has_back_edge(&cfg, insns, &rpo_index, &splits);
+        self.recording = !record_after;
         let mut entry: Vec<Option<State>> = vec![None; cfg.blocks.len()];
         let mut visits = vec![0u32; cfg.blocks.len()];
         entry[0] = Some(self.initial_state());
@@ -260,12 +269,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
         }
-        // A block visited again (a loop) first ran with a state that had not converged, and
-        // what it recorded then is stale: record everything again from the converged entry
-        // states. Without loops every block ran once, after all its predecessors.
-        if self.env.extensions.converged_loops && visits.iter().any(|&v| v > 1) {
-            self.accesses.clear();
-            self.applied.clear();
+        if record_after {
+            self.recording = true;
             self.exit = None;
             for &b in &cfg.rpo {
                 if let Some(state) = entry[b].clone() {
@@ -478,4 +483,10 @@ impl<'a, 'e> Interp<'a, 'e> {
             param_escapes: exit.param_escapes,
         }
     }
+}
+
+/// Whether some edge of `cfg` goes back to a block at or before its source in reverse
+/// post-order: a loop, whose blocks may run more than once.
+fn has_back_edge(cfg: &Cfg, insns: &[Insn], rpo_index: &[usize], splits: &dyn Fn(usize) -> bool) -> bool {
+    cfg.rpo.iter().any(|&b| cfg.block_successors(insns, b, splits).into_iter().any(|s| rpo_index[s] <= rpo_index[b]))
 }
