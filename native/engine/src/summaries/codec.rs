@@ -14,9 +14,11 @@ use crate::analysis::domain::*;
 use crate::classfile::model::MethodRef;
 use crate::sym::Sym;
 
-/// `[kind, path, callee, thread, lock, own, line, trace]`; `path` is
+/// An access key, `[kind, path, callee, thread, lock, own]`; `path` is
 /// `[base tag, base value, step...]` with a step a field index or -1 for `[_]`.
-type EncodedAccess = (u8, Vec<i64>, i64, u8, u8, i64, u32, i64);
+type EncodedKey = (u8, Vec<i64>, i64, u8, u8, i64);
+/// An access, `[key, line, trace]`.
+type EncodedAccess = (u32, u32, i64);
 
 #[derive(Serialize, Deserialize, Default)]
 pub struct Encoded {
@@ -27,6 +29,9 @@ pub struct Encoded {
     pub fields: Vec<[u32; 2]>,
     /// Trace nodes `[callee method, line, next node or -1]`; `next` always precedes.
     pub calls: Vec<(u32, u32, i64)>,
+    /// Access keys (what is accessed, how, under which lock and thread), stored once: most
+    /// recur in the summaries of many methods of the chunk (a caller carries its callees').
+    pub keys: Vec<EncodedKey>,
     /// One per summarised method: `[method, threads, locks, releases, return ownership,
     /// return attribute or -1, synchronized field paths, accesses, escaping formals with the
     /// ownership they escape to]`.
@@ -135,6 +140,17 @@ impl Encoder {
         out
     }
 
+    fn key(&self, k: &AccessKey) -> EncodedKey {
+        let (kind, callee) = match &k.kind {
+            AccessKind::Read(_) => (0, -1),
+            AccessKind::Write(_) => (1, -1),
+            AccessKind::ContainerRead(_, c) => (2, self.methods[c] as i64),
+            AccessKind::ContainerWrite(_, c) => (3, self.methods[c] as i64),
+            AccessKind::InterfaceCall(_, c) => (4, self.methods[c] as i64),
+        };
+        (kind, self.path(k.kind.path()), callee, access_threads_code(k), k.lock as u8, own_code(k.own_pre))
+    }
+
     fn trace(&mut self, t: &Trace) -> i64 {
         let (site, rest, addr) = match t.split_first() {
             None => return -1,
@@ -173,17 +189,20 @@ fn collect_symbols(p: &Path, strings: &mut FxHashSet<Sym>, fields: &mut FxHashSe
     }
 }
 
-/// Symbols, methods and fields referred to by one summary.
+/// Symbols, methods, fields and access keys referred to by summaries.
 #[derive(Default)]
-struct Symbols {
+struct Symbols<'s> {
     strings: FxHashSet<Sym>,
     methods: FxHashSet<MethodRef>,
     fields: FxHashSet<(Sym, Sym)>,
+    /// Access keys by address: the analysis shares equal keys, so most are met many times
+    /// and looked at once.
+    keys: FxHashMap<usize, &'s AccessKey>,
     /// Trace nodes walked, by address.
     nodes: FxHashSet<usize>,
 }
 
-impl Symbols {
+impl<'s> Symbols<'s> {
     fn method(&mut self, m: &MethodRef) {
         self.strings.insert(m.class);
         self.strings.insert(m.name);
@@ -191,17 +210,19 @@ impl Symbols {
         self.methods.insert(*m);
     }
 
-    fn summary(mut self, m: &MethodRef, s: &Summary) -> Symbols {
+    fn summary(mut self, m: &MethodRef, s: &'s Summary) -> Symbols<'s> {
         self.method(m);
         for p in &s.synchronized_fields {
             collect_symbols(p, &mut self.strings, &mut self.fields);
         }
         for a in &s.accesses {
-            collect_symbols(a.key.kind.path(), &mut self.strings, &mut self.fields);
-            if let AccessKind::ContainerRead(_, c) | AccessKind::ContainerWrite(_, c) | AccessKind::InterfaceCall(_, c) =
-                &a.key.kind
-            {
-                self.method(c);
+            if self.keys.insert(key_address(a), &a.key).is_none() {
+                collect_symbols(a.key.kind.path(), &mut self.strings, &mut self.fields);
+                if let AccessKind::ContainerRead(_, c) | AccessKind::ContainerWrite(_, c) | AccessKind::InterfaceCall(_, c) =
+                    &a.key.kind
+                {
+                    self.method(c);
+                }
             }
             // Traces share their tails: a node already walked had its rest walked too.
             let mut t = &a.site.trace;
@@ -215,24 +236,19 @@ impl Symbols {
         }
         self
     }
+}
 
-    fn merge(mut self, other: Symbols) -> Symbols {
-        self.strings.extend(other.strings);
-        self.methods.extend(other.methods);
-        self.fields.extend(other.fields);
-        self
-    }
+fn key_address(a: &Access) -> usize {
+    Arc::as_ptr(&a.key) as usize
 }
 
 /// Encodes summaries given in a deterministic order (sorted by method). Tables are
-/// sorted by content and accesses by their encoded form, so the result depends only on
+/// sorted by content and accesses by key and line, so the result depends only on
 /// the summaries, not on addresses or thread scheduling.
 pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
-    use rayon::prelude::*;
     let symbols = summaries
-        .par_iter()
-        .fold(Symbols::default, |acc, (m, s)| acc.summary(m, s))
-        .reduce(Symbols::default, Symbols::merge);
+        .iter()
+        .fold(Symbols::default(), |acc, (m, s)| acc.summary(m, s));
     let mut strings: Vec<Sym> = symbols.strings.into_iter().collect();
     let mut methods: Vec<MethodRef> = symbols.methods.into_iter().collect();
     let mut fields: Vec<(Sym, Sym)> = symbols.fields.into_iter().collect();
@@ -247,48 +263,33 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         call_ids: FxHashMap::default(),
         node_ids: FxHashMap::default(),
     };
+    // Keys in content order (equal keys that were not shared get one entry), so their
+    // indexes do not depend on addresses.
+    let mut keyed: Vec<(EncodedKey, usize)> = symbols.keys.iter().map(|(addr, k)| (enc.key(k), *addr)).collect();
+    keyed.sort_unstable();
+    let mut keys: Vec<EncodedKey> = Vec::new();
+    let mut key_index: FxHashMap<usize, u32> = FxHashMap::default();
+    key_index.reserve(keyed.len());
+    for (key, addr) in keyed {
+        if keys.last() != Some(&key) {
+            keys.push(key);
+        }
+        key_index.insert(addr, keys.len() as u32 - 1);
+    }
     // Everything but trace numbering in parallel; traces are numbered in order after.
-    let encoded: Vec<(Vec<Vec<i64>>, Vec<(EncodedAccess, &Access)>)> = summaries
-        .par_iter()
+    let encoded: Vec<(Vec<Vec<i64>>, Vec<(u32, &Access)>)> = summaries
+        .iter()
         .map(|(_, s)| {
             let sync = s.synchronized_fields.iter().map(|p| enc.path(p)).collect();
-            let mut accesses: Vec<(EncodedAccess, &Access)> = s
-                .accesses
-                .iter()
-                .map(|a| {
-                    let (kind, callee) = match &a.key.kind {
-                        AccessKind::Read(_) => (0, -1),
-                        AccessKind::Write(_) => (1, -1),
-                        AccessKind::ContainerRead(_, c) => (2, enc.methods[c] as i64),
-                        AccessKind::ContainerWrite(_, c) => (3, enc.methods[c] as i64),
-                        AccessKind::InterfaceCall(_, c) => (4, enc.methods[c] as i64),
-                    };
-                    let key = (
-                        kind,
-                        enc.path(a.key.kind.path()),
-                        callee,
-                        access_threads_code(&a.key),
-                        a.key.lock as u8,
-                        own_code(a.key.own_pre),
-                        a.site.line,
-                        -1,
-                    );
-                    (key, a)
-                })
-                .collect();
-            accesses.sort_unstable_by(|x, y| x.0.cmp(&y.0));
+            let mut accesses: Vec<(u32, &Access)> = s.accesses.iter().map(|a| (key_index[&key_address(a)], a)).collect();
+            // A summary holds a key once, so this order is total.
+            accesses.sort_unstable_by_key(|(k, a)| (*k, a.site.line));
             (sync, accesses)
         })
         .collect();
     let mut out_summaries = Vec::with_capacity(summaries.len());
     for ((m, s), (sync, accesses)) in summaries.iter().zip(encoded) {
-        let accesses = accesses
-            .into_iter()
-            .map(|(mut key, a)| {
-                key.7 = enc.trace(&a.site.trace);
-                key
-            })
-            .collect();
+        let accesses = accesses.into_iter().map(|(key, a)| (key, a.site.line, enc.trace(&a.site.trace))).collect();
         out_summaries.push((
             enc.methods[m],
             threads_code(s.threads),
@@ -306,6 +307,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         methods: methods.iter().map(|m| [enc.strings[&m.class], enc.strings[&m.name], enc.strings[&m.descriptor]]).collect(),
         fields: fields.iter().map(|(c, n)| [enc.strings[c], enc.strings[n]]).collect(),
         calls: enc.calls,
+        keys,
         summaries: out_summaries,
     }
 }
@@ -319,6 +321,8 @@ pub struct Decoder {
     methods: Vec<MethodRef>,
     fields: Vec<Step>,
     traces: Vec<Trace>,
+    /// Access keys, decoded when a summary that holds them is; shared by those summaries.
+    keys: Vec<OnceCell<Arc<AccessKey>>>,
     by_method: FxHashMap<MethodRef, usize>,
     decoded: Vec<OnceCell<Arc<Summary>>>,
 }
@@ -354,7 +358,8 @@ impl Decoder {
         let by_method =
             encoded.summaries.iter().enumerate().map(|(i, s)| Ok((method(s.0 as i64)?, i))).collect::<Result<_, String>>()?;
         let decoded = (0..encoded.summaries.len()).map(|_| OnceCell::new()).collect();
-        Ok(Decoder { encoded, syms, methods, fields, traces, by_method, decoded })
+        let keys = (0..encoded.keys.len()).map(|_| OnceCell::new()).collect();
+        Ok(Decoder { encoded, syms, methods, fields, traces, keys, by_method, decoded })
     }
 
     /// The summary of `m`, if the chunk has one.
@@ -377,38 +382,16 @@ impl Decoder {
             .collect()
     }
 
-    fn decode<'s>(&'s self, i: usize) -> Result<Summary, String> {
+    fn decode(&self, i: usize) -> Result<Summary, String> {
         let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses, escapes) = &self.encoded.summaries[i];
-        let sym = |i: u32| self.syms.get(i as usize).copied().ok_or_else(|| format!("string index {i} out of range"));
-        let method = |i: i64| self.methods.get(i as usize).copied().ok_or_else(|| format!("method index {i} out of range"));
-        let mut step_cache: FxHashMap<&[i64], Steps> = FxHashMap::default();
-        let mut path = |v: &'s [i64]| decode_path(v, &sym, &self.fields, &mut step_cache);
         let mut decoded = Vec::with_capacity(accesses.len());
-        for (kind, p, callee, thread, lock, own, line, trace) in accesses {
-            let p = path(p)?;
-            let kind = match kind {
-                0 => AccessKind::Read(p),
-                1 => AccessKind::Write(p),
-                2 => AccessKind::ContainerRead(p, method(*callee)?),
-                3 => AccessKind::ContainerWrite(p, method(*callee)?),
-                4 => AccessKind::InterfaceCall(p, method(*callee)?),
-                k => return Err(format!("bad access kind {k}")),
-            };
+        for (key, line, trace) in accesses {
             let trace = if *trace < 0 {
                 Trace::empty()
             } else {
                 self.traces.get(*trace as usize).cloned().ok_or_else(|| format!("trace index {trace} out of range"))?
             };
-            decoded.push(Access {
-                key: std::sync::Arc::new(AccessKey {
-                    kind,
-                    thread: threads_of(*thread & !HANDED)?,
-                    lock: *lock != 0,
-                    own_pre: own_of(*own),
-                    handed: *thread & HANDED != 0,
-                }),
-                site: Site { line: *line, trace },
-            });
+            decoded.push(Access { key: self.key(*key)?, site: Site { line: *line, trace } });
         }
         Ok(Summary {
             threads: threads_of(*threads)?,
@@ -417,47 +400,62 @@ impl Decoder {
             accesses: decoded,
             return_ownership: own_of(*ret_own),
             return_attribute: attr_of(*ret_attr),
-            synchronized_fields: sync.iter().map(|p| path(p)).collect::<Result<_, String>>()?,
+            synchronized_fields: sync.iter().map(|p| self.path(p)).collect::<Result<_, String>>()?,
             param_escapes: escapes.iter().map(|(i, o)| (*i, own_of(*o))).collect(),
         })
     }
+
+    /// Access key `i`, decoded on first use and shared by the summaries that hold it.
+    fn key(&self, i: u32) -> Result<Arc<AccessKey>, String> {
+        let cell = self.keys.get(i as usize).ok_or_else(|| format!("access key index {i} out of range"))?;
+        cell.get_or_try_init(|| {
+            let (kind, p, callee, thread, lock, own) = &self.encoded.keys[i as usize];
+            let method = |i: i64| self.methods.get(i as usize).copied().ok_or_else(|| format!("method index {i} out of range"));
+            let p = self.path(p)?;
+            let kind = match kind {
+                0 => AccessKind::Read(p),
+                1 => AccessKind::Write(p),
+                2 => AccessKind::ContainerRead(p, method(*callee)?),
+                3 => AccessKind::ContainerWrite(p, method(*callee)?),
+                4 => AccessKind::InterfaceCall(p, method(*callee)?),
+                k => return Err(format!("bad access kind {k}")),
+            };
+            Ok(Arc::new(AccessKey {
+                kind,
+                thread: threads_of(*thread & !HANDED)?,
+                lock: *lock != 0,
+                own_pre: own_of(*own),
+                handed: *thread & HANDED != 0,
+            }))
+        })
+        .cloned()
+    }
+
+    fn path(&self, v: &[i64]) -> Result<Path, String> {
+        if v.len() < 2 {
+            return Err("short path".into());
+        }
+        let sym = |i: u32| self.syms.get(i as usize).copied().ok_or_else(|| format!("string index {i} out of range"));
+        let base = match v[0] {
+            0 => Base::This,
+            1 => Base::Param(v[1] as u16),
+            2 => Base::Static(sym(v[1] as u32)?),
+            3 => Base::Local(v[1] as u16),
+            4 => Base::Temp(v[1] as u32),
+            t => return Err(format!("bad path base {t}")),
+        };
+        let steps: Steps = v[2..]
+            .iter()
+            .map(|&f| {
+                if f < 0 {
+                    Ok(Step::Array)
+                } else {
+                    self.fields.get(f as usize).copied().ok_or_else(|| format!("field index {f} out of range"))
+                }
+            })
+            .collect::<Result<Vec<_>, String>>()?
+            .into();
+        Ok(Path { base, steps })
+    }
 }
 
-fn decode_path<'v>(
-    v: &'v [i64],
-    sym: &(dyn Fn(u32) -> Result<Sym, String> + Sync),
-    fields: &[Step],
-    cache: &mut FxHashMap<&'v [i64], Steps>,
-) -> Result<Path, String> {
-    if v.len() < 2 {
-        return Err("short path".into());
-    }
-    let base = match v[0] {
-        0 => Base::This,
-        1 => Base::Param(v[1] as u16),
-        2 => Base::Static(sym(v[1] as u32)?),
-        3 => Base::Local(v[1] as u16),
-        4 => Base::Temp(v[1] as u32),
-        t => return Err(format!("bad path base {t}")),
-    };
-    let key = &v[2..];
-    let steps = match cache.get(key) {
-        Some(s) => s.clone(),
-        None => {
-            let steps: Steps = key
-                .iter()
-                .map(|&f| {
-                    if f < 0 {
-                        Ok(Step::Array)
-                    } else {
-                        fields.get(f as usize).copied().ok_or_else(|| format!("field index {f} out of range"))
-                    }
-                })
-                .collect::<Result<Vec<_>, String>>()?
-                .into();
-            cache.insert(key, steps.clone());
-            steps
-        }
-    };
-    Ok(Path { base, steps })
-}

@@ -26,7 +26,7 @@ use crate::fxhash::{FxHashMap, FxHashSet};
 
 pub const FORMAT: &str = "racer-summaries";
 /// Bump whenever the meaning or shape of the file changes (1 was JSON).
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// What a module's analysis took from upstream summary files: only what it reaches.
 #[derive(Default)]
