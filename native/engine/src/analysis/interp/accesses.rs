@@ -19,12 +19,12 @@ impl<'a, 'e> Interp<'a, 'e> {
         let key = AccessKey { kind, thread: st.threads, lock, own_pre, handed: false };
         let site = Site { line, trace };
         match self.accesses.get_mut(&key) {
-            Some(existing) => {
+            Some((existing, _)) => {
                 let old = std::mem::replace(existing, site.clone());
                 *existing = Site::preferred(old, site);
             }
             None => {
-                self.accesses.insert(key, site);
+                self.accesses.insert(key, (site, None));
             }
         }
     }

@@ -1,6 +1,8 @@
 //! Calls (5.4-5.6): dispatch order, inlined accessors, interface calls, applying
 //! a callee summary, and calls without a summary.
 
+use std::sync::Arc;
+
 use crate::classfile::descriptor::return_kind;
 use crate::classfile::model::*;
 
@@ -231,13 +233,20 @@ impl<'a, 'e> Interp<'a, 'e> {
             let thread = if acc.key.thread == Threads::AnyThreadButSelf { Threads::AnyThreadButSelf } else { st.threads };
             let lock = acc.key.lock || caller_lock || (st.read_locks > 0 && !acc.key.kind.is_write());
             let key = key_at_call(&acc.key, new_path, own_pre, thread, lock, false);
-            self.add_callee_access(key, &acc.site, Some(&call_site));
+            self.add_callee_access(key, &acc.key, &acc.site, Some(&call_site));
         }
     }
 
     /// Adds a callee's access, reached through `call_site` (none: shown as if it were in this
     /// method, for a lambda body), keeping the preferred site of each snapshot.
-    pub(super) fn add_callee_access(&mut self, key: AccessKey, site: &Site, call_site: Option<&CallSite>) {
+    /// `callee_key` is the callee's own key for it, reused when the call did not change it.
+    pub(super) fn add_callee_access(
+        &mut self,
+        key: AccessKey,
+        callee_key: &Arc<AccessKey>,
+        site: &Site,
+        call_site: Option<&CallSite>,
+    ) {
         let prepended = &mut self.prepended;
         let mut new_site = || match call_site {
             Some(c) => {
@@ -258,15 +267,17 @@ impl<'a, 'e> Interp<'a, 'e> {
         };
         match self.accesses.entry(key) {
             std::collections::hash_map::Entry::Occupied(mut e) => {
-                let old_rank = (e.get().outer_line(), e.get().trace.len(), e.get().line);
+                let existing = &mut e.get_mut().0;
+                let old_rank = (existing.outer_line(), existing.trace.len(), existing.line);
                 if rank <= old_rank {
                     let site = new_site();
-                    let old = std::mem::replace(e.get_mut(), site.clone());
-                    *e.get_mut() = Site::preferred(old, site);
+                    let old = std::mem::replace(existing, site.clone());
+                    *existing = Site::preferred(old, site);
                 }
             }
             std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(new_site());
+                let shared = (e.key() == &**callee_key).then(|| callee_key.clone());
+                e.insert((new_site(), shared));
             }
         }
     }

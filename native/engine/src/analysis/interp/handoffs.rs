@@ -175,7 +175,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Target::Background => Threads::AnyThread,
             };
             let key = key_at_call(&acc.key, new_path, own_pre, thread, acc.key.lock, true);
-            self.add_callee_access(key, &acc.site, (!handed.inline).then_some(&call_site));
+            self.add_callee_access(key, &acc.key, &acc.site, (!handed.inline).then_some(&call_site));
         }
     }
 }

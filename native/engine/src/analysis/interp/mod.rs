@@ -6,6 +6,7 @@
 //! the summary); the transfer functions live in one submodule per concern.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
@@ -144,7 +145,10 @@ struct Interp<'a, 'e> {
     env: &'a Env<'e>,
     input: &'a MethodInput<'a>,
     body: &'a Body,
-    accesses: crate::fxhash::FxHashMap<AccessKey, Site>,
+    /// Each access snapshot with its preferred site, and the shared copy of its key when it
+    /// is a callee's key unchanged (most are: the same field, thread and lock), which then
+    /// need not be looked up in the run's shared keys.
+    accesses: crate::fxhash::FxHashMap<AccessKey, (Site, Option<Arc<AccessKey>>)>,
     exit: Option<Exit>,
     exits_after: Vec<bool>,
     line: u32,
@@ -446,7 +450,11 @@ impl<'a, 'e> Interp<'a, 'e> {
         };
         // Unordered: consumers that need an order sort (reporting, summary files).
         let keys = self.env.keys;
-        let accesses: Vec<Access> = self.accesses.into_iter().map(|(key, site)| Access { key: keys.share(key), site }).collect();
+        let accesses: Vec<Access> = self
+            .accesses
+            .into_iter()
+            .map(|(key, (site, shared))| Access { key: shared.unwrap_or_else(|| keys.share(key)), site })
+            .collect();
         let mut synchronized_fields: Vec<Path> = exit
             .attrs
             .iter()
