@@ -9,13 +9,16 @@ use std::sync::Mutex;
 
 use once_cell::sync::Lazy;
 
-use crate::fxhash::{FxHashMap, FxHasher};
+use hashbrown::HashTable;
+
+use crate::fxhash::FxHasher;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 const SHARDS: usize = 32;
 
-static INTERNER: Lazy<Vec<Mutex<FxHashMap<&'static str, &'static Interned>>>> =
-    Lazy::new(|| (0..SHARDS).map(|_| Mutex::new(FxHashMap::default())).collect());
+// Each shard finds a name by the content hash the symbol keeps, so a name is hashed once.
+static INTERNER: Lazy<Vec<Mutex<HashTable<&'static Interned>>>> =
+    Lazy::new(|| (0..SHARDS).map(|_| Mutex::new(HashTable::new())).collect());
 
 /// An interned string. Equality is by address, hashing by content hash, ordering by
 /// content. A thin pointer (to a leaked [`Interned`]), so references built from symbols
@@ -33,14 +36,15 @@ impl Sym {
         let mut hasher = FxHasher::default();
         text.hash(&mut hasher);
         let hash = hasher.finish();
-        let shard = &INTERNER[(hash >> 59) as usize % SHARDS];
+        // Middle bits pick the shard: the table itself uses the low and the top ones.
+        let shard = &INTERNER[(hash >> 32) as usize % SHARDS];
         let mut set = shard.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(existing) = set.get(text) {
-            return Sym(*existing);
+        if let Some(existing) = set.find(hash, |i| i.hash == hash && &*i.text == text) {
+            return Sym(existing);
         }
         // Names live for the process: the set of distinct names is bounded by the code seen.
         let leaked: &'static Interned = Box::leak(Box::new(Interned { hash, text: text.into() }));
-        set.insert(&leaked.text, leaked);
+        set.insert_unique(hash, leaked, |i| i.hash);
         Sym(leaked)
     }
 
