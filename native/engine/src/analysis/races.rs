@@ -48,7 +48,30 @@ impl Entry<'_> {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+/// What the rules of one group look for among its entries, found once per group rather than
+/// once per access (a field read in hundreds of methods would make that quadratic). All in
+/// the group's order, so each rule still finds the first conflicting entry.
+struct Conflicts<'g, 'a> {
+    /// The writes.
+    writes: Vec<&'g Entry<'a>>,
+    /// The first write of a method that runs on any thread.
+    any_thread_write: Option<&'g Entry<'a>>,
+    /// The first entry of a method that runs on any thread showing the location is shared.
+    shared_location: Option<&'g Entry<'a>>,
+}
+
+impl<'g, 'a> Conflicts<'g, 'a> {
+    fn of(group: &'g [Entry<'a>], shows_shared_location: impl Fn(&Entry<'a>) -> bool) -> Self {
+        let writes: Vec<&Entry<'a>> = group.iter().filter(|c| c.is_write()).collect();
+        Conflicts {
+            any_thread_write: writes.iter().copied().find(|c| c.t.is_any()),
+            shared_location: group.iter().find(|c| c.t.is_any() && shows_shared_location(c)),
+            writes,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum BaseKey {
     This,
     Static(Sym),
@@ -56,7 +79,7 @@ enum BaseKey {
     Other,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum GroupKey {
     Location(BaseKey, Steps),
     Container(BaseKey, Steps),
@@ -173,7 +196,8 @@ impl<'a> ClassReporter<'a> {
         if !any_thread && !guarded_fields {
             return Vec::new();
         }
-        let mut groups: BTreeMap<GroupKey, Vec<Entry<'a>>> = BTreeMap::new();
+        // Grouped by hash (cheap); the groups are then visited in key order.
+        let mut groups: FxHashMap<GroupKey, Vec<Entry<'a>>> = FxHashMap::default();
         // Method declaration order, then line (8.6).
         for &i in self.methods {
             if !self.is_reportable(i) {
@@ -200,6 +224,8 @@ impl<'a> ClassReporter<'a> {
                 groups.entry(group_key(a, usize::MAX)).or_default().push(entry);
             }
         }
+        let mut groups: Vec<(GroupKey, Vec<Entry<'a>>)> = groups.into_iter().collect();
+        groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         for (key, entries) in &groups {
             if let GroupKey::Container(_, steps) = key {
                 if self.is_synchronized_container_group(steps) {
@@ -214,11 +240,12 @@ impl<'a> ClassReporter<'a> {
             if !entries.iter().any(|e| e.t.is_any()) {
                 continue;
             }
+            let conflicts = Conflicts::of(entries, |c| self.shows_shared_location(c));
             for e in entries.iter().filter(|e| e.inherited.is_none()) {
                 match &e.access.key.kind {
                     AccessKind::InterfaceCall(..) => self.interface_rule(e),
-                    _ if e.is_write() => self.write_rule(e, entries),
-                    _ => self.read_rule(e, entries),
+                    _ if e.is_write() => self.write_rule(e, &conflicts),
+                    _ => self.read_rule(e, &conflicts),
                 }
             }
         }
@@ -349,15 +376,14 @@ impl<'a> ClassReporter<'a> {
         }
     }
 
-    fn write_rule(&mut self, e: &Entry<'a>, group: &[Entry<'a>]) {
-        if !e.unprotected() {
+    fn write_rule(&mut self, e: &Entry<'a>, conflicts: &Conflicts<'_, 'a>) {
+        // One write report per method and group (9.1): nothing to look for once it has one.
+        if !e.unprotected() || self.group_writes.contains(&e.method) {
             return;
         }
         if e.t.is_any() {
             self.emit(IssueKind::ThreadSafetyViolation, e, None, WriteClass::Write);
-        } else if let Some(c) = group.iter().find(|c| c.is_write() && c.t.is_any()) {
-            self.emit(IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
-        } else if let Some(c) = group.iter().find(|c| c.t.is_any() && self.shows_shared_location(c)) {
+        } else if let Some(c) = conflicts.any_thread_write.or(conflicts.shared_location) {
             self.emit(IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
         }
     }
@@ -369,17 +395,21 @@ impl<'a> ClassReporter<'a> {
         self.cfg.extensions.locked_location_evidence && c.access.key.lock
     }
 
-    fn read_rule(&mut self, e: &Entry<'a>, group: &[Entry<'a>]) {
+    fn read_rule(&mut self, e: &Entry<'a>, conflicts: &Conflicts<'_, 'a>) {
+        // One read report per method and group (9.1): nothing to look for once it has one.
+        if self.group_reads.contains(&e.method) {
+            return;
+        }
+        let mut writes = conflicts.writes.iter().copied();
         let conflict = if e.unprotected() {
-            group.iter().find(|c| c.is_write() && (e.t.is_any() || c.t.is_any()))
+            writes.find(|c| e.t.is_any() || c.t.is_any())
         } else {
-            group.iter().find(|c| {
-                c.is_write()
-                    && if c.unprotected() {
-                        c.t.is_any()
-                    } else {
-                        !(e.access.key.lock && c.access.key.lock) && e.access.key.thread.can_conflict(c.access.key.thread)
-                    }
+            writes.find(|c| {
+                if c.unprotected() {
+                    c.t.is_any()
+                } else {
+                    !(e.access.key.lock && c.access.key.lock) && e.access.key.thread.can_conflict(c.access.key.thread)
+                }
             })
         };
         if let Some(c) = conflict {
