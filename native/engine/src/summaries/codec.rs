@@ -459,3 +459,49 @@ impl Decoder {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(field: &str) -> AccessKey {
+        let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new(field)).unwrap();
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: false, own_pre: Own::Unowned, handed: false }
+    }
+
+    fn summary(accesses: Vec<Access>) -> Summary {
+        Summary { accesses, ..Summary::empty() }
+    }
+
+    fn method(name: &str) -> MethodRef {
+        MethodRef { class: Sym::new("p.C"), name: Sym::new(name), descriptor: Sym::new("()V") }
+    }
+
+    #[test]
+    fn an_access_key_is_stored_once_per_chunk_and_decoded_once() {
+        let shared = Arc::new(key("f"));
+        let at = |line: u32, key: Arc<AccessKey>| Access { key, site: Site { line, trace: Trace::empty() } };
+        // Two summaries hold the same key (one shared copy, one equal but separate) and another.
+        let a = summary(vec![at(1, shared.clone()), at(2, Arc::new(key("g")))]);
+        let b = summary(vec![at(7, shared)]);
+        let c = summary(vec![at(3, Arc::new(key("f")))]);
+        let encoded = encode(&[(method("a"), &a), (method("b"), &b), (method("c"), &c)]);
+        assert_eq!(encoded.keys.len(), 2, "keys f and g, each once");
+        let decoder = Decoder::new(encoded).unwrap();
+        let decoded = |m: &str| decoder.get(&method(m)).unwrap().unwrap();
+        let (da, db, dc) = (decoded("a"), decoded("b"), decoded("c"));
+        let f_of = |s: &Summary| s.accesses.iter().find(|x| *x.key == key("f")).unwrap().key.clone();
+        assert!(Arc::ptr_eq(&f_of(&da), &f_of(&db)) && Arc::ptr_eq(&f_of(&db), &f_of(&dc)));
+        assert_eq!(da.accesses.iter().map(|x| (x.site.line, (*x.key).clone())).collect::<Vec<_>>(), vec![(1, key("f")), (2, key("g"))]);
+        assert_eq!(dc.accesses[0].site.line, 3);
+    }
+
+    #[test]
+    fn an_access_key_index_out_of_range_is_an_error() {
+        let a = summary(vec![Access { key: Arc::new(key("f")), site: Site { line: 1, trace: Trace::empty() } }]);
+        let mut encoded = encode(&[(method("a"), &a)]);
+        encoded.summaries[0].7[0].0 = 5;
+        let decoder = Decoder::new(encoded).unwrap();
+        assert_eq!(decoder.get(&method("a")).err().unwrap(), "access key index 5 out of range");
+    }
+}
