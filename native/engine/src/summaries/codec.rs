@@ -17,7 +17,8 @@ use crate::sym::Sym;
 /// An access key, `[kind, path, callee, thread, lock, own]`; `path` is
 /// `[base tag, base value, step...]` with a step a field index or -1 for `[_]`.
 type EncodedKey = (u8, Vec<i64>, i64, u8, u8, i64);
-/// An access, `[key, line, trace]`.
+/// An access, `[key, line, trace]`; `key` is the distance from the previous access's key
+/// (accesses are sorted by key): small, repeating numbers, which compress well.
 type EncodedAccess = (u32, u32, i64);
 
 #[derive(Serialize, Deserialize, Default)]
@@ -289,7 +290,15 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         .collect();
     let mut out_summaries = Vec::with_capacity(summaries.len());
     for ((m, s), (sync, accesses)) in summaries.iter().zip(encoded) {
-        let accesses = accesses.into_iter().map(|(key, a)| (key, a.site.line, enc.trace(&a.site.trace))).collect();
+        let mut previous = 0;
+        let accesses = accesses
+            .into_iter()
+            .map(|(key, a)| {
+                let delta = key - previous;
+                previous = key;
+                (delta, a.site.line, enc.trace(&a.site.trace))
+            })
+            .collect();
         out_summaries.push((
             enc.methods[m],
             threads_code(s.threads),
@@ -385,13 +394,15 @@ impl Decoder {
     fn decode(&self, i: usize) -> Result<Summary, String> {
         let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses, escapes) = &self.encoded.summaries[i];
         let mut decoded = Vec::with_capacity(accesses.len());
-        for (key, line, trace) in accesses {
+        let mut key = 0u32;
+        for (delta, line, trace) in accesses {
+            key = key.checked_add(*delta).ok_or("access key index out of range")?;
             let trace = if *trace < 0 {
                 Trace::empty()
             } else {
                 self.traces.get(*trace as usize).cloned().ok_or_else(|| format!("trace index {trace} out of range"))?
             };
-            decoded.push(Access { key: self.key(*key)?, site: Site { line: *line, trace } });
+            decoded.push(Access { key: self.key(key)?, site: Site { line: *line, trace } });
         }
         Ok(Summary {
             threads: threads_of(*threads)?,
