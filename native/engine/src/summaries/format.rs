@@ -94,19 +94,19 @@ pub fn decode_chunk(entry: &ChunkEntry, bytes: &[u8]) -> Result<Chunk, String> {
     postcard::from_bytes(&raw).map_err(|e| format!("malformed summary file: package '{}': {e}", entry.package))
 }
 
-/// The prefix and index of a file with the given chunks (offsets filled in).
-pub fn encode_index(tool_version: &str, chunks: &mut [EncodedChunk], format_version: u32) -> Vec<u8> {
+/// The prefix and index of a file whose chunks, of the entries' lengths, follow it in order
+/// (offsets filled in).
+pub fn encode_index(tool_version: &str, entries: &mut [ChunkEntry], format_version: u32) -> Vec<u8> {
     // Offsets depend on the index length, which depends on the offsets' varint widths:
     // iterate until stable (two rounds in practice).
     let mut index_len = 0usize;
     loop {
         let mut offset = (PREFIX_LEN + index_len) as u64;
-        for c in chunks.iter_mut() {
-            c.entry.offset = offset;
-            offset += c.bytes.len() as u64;
+        for e in entries.iter_mut() {
+            e.offset = offset;
+            offset += e.len as u64;
         }
-        let entries: Vec<&ChunkEntry> = chunks.iter().map(|c| &c.entry).collect();
-        let index = postcard::to_stdvec(&(tool_version, entries)).expect("index always serialises");
+        let index = postcard::to_stdvec(&(tool_version, &*entries)).expect("index always serialises");
         if index.len() == index_len {
             let mut out = Vec::with_capacity(PREFIX_LEN + index.len());
             out.extend_from_slice(MAGIC);

@@ -16,6 +16,7 @@ mod codec;
 pub mod dump;
 mod format;
 mod reader;
+mod spill;
 
 pub use reader::UpstreamFiles;
 
@@ -27,6 +28,9 @@ use crate::fxhash::{FxHashMap, FxHashSet};
 pub const FORMAT: &str = "racer-summaries";
 /// Bump whenever the meaning or shape of the file changes (1 was JSON).
 pub const FORMAT_VERSION: u32 = 4;
+/// Chunks encoded (in parallel) before they are set aside: enough to keep both threads busy
+/// past the odd large chunk, few enough that their encoded bytes stay small.
+const CHUNKS_PER_BATCH: usize = 256;
 
 /// What a module's analysis took from upstream summary files: only what it reaches.
 #[derive(Default)]
@@ -130,26 +134,37 @@ pub fn write(
             by_chunk[i].push((m, s));
         }
     }
-    let mut encoded: Vec<format::EncodedChunk> = chunks
-        .into_par_iter()
-        .zip(by_chunk.into_par_iter())
-        .map(|(mut chunk, mut sums)| {
-            chunk.inline.sort_by(|a, b| a.0.cmp(&b.0));
-            sums.sort_by(|a, b| a.0.cmp(&b.0));
-            chunk.summaries = codec::encode(&sums);
-            format::encode_chunk(&chunk)
-        })
-        .collect();
+    let cannot = |e: std::io::Error| Error(format!("cannot write {}: {e}", path.display()));
+    // Encoded in parallel a batch at a time, and set aside in order.
+    let mut spill = spill::Spill::next_to(path);
+    let mut entries = Vec::with_capacity(chunks.len());
+    let mut jobs = chunks.into_iter().zip(by_chunk);
+    loop {
+        let batch: Vec<_> = jobs.by_ref().take(CHUNKS_PER_BATCH).collect();
+        if batch.is_empty() {
+            break;
+        }
+        let encoded: Vec<format::EncodedChunk> = batch
+            .into_par_iter()
+            .map(|(mut chunk, mut sums)| {
+                chunk.inline.sort_by(|a, b| a.0.cmp(&b.0));
+                sums.sort_by(|a, b| a.0.cmp(&b.0));
+                chunk.summaries = codec::encode(&sums);
+                format::encode_chunk(&chunk)
+            })
+            .collect();
+        for c in encoded {
+            spill.write(&c.bytes).map_err(cannot)?;
+            entries.push(c.entry);
+        }
+    }
     if std::env::var_os("RACER_TIMINGS").is_some() {
         eprintln!("racer: timing:   summaries encoded: {:.3}s", started.elapsed().as_secs_f64());
     }
-    let head = format::encode_index(TOOL_VERSION, &mut encoded, FORMAT_VERSION);
+    let head = format::encode_index(TOOL_VERSION, &mut entries, FORMAT_VERSION);
     crate::report::write::write_atomic_with(path, |w| {
         w.write_all(&head)?;
-        for c in &encoded {
-            w.write_all(&c.bytes)?;
-        }
-        Ok(())
+        spill.copy_to(w)
     })
 }
 
