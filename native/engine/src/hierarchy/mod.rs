@@ -25,6 +25,10 @@ pub enum Origin {
 /// all their interfaces) stay well below it.
 const MAX_CACHED_CLOSURE: usize = 128;
 
+thread_local! {
+    static WALK_BUFFERS: std::cell::Cell<(FxHashSet<Sym>, Vec<Sym>)> = std::cell::Cell::new(Default::default());
+}
+
 pub struct ClassTable {
     classes: FxHashMap<Sym, (Arc<ClassHeader>, Origin)>,
     /// Each class followed by all its supertypes (DFS pre-order, declaration
@@ -143,14 +147,19 @@ impl ClassTable {
     }
 
     fn walk_supertypes<T>(&self, class: Sym, mut visit: impl FnMut(Sym) -> Option<T>) -> Option<T> {
-        let mut seen = FxHashSet::default();
-        let mut stack = vec![class];
+        // The walk's buffers are kept per thread: deep hierarchies are walked once per lookup,
+        // and fresh buffers each time made the allocator hold memory growing with the depth.
+        // Taken out while in use, so a `visit` that walks again gets buffers of its own.
+        let (mut seen, mut stack) = WALK_BUFFERS.with(|b| b.take());
+        stack.push(class);
+        let mut found = None;
         while let Some(c) = stack.pop() {
             if !seen.insert(c) {
                 continue;
             }
-            if let Some(found) = visit(c) {
-                return Some(found);
+            if let Some(f) = visit(c) {
+                found = Some(f);
+                break;
             }
             match self.get(c) {
                 Some(h) => {
@@ -162,7 +171,10 @@ impl ClassTable {
                 None => {}
             }
         }
-        None
+        seen.clear();
+        stack.clear();
+        WALK_BUFFERS.with(|b| b.set((seen, stack)));
+        found
     }
 
     pub fn is_subtype(&self, class: Sym, ancestor: Sym) -> bool {
