@@ -17,6 +17,9 @@ pub struct Cfg {
     pub block_of: Vec<u32>,
     /// Reverse post-order of blocks reachable from the entry.
     pub rpo: Vec<usize>,
+    /// Whether an edge goes back to a block on the search's path (a loop): blocks may then
+    /// run more than once.
+    pub has_loop: bool,
     /// The analysed exception handlers.
     pub handlers: Vec<Handler>,
 }
@@ -94,8 +97,8 @@ impl Cfg {
                 start = i;
             }
         }
-        let mut cfg = Cfg { blocks, block_of, rpo: Vec::new(), handlers };
-        cfg.rpo = cfg.reverse_post_order(insns, splits_after);
+        let mut cfg = Cfg { blocks, block_of, rpo: Vec::new(), has_loop: false, handlers };
+        (cfg.rpo, cfg.has_loop) = cfg.reverse_post_order(insns, splits_after);
         cfg
     }
 
@@ -120,15 +123,20 @@ impl Cfg {
         self.handlers.iter().filter(move |h| h.start < end && start < h.end).map(|h| self.block_of[h.target as usize] as usize)
     }
 
-    fn reverse_post_order(&self, insns: &[Insn], splits_after: &dyn Fn(usize) -> bool) -> Vec<usize> {
+    /// The reverse post-order of the blocks reachable from the entry, and whether an edge
+    /// goes back to a block still on the search's stack (in that order, to itself or earlier).
+    fn reverse_post_order(&self, insns: &[Insn], splits_after: &dyn Fn(usize) -> bool) -> (Vec<usize>, bool) {
         if self.blocks.is_empty() {
-            return Vec::new();
+            return (Vec::new(), false);
         }
         let mut visited = vec![false; self.blocks.len()];
+        let mut on_stack = vec![false; self.blocks.len()];
+        let mut has_loop = false;
         let mut order = Vec::new();
         // Iterative DFS: (block, successors, next successor index).
         let mut stack: Vec<(usize, Vec<usize>, usize)> = Vec::new();
         visited[0] = true;
+        on_stack[0] = true;
         stack.push((0, self.block_successors(insns, 0, splits_after), 0));
         while let Some(top) = stack.last_mut() {
             if top.2 < top.1.len() {
@@ -136,15 +144,39 @@ impl Cfg {
                 top.2 += 1;
                 if !visited[s] {
                     visited[s] = true;
+                    on_stack[s] = true;
                     let succ = self.block_successors(insns, s, splits_after);
                     stack.push((s, succ, 0));
+                } else if on_stack[s] {
+                    has_loop = true;
                 }
             } else {
                 order.push(top.0);
+                on_stack[top.0] = false;
                 stack.pop();
             }
         }
         order.reverse();
-        order
+        (order, has_loop)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(insns: &[Insn]) -> Cfg {
+        Cfg::build(insns, &|_| false, &[])
+    }
+
+    #[test]
+    fn a_jump_back_is_a_loop_and_branches_that_meet_are_not() {
+        let ret = Insn::Return { value: None };
+        // 0: goto 2; 1: nop; 2: return (a forward jump over a block)
+        assert!(!cfg(&[Insn::Goto { target: 2 }, Insn::Nop, ret.clone()]).has_loop);
+        // 0: nop; 1: goto 0 (an endless loop)
+        assert!(cfg(&[Insn::Nop, Insn::Goto { target: 0 }]).has_loop);
+        // 0: nop; 1: goto 1 (a block that jumps to itself)
+        assert!(cfg(&[Insn::Nop, Insn::Goto { target: 1 }]).has_loop);
     }
 }

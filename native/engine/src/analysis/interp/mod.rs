@@ -237,7 +237,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         // what it would record then is stale: with loops, the fixpoint is computed without
         // recording, and everything is recorded once from the converged entry states.
         // Without loops every block runs once, after all its predecessors.
-        let record_after = self.env.extensions.converged_loops && has_back_edge(&cfg, insns, &rpo_index, &splits);
+        let record_after = self.env.extensions.converged_loops && cfg.has_loop;
         self.recording = !record_after;
         let mut entry: Vec<Option<State>> = vec![None; cfg.blocks.len()];
         let mut visits = vec![0u32; cfg.blocks.len()];
@@ -491,10 +491,4 @@ impl<'a, 'e> Interp<'a, 'e> {
             param_escapes: exit.param_escapes,
         }
     }
-}
-
-/// Whether some edge of `cfg` goes back to a block at or before its source in reverse
-/// post-order: a loop, whose blocks may run more than once.
-fn has_back_edge(cfg: &Cfg, insns: &[Insn], rpo_index: &[usize], splits: &dyn Fn(usize) -> bool) -> bool {
-    cfg.rpo.iter().any(|&b| cfg.block_successors(insns, b, splits).into_iter().any(|s| rpo_index[s] <= rpo_index[b]))
 }
