@@ -45,11 +45,7 @@ pub fn write_atomic_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::
     if path.is_dir() {
         return Err(Error(format!("cannot write {}: it is a directory", path.display())));
     }
-    let tmp = dir.join(format!(
-        ".{file_name}.{}-{}.tmp",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
+    let tmp = scratch_beside(&dir, &file_name, "tmp");
     let result = (|| {
         let mut file = std::io::BufWriter::with_capacity(1 << 16, fs::File::create(&tmp)?);
         fill(&mut file)?;
@@ -61,6 +57,12 @@ pub fn write_atomic_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::
         let _ = fs::remove_file(&tmp);
         fail("", e)
     })
+}
+
+/// A name in `dir` for a scratch file made while writing `file_name`: hidden, and unique to
+/// this process and call, so concurrent writers never meet.
+pub(crate) fn scratch_beside(dir: &Path, file_name: &str, kind: &str) -> PathBuf {
+    dir.join(format!(".{file_name}.{}-{}.{kind}", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed)))
 }
 
 /// Writes a special file (a device or a pipe) directly: it has no content to protect.

@@ -7,9 +7,8 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
-static COUNTER: AtomicU64 = AtomicU64::new(0);
+use crate::report::write::scratch_beside;
 
 pub enum Spill {
     File { path: PathBuf, out: BufWriter<File> },
@@ -27,7 +26,7 @@ impl Spill {
         };
         let name = output.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if regular_or_new && fs::create_dir_all(&dir).is_ok() {
-            let path = dir.join(format!(".{name}.{}-{}.chunks", std::process::id(), COUNTER.fetch_add(1, Ordering::Relaxed)));
+            let path = scratch_beside(&dir, &name, "chunks");
             if let Ok(file) = OpenOptions::new().read(true).write(true).create_new(true).open(&path) {
                 return Spill::File { path, out: BufWriter::with_capacity(1 << 16, file) };
             }
