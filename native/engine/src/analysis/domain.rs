@@ -77,12 +77,18 @@ pub enum Attr {
     /// `invokedynamic` at this instruction index, or the object allocated by the `new` there
     /// (thread-handoff models). Local to one method: never part of a summary.
     Handed(u32),
+    /// A `Thread` made here to run the handed code made at this instruction index: when it is
+    /// started, what that code captures is shared. Local to one method, like `Handed`.
+    ThreadOf(u32),
     /// A stream whose operations run their functions on many threads at once.
     ParallelStream,
     /// A `Handler` (or its looper) whose messages run on the main thread.
     MainHandler,
     /// A `Handler` or looper of a background thread (`HandlerThread.getLooper()`).
     WorkerHandler,
+    /// The read lock of a read/write lock (`ReadWriteLock.readLock()`, `StampedLock.asReadLock()`),
+    /// whatever type holds it: `lock()` on it takes a read-mode lock (lock-precision extension).
+    ReadLockHandle,
 }
 
 /// 2.1: the base of an access path.

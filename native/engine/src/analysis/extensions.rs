@@ -53,6 +53,9 @@ pub struct Extensions {
     /// reassigned and the lock state has not changed; a reassigned parameter no longer
     /// names the caller's object.
     pub local_aliases: bool,
+    /// Interfaces: a call to a private interface method (javac 11 and later compile it to
+    /// `invokeinterface`) has exactly one implementation, so it is no interface call.
+    pub private_interface_calls: bool,
 }
 
 impl Extensions {
@@ -84,6 +87,7 @@ impl Extensions {
         locked_location_evidence: false,
         escape_ownership: true,
         local_aliases: true,
+        private_interface_calls: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -103,6 +107,7 @@ impl Extensions {
         locked_location_evidence: false,
         escape_ownership: false,
         local_aliases: false,
+        private_interface_calls: false,
     };
 }
 

@@ -27,6 +27,8 @@ pub struct CallFacts {
     pub interface_candidate: bool,
     pub thread: Option<ThreadEffect>,
     pub lock: Option<LockEffect>,
+    /// Returns the read lock of a read/write lock (lock-precision extension).
+    pub returns_read_lock: bool,
     pub ignored: bool,
     pub functional: bool,
     pub returns_ownership: bool,
@@ -51,7 +53,8 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
     let interface_candidate = !models::INTERFACE_CALL_SAFE_PACKAGES.iter().any(|p| class.starts_with(p))
         && !class.ends_with("$Builder")
         && table.lookup_l1(named, &|a| a.matches("ThreadSafe") || a.matches("ThreadConfined")).is_none()
-        && !table.is_subtype_of_any(named.class, &["android.os.IInterface"]);
+        && !table.is_subtype_of_any(named.class, &["android.os.IInterface"])
+        && !(ext.private_interface_calls && is_private(table, named));
     CallFacts {
         resolved,
         arg_widths: crate::classfile::descriptor::param_widths(named.descriptor.as_str()),
@@ -63,6 +66,7 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
         interface_candidate,
         thread: models::thread_effect(named).or_else(|| android::looper_effect(named)),
         lock: models::lock_effect(table, named, ext).or_else(|| models::lock_effect(table, &resolved, ext)),
+        returns_read_lock: ext.lock_precision && models::returns_read_lock(table, named),
         ignored: ignore.contains(&resolved.class),
         functional: table.lookup_l2(&resolved, &|a| a.matches("Functional")) || models::is_functional_model(table, &resolved),
         returns_ownership: table.lookup_l2(&resolved, &|a| a.matches("ReturnsOwnership")),
@@ -73,6 +77,10 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
         boxing: models::is_boxing(&resolved, ext),
         handoff: if ext.thread_handoffs { handoffs::handoff_model(table, named) } else { None },
     }
+}
+
+fn is_private(table: &ClassTable, m: &MethodRef) -> bool {
+    table.get(m.class).and_then(|h| h.method(m.name, m.descriptor)).map_or(false, |h| h.flags & ACC_PRIVATE != 0)
 }
 
 pub fn field_facts(table: &ClassTable, f: &FieldRef) -> FieldFacts {
@@ -94,6 +102,19 @@ pub fn is_safe_field(table: &ClassTable, class: Sym, name: Sym) -> bool {
     }
 }
 
+/// Every store into a field in `body`, and whether it stores the read lock a call just returned.
+fn field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, bool)> {
+    let mut out = Vec::new();
+    for (i, insn) in body.insns.iter().enumerate() {
+        if let Insn::PutField(f) | Insn::PutStatic(f) = insn {
+            let read_lock = matches!(i.checked_sub(1).map(|j| &body.insns[j]),
+                Some(Insn::Invoke { method, .. }) if models::returns_read_lock(table, method));
+            out.push((*f, read_lock));
+        }
+    }
+    out
+}
+
 /// The facts of every callee and field referenced by the given bodies.
 pub struct Facts {
     pub calls: FxHashMap<MethodRef, CallFacts>,
@@ -106,6 +127,9 @@ pub struct Facts {
     pub handed_classes: FxHashMap<Sym, MethodRef>,
     /// Thread handoffs: fields holding a handler of a known thread, by (declaring class, name).
     pub handler_fields: FxHashMap<(Sym, Sym), Target>,
+    /// Lock precision: fields only ever given a read lock (`r = rwLock.readLock()`), by
+    /// (declaring class, name): `lock()` on one is a read-mode acquisition.
+    pub read_lock_fields: FxHashSet<(Sym, Sym)>,
 }
 
 pub fn collect<'a>(
@@ -119,6 +143,8 @@ pub fn collect<'a>(
         methods: FxHashSet<MethodRef>,
         fields: FxHashSet<FieldRef>,
         handler_fields: Vec<(FieldRef, Target)>,
+        /// Stores into fields, and whether the value stored is a read lock.
+        field_stores: Vec<(FieldRef, bool)>,
     }
     let refs = bodies
         .fold(Refs::default, |mut r, body| {
@@ -136,12 +162,16 @@ pub fn collect<'a>(
             if ext.thread_handoffs {
                 r.handler_fields.extend(handoffs::handler_fields(body));
             }
+            if ext.lock_precision {
+                r.field_stores.extend(field_stores(table, body));
+            }
             r
         })
         .reduce(Refs::default, |mut a, b| {
             a.methods.extend(b.methods);
             a.fields.extend(b.fields);
             a.handler_fields.extend(b.handler_fields);
+            a.field_stores.extend(b.field_stores);
             a
         });
     let (methods, fields) = (refs.methods, refs.fields);
@@ -155,6 +185,11 @@ pub fn collect<'a>(
         }
     }
     let handler_fields = handler_fields.into_iter().filter_map(|(k, t)| t.map(|t| (k, t))).collect();
+    let mut read_lock_fields: FxHashMap<(Sym, Sym), bool> = FxHashMap::default();
+    for (f, read_lock) in refs.field_stores {
+        *read_lock_fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(true) &= read_lock;
+    }
+    let read_lock_fields = read_lock_fields.into_iter().filter_map(|(k, read)| read.then_some(k)).collect();
     let methods: Vec<MethodRef> = methods.into_iter().collect();
     let fields: Vec<FieldRef> = fields.into_iter().collect();
     let calls = methods.par_iter().map(|m| (*m, call_facts(table, ignore, m, ext))).collect();
@@ -165,7 +200,7 @@ pub fn collect<'a>(
     for (f, ff) in &field_facts {
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
-    Facts { calls, fields: field_facts.into_iter().collect(), safe_steps, handed_classes: FxHashMap::default(), handler_fields }
+    Facts { calls, fields: field_facts.into_iter().collect(), safe_steps, handed_classes: FxHashMap::default(), handler_fields, read_lock_fields }
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ const LOCK_CLASSES: &[&str] = &[
 /// Extension: read-mode locks exclude writers only, so a write under one is unprotected.
 const READ_LOCK_CLASSES: &[&str] = &["java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock"];
 const STAMPED_LOCK: &[&str] = &["java.util.concurrent.locks.StampedLock"];
+const READ_WRITE_LOCK: &[&str] = &["java.util.concurrent.locks.ReadWriteLock"];
 
 const BUCK_RW_UPDATE_LOCK: &str = "com.facebook.buck.util.concurrent.AutoCloseableReadWriteUpdateLock";
 
@@ -78,6 +79,26 @@ fn lock_effect_by_hierarchy(table: &ClassTable, callee: &MethodRef) -> Option<Lo
         "unlock" => Some(LockEffect::Release),
         "tryLock" => Some(LockEffect::TryAcquire),
         _ => None,
+    }
+}
+
+/// Extension: a call returning the read lock of a read/write lock as a plain `Lock`
+/// (`ReadWriteLock.readLock()` through the interface, `StampedLock.asReadLock()`): a `lock()`
+/// on what it returns is then a read-mode acquisition, even where the static type is `Lock`.
+pub fn returns_read_lock(table: &ClassTable, callee: &MethodRef) -> bool {
+    match callee.name.as_str() {
+        "readLock" => table.is_subtype_of_any(callee.class, READ_WRITE_LOCK),
+        "asReadLock" => table.is_subtype_of_any(callee.class, STAMPED_LOCK),
+        _ => false,
+    }
+}
+
+/// Extension: a lock effect on a receiver known to be a read lock, in read mode.
+pub fn in_read_mode(effect: LockEffect) -> LockEffect {
+    match effect {
+        LockEffect::Acquire => LockEffect::AcquireRead,
+        LockEffect::Release => LockEffect::ReleaseRead,
+        other => other,
     }
 }
 

@@ -87,10 +87,11 @@ fn attr_code(a: Option<Attr>) -> i8 {
         Some(Attr::Synchronized) => 3,
         Some(Attr::MainThreadHandle) => 4,
         Some(Attr::CurrentThreadHandle) => 5,
-        Some(Attr::Handed(_)) => -1,
+        Some(Attr::Handed(_) | Attr::ThreadOf(_)) => -1,
         Some(Attr::ParallelStream) => 6,
         Some(Attr::MainHandler) => 7,
         Some(Attr::WorkerHandler) => 8,
+        Some(Attr::ReadLockHandle) => 9,
     }
 }
 
@@ -105,6 +106,7 @@ fn attr_of(c: i8) -> Option<Attr> {
         6 => Some(Attr::ParallelStream),
         7 => Some(Attr::MainHandler),
         8 => Some(Attr::WorkerHandler),
+        9 => Some(Attr::ReadLockHandle),
         _ => None,
     }
 }

@@ -8,7 +8,7 @@ use crate::classfile::model::*;
 
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
-use super::super::models::{LockEffect, ThreadEffect};
+use super::super::models::{in_read_mode, LockEffect, ThreadEffect};
 use super::locks::{acquire, apply_lock_effect, apply_lock_thread, release};
 use super::ownership::{escape_value, own, own_e};
 use super::state::*;
@@ -81,6 +81,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                     apply_lock_thread(st);
                 }
                 Some(effect) => {
+                    let effect = match args.first() {
+                        Some(r) if self.is_read_lock(st, r) => in_read_mode(effect),
+                        _ => effect,
+                    };
                     if matches!(effect, LockEffect::Release | LockEffect::ReleaseRead | LockEffect::ReleaseAny) {
                         self.flush_pending_reads(st);
                     }
@@ -91,6 +95,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                     Callee::Summary(s) => self.apply_summary(st, &resolved, s, &args, &ret),
                     Callee::Unknown => self.no_summary(st, cf, &args, &ret),
                 },
+            }
+            if cf.returns_read_lock {
+                st.attrs.set(&ret, Some(Attr::ReadLockHandle));
             }
             // 5d. functional
             if cf.functional {
@@ -187,6 +194,21 @@ impl<'a, 'e> Interp<'a, 'e> {
         st.attrs.set(ret, s.return_attribute);
         if s.threads == Threads::AnyThreadButSelf {
             st.threads = Threads::AnyThreadButSelf;
+        }
+    }
+
+    /// Lock precision: a lock known to be the read lock of a read/write lock, from where it was
+    /// obtained in this method or from the field it is kept in.
+    fn is_read_lock(&self, st: &State, lock: &Expr) -> bool {
+        if attr_e(st, lock) == Some(Attr::ReadLockHandle) {
+            return true;
+        }
+        match lock {
+            Expr::Path(p) => match p.steps.last() {
+                Some(Step::Field { class, name }) => self.env.facts.read_lock_fields.contains(&(*class, *name)),
+                _ => false,
+            },
+            _ => false,
         }
     }
 

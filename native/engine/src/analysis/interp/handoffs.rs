@@ -9,8 +9,13 @@ use crate::classfile::model::*;
 use super::super::domain::*;
 use super::super::handoffs::{HandoffModel, Target};
 use super::calls::{key_at_call, own_at_call, substitute};
+use super::ownership::escape_value;
 use super::state::*;
 use super::{Callee, Interp};
+
+fn is_thread_constructor(m: &MethodRef) -> bool {
+    m.name.as_str() == "<init>" && m.class.as_str() == "java.lang.Thread"
+}
 
 /// How the handed code's formals relate to the values captured where it was made.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -53,15 +58,33 @@ impl<'a, 'e> Interp<'a, 'e> {
         let params = if kind == InvokeKind::Static { args } else { args.get(1..).unwrap_or(&[]) };
         let receiver = || if kind == InvokeKind::Static { None } else { args.first() };
         match model {
-            HandoffModel::Arguments(target) => self.hand_all(st, params, target),
+            // A new thread runs its code only once started: what the code captures is still
+            // unshared until then (a constructor may make the thread, then go on initialising).
+            HandoffModel::Arguments(target) if is_thread_constructor(named) => {
+                self.hand_all(st, params, target, false);
+                let code = params.iter().find_map(|p| match attr_e(st, p) {
+                    Some(Attr::Handed(pc)) => Some(pc),
+                    _ => None,
+                });
+                if let (Some(pc), Some(Expr::Path(thread))) = (code, receiver()) {
+                    st.attrs.set(thread, Some(Attr::ThreadOf(pc)));
+                }
+            }
+            HandoffModel::Arguments(target) => self.hand_all(st, params, target, true),
             HandoffModel::ThreadStart => {
                 if let Some(r) = receiver() {
-                    self.hand(st, r, Target::Background);
+                    // A thread made here with handed code: that code runs from now on (it was
+                    // applied where the thread was made, but what it captured was unshared then).
+                    if let Some(Attr::ThreadOf(pc)) = attr_e(st, r) {
+                        let code = self.handed_made_at(pc);
+                        self.run_handed(st, code, Target::Background, true);
+                    }
+                    self.hand(st, r, Target::Background, true);
                 }
             }
             HandoffModel::StreamOp => {
                 if receiver().and_then(|r| attr_e(st, r)) == Some(Attr::ParallelStream) {
-                    self.hand_all(st, params, Target::Background);
+                    self.hand_all(st, params, Target::Background, true);
                     let stream = return_kind(named.descriptor.as_str()).is_some()
                         && named.descriptor.as_str().contains(")Ljava/util/stream/");
                     if stream && named.name.as_str() != "sequential" {
@@ -72,7 +95,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             HandoffModel::MakesParallel => st.attrs.set(ret, Some(Attr::ParallelStream)),
             HandoffModel::HandlerPost => {
                 if let Some(target) = receiver().and_then(|r| self.handler_target(st, r)) {
-                    self.hand_all(st, params, target);
+                    self.hand_all(st, params, target, true);
                 }
             }
             HandoffModel::HandlerInit => {
@@ -106,9 +129,35 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    fn hand_all(&mut self, st: &State, values: &[Expr], target: Target) {
+    fn hand_all(&mut self, st: &mut State, values: &[Expr], target: Target, shares: bool) {
         for v in values {
-            self.hand(st, v, target);
+            self.hand(st, v, target, shares);
+        }
+    }
+
+    /// Escape extension: values another thread can now reach are no longer owned.
+    fn escape_captured(&self, st: &mut State, values: &[Expr]) {
+        if self.env.extensions.escape_ownership {
+            for v in values {
+                escape_value(st, v, Own::Unowned);
+            }
+        }
+    }
+
+    /// The code made by the `invokedynamic` or `new` at instruction `pc`, if it is known.
+    fn handed_made_at(&self, pc: u32) -> Option<Handed> {
+        let captured = self.handed_values.get(&pc).cloned().unwrap_or_default();
+        match self.body.insns.get(pc as usize)? {
+            Insn::InvokeDynamic { lambda: Some(l), .. } => {
+                let body = self.env.table.resolve_method(l).unwrap_or(**l);
+                let inline = body.class == self.input.mref.class && body.name.as_str().starts_with("lambda$");
+                Some(Handed { body, captured, capture: Capture::Formals, inline })
+            }
+            Insn::New { class } => {
+                let body = *self.env.facts.handed_classes.get(class)?;
+                Some(Handed { body, captured, capture: Capture::OuterInstance, inline: false })
+            }
+            _ => None,
         }
     }
 
@@ -116,21 +165,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     fn handed_code(&self, st: &State, value: &Expr) -> Option<Handed> {
         let class = self.input.mref.class;
         match attr_e(st, value) {
-            Some(Attr::Handed(pc)) => {
-                let captured = self.handed_values.get(&pc).cloned().unwrap_or_default();
-                match self.body.insns.get(pc as usize)? {
-                    Insn::InvokeDynamic { lambda: Some(l), .. } => {
-                        let body = self.env.table.resolve_method(l).unwrap_or(**l);
-                        let inline = body.class == class && body.name.as_str().starts_with("lambda$");
-                        Some(Handed { body, captured, capture: Capture::Formals, inline })
-                    }
-                    Insn::New { class } => {
-                        let body = *self.env.facts.handed_classes.get(class)?;
-                        Some(Handed { body, captured, capture: Capture::OuterInstance, inline: false })
-                    }
-                    _ => None,
-                }
-            }
+            Some(Attr::Handed(pc)) => self.handed_made_at(pc),
             // `new Thread(this)`, `executor.execute(this)`: this object's own `run()`.
             _ if matches!(value, Expr::Path(p) if p.base == Base::This && p.steps.is_empty()) => {
                 let body = super::super::handoffs::body_of_class(self.env.table, class)?;
@@ -140,11 +175,26 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    fn hand(&mut self, st: &State, value: &Expr, target: Target) {
+    /// Applies the code `value` runs on `target`; with `shares`, it runs from now on, so the
+    /// value and what the code captures (`this`, in a constructor that hands a lambda to an
+    /// executor) are shared from here.
+    fn hand(&mut self, st: &mut State, value: &Expr, target: Target, shares: bool) {
+        let handed = self.handed_code(st, value);
+        if shares {
+            self.escape_captured(st, std::slice::from_ref(value));
+        }
+        self.run_handed(st, handed, target, shares);
+    }
+
+    /// Applies handed code on `target` (see [`Self::hand`]).
+    fn run_handed(&mut self, st: &mut State, handed: Option<Handed>, target: Target, shares: bool) {
+        if let (true, Some(h)) = (shares, &handed) {
+            self.escape_captured(st, &h.captured);
+        }
         if !self.recording {
             return;
         }
-        let Some(handed) = self.handed_code(st, value) else { return };
+        let Some(handed) = handed else { return };
         let summary = match (self.env.callee)(&handed.body) {
             Callee::Summary(s) => s,
             Callee::Unknown => return,

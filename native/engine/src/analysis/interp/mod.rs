@@ -486,7 +486,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             accesses,
             return_ownership: exit.ret_own.unwrap_or(Own::Unowned),
             // A handed value names an instruction of this method only.
-            return_attribute: exit.ret_attr.flatten().filter(|a| !matches!(a, Attr::Handed(_))),
+            return_attribute: exit.ret_attr.flatten().filter(|a| !matches!(a, Attr::Handed(_) | Attr::ThreadOf(_))),
             synchronized_fields,
             param_escapes: exit.param_escapes,
         }
