@@ -56,6 +56,9 @@ pub struct Extensions {
     /// Interfaces: a call to a private interface method (javac 11 and later compile it to
     /// `invokeinterface`) has exactly one implementation, so it is no interface call.
     pub private_interface_calls: bool,
+    /// Lambdas: a lambda or method reference given to a call that does not hand it to
+    /// another thread runs during that call, on the caller's thread and under its locks.
+    pub lambda_arguments: bool,
 }
 
 impl Extensions {
@@ -88,6 +91,7 @@ impl Extensions {
         escape_ownership: true,
         local_aliases: true,
         private_interface_calls: true,
+        lambda_arguments: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -108,6 +112,7 @@ impl Extensions {
         escape_ownership: false,
         local_aliases: false,
         private_interface_calls: false,
+        lambda_arguments: false,
     };
 }
 

@@ -113,6 +113,12 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         if let Some(model) = cf.handoff {
             self.handoff(st, model, kind, named, &args, &ret);
+        } else if self.env.extensions.lambda_arguments && matches!((self.env.callee)(&resolved), Callee::Unknown) {
+            // Only into code without a summary (the library's `forEach`, `computeIfAbsent`, a
+            // functional interface's own method): analysed code may run it under a lock of its own.
+            for a in &args {
+                self.run_in_place(st, a);
+            }
         }
         if let Some(w) = ret_kind {
             push(st, Expr::Path(ret), w);

@@ -27,6 +27,13 @@ enum Capture {
     OuterInstance,
 }
 
+/// Where handed code runs: on another thread, or during the call it is given to.
+#[derive(Clone, Copy)]
+enum Place {
+    Thread(Target),
+    Caller,
+}
+
 struct Handed {
     body: MethodRef,
     captured: Vec<Expr>,
@@ -194,7 +201,29 @@ impl<'a, 'e> Interp<'a, 'e> {
         if !self.recording {
             return;
         }
-        let Some(handed) = handed else { return };
+        if let Some(handed) = handed {
+            self.apply_code(st, &handed, Place::Thread(target));
+        }
+    }
+
+    /// Lambda-arguments extension: a lambda or method reference given to a call without code
+    /// that hands nothing to another thread (`forEach`, `computeIfAbsent`, a comparator,
+    /// `r.run()`) runs during that call, on the caller's thread and under its locks.
+    pub(super) fn run_in_place(&mut self, st: &State, value: &Expr) {
+        if !self.recording {
+            return;
+        }
+        let Some(Attr::Handed(pc)) = attr_e(st, value) else { return };
+        if !matches!(self.body.insns.get(pc as usize), Some(Insn::InvokeDynamic { .. })) {
+            return;
+        }
+        if let Some(code) = self.handed_made_at(pc) {
+            self.apply_code(st, &code, Place::Caller);
+        }
+    }
+
+    /// The accesses of `handed`'s code as made here, where it runs.
+    fn apply_code(&mut self, st: &State, handed: &Handed, place: Place) {
         let summary = match (self.env.callee)(&handed.body) {
             Callee::Summary(s) => s,
             Callee::Unknown => return,
@@ -219,12 +248,21 @@ impl<'a, 'e> Interp<'a, 'e> {
             if own_pre.is_owned() {
                 continue;
             }
-            let thread = match target {
-                Target::Main => Threads::AnyThreadButSelf,
-                Target::Background if acc.key.thread == Threads::AnyThreadButSelf => Threads::AnyThreadButSelf,
-                Target::Background => Threads::AnyThread,
+            let key = match place {
+                Place::Thread(target) => {
+                    let thread = match target {
+                        Target::Main => Threads::AnyThreadButSelf,
+                        Target::Background if acc.key.thread == Threads::AnyThreadButSelf => Threads::AnyThreadButSelf,
+                        Target::Background => Threads::AnyThread,
+                    };
+                    key_at_call(&acc.key, new_path, own_pre, thread, acc.key.lock, true)
+                }
+                Place::Caller => {
+                    let thread = if acc.key.thread == Threads::AnyThreadButSelf { Threads::AnyThreadButSelf } else { st.threads };
+                    let lock = acc.key.lock || st.locks > 0 || (st.read_locks > 0 && !acc.key.kind.is_write());
+                    key_at_call(&acc.key, new_path, own_pre, thread, lock, false)
+                }
             };
-            let key = key_at_call(&acc.key, new_path, own_pre, thread, acc.key.lock, true);
             self.add_callee_access(key, &acc.key, &acc.site, (!handed.inline).then_some(&call_site));
         }
     }
