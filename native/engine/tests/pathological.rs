@@ -38,11 +38,14 @@ fn generate(kind: &str, size: usize, out: &Path) -> PathBuf {
     out.join("classes")
 }
 
-/// Runs racer on `classes`: (seconds, peak KiB, issues).
+/// Runs racer on `classes`: (seconds, peak KiB, issues). Transparent huge pages are off for
+/// the run: with them the allocator's memory grows in 2 MiB steps, and a few steps more or
+/// less (depending on how the two threads interleave) swing the ratio of two small peaks.
 fn measure(classes: &Path) -> (f64, u64, usize) {
     let dir = classes.parent().unwrap();
     let (time, report) = (dir.join("time"), dir.join("report.json"));
     let out = Command::new("/usr/bin/time")
+        .env("MIMALLOC_ALLOW_THP", "0")
         .args(["-f", "%e %M", "-o"])
         .arg(&time)
         .args([RACER, "analyze", "--quiet", "--format", "json", "--max-memory", "2g", "--output"])

@@ -581,6 +581,11 @@ pub struct Summary {
     /// the ownership it escapes to (over the callee's formals), sorted by formal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub param_escapes: Vec<(u16, Own)>,
+    /// Local-aliases extension: formals (not `this`) whose object the method stores into a
+    /// location named from its formals or a static, on every normal return: a caller's local
+    /// passed there stands for that location afterwards. Sorted by formal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub param_stores: Vec<(u16, Path)>,
 }
 
 impl Summary {
@@ -595,6 +600,7 @@ impl Summary {
             return_attribute: None,
             synchronized_fields: Vec::new(),
             param_escapes: Vec::new(),
+            param_stores: Vec::new(),
         }
     }
 }

@@ -35,8 +35,9 @@ pub struct Encoded {
     pub keys: Vec<EncodedKey>,
     /// One per summarised method: `[method, threads, locks, releases, return ownership,
     /// return attribute or -1, synchronized field paths, accesses, escaping formals with the
-    /// ownership they escape to]`.
-    pub summaries: Vec<(u32, u8, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>, Vec<(u16, i64)>)>,
+    /// ownership they escape to, formals stored with the path they are stored into]`.
+    #[allow(clippy::type_complexity)]
+    pub summaries: Vec<(u32, u8, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>, Vec<(u16, i64)>, Vec<(u16, Vec<i64>)>)>,
 }
 
 fn threads_code(t: Threads) -> u8 {
@@ -215,7 +216,7 @@ impl<'s> Symbols<'s> {
 
     fn summary(mut self, m: &MethodRef, s: &'s Summary) -> Symbols<'s> {
         self.method(m);
-        for p in &s.synchronized_fields {
+        for p in s.synchronized_fields.iter().chain(s.param_stores.iter().map(|(_, p)| p)) {
             collect_symbols(p, &mut self.strings, &mut self.fields);
         }
         for a in &s.accesses {
@@ -311,6 +312,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
             sync,
             accesses,
             s.param_escapes.iter().map(|(i, o)| (*i, own_code(*o))).collect(),
+            s.param_stores.iter().map(|(i, p)| (*i, enc.path(p))).collect(),
         ));
     }
     Encoded {
@@ -394,7 +396,7 @@ impl Decoder {
     }
 
     fn decode(&self, i: usize) -> Result<Summary, String> {
-        let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses, escapes) = &self.encoded.summaries[i];
+        let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses, escapes, stores) = &self.encoded.summaries[i];
         let mut decoded = Vec::with_capacity(accesses.len());
         let mut key = 0u32;
         for (delta, line, trace) in accesses {
@@ -415,6 +417,7 @@ impl Decoder {
             return_attribute: attr_of(*ret_attr),
             synchronized_fields: sync.iter().map(|p| self.path(p)).collect::<Result<_, String>>()?,
             param_escapes: escapes.iter().map(|(i, o)| (*i, own_of(*o))).collect(),
+            param_stores: stores.iter().map(|(i, p)| Ok((*i, self.path(p)?))).collect::<Result<_, String>>()?,
         })
     }
 

@@ -7,6 +7,7 @@
 //! a lock out of it. A parameter reassigned with a field path is that path too.
 
 use super::super::domain::*;
+use super::calls::substitute;
 use super::state::*;
 use super::Interp;
 
@@ -56,11 +57,15 @@ impl<'a, 'e> Interp<'a, 'e> {
         self.env.extensions.local_aliases
     }
 
-    /// `xload`: the value of a local slot.
+    /// `xload`: the value of a local slot. A formal still holding the caller's object is
+    /// itself even after it was stored somewhere: that alias only tells callers where their
+    /// object went (`param_stores`).
     pub(super) fn load_local(&self, st: &State, slot: u16) -> Expr {
+        let path = self.local_path(slot);
         match st.aliases.get(slot) {
+            Some(_) if matches!(path.base, Base::Param(i) if holds_callers_object(st, i)) => Expr::Path(path),
             Some(e) => e.clone(),
-            None => Expr::Path(self.local_path(slot)),
+            None => Expr::Path(path),
         }
     }
 
@@ -98,10 +103,68 @@ impl<'a, 'e> Interp<'a, 'e> {
             return;
         }
         if let Expr::Path(v) = value {
-            if let (Base::Local(slot), true) = (v.base, v.steps.is_empty()) {
+            if let Some(slot) = self.aliasable_slot(st, v) {
                 st.aliases.set(slot, Some(Expr::Path(lhs.clone())));
             }
         }
+    }
+
+    /// The local slot whose own object `v` is: a local, or a formal other than `this` still
+    /// holding the caller's object (a formal aliased to `other.f` would make every access
+    /// to it one to `other.f`; `this` is kept as it is).
+    fn aliasable_slot(&self, st: &State, v: &Path) -> Option<u16> {
+        if !v.steps.is_empty() {
+            return None;
+        }
+        match v.base {
+            Base::Local(slot) => Some(slot),
+            Base::Param(i) if holds_callers_object(st, i) => self.input.method.formal_slots.get(i as usize).copied(),
+            _ => None,
+        }
+    }
+
+    /// After a call whose summary stores formal objects into locations: a local (or formal)
+    /// holding a fresh object (`fresh`, by argument, before the call) passed there stands for
+    /// the location, as if stored here: `x = new Cell(); keep(x); x.v = 2` writes
+    /// `this.kept.v`. Objects that were not fresh are left alone: the local may well be the
+    /// object the caller got from the location in the first place.
+    pub(super) fn apply_param_stores(&mut self, st: &mut State, stores: &[(u16, Path)], args: &[Expr], fresh: &[bool]) {
+        if !self.aliases_on() {
+            return;
+        }
+        for (i, dest) in stores {
+            if !fresh.get(*i as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            let Some(Expr::Path(actual)) = args.get(*i as usize) else { continue };
+            let Some(slot) = self.aliasable_slot(st, actual) else { continue };
+            if let Some(location) = substitute(dest, args).filter(|p| p.base.is_reportable()) {
+                st.aliases.set(slot, Some(Expr::Path(location)));
+            }
+        }
+    }
+
+    /// The formals (not `this`) standing for a location named from the formals or a static
+    /// at a normal return: what the method stored them into, for its summary.
+    pub(super) fn param_stores(&self, st: &State) -> Vec<(u16, Path)> {
+        if !self.aliases_on() {
+            return Vec::new();
+        }
+        let first = if self.input.method.header.is_static() { 0 } else { 1 };
+        let slots = &self.input.method.formal_slots;
+        (first..slots.len())
+            .filter_map(|i| {
+                match st.aliases.get(slots[i]) {
+                    Some(Expr::Path(p))
+                        if holds_callers_object(st, i as u16)
+                            && matches!(p.base, Base::This | Base::Param(_) | Base::Static(_)) =>
+                    {
+                        Some((i as u16, p.clone()))
+                    }
+                    _ => None,
+                }
+            })
+            .collect()
     }
 
     /// After an instruction: aliases made under another lock or thread state end.
@@ -110,4 +173,10 @@ impl<'a, 'e> Interp<'a, 'e> {
             st.aliases.clear();
         }
     }
+}
+
+/// Whether formal `i` (not `this`) was not reassigned: its own ownership entry is still the
+/// one it starts with (an escape does not change the entry, only what a lookup joins in).
+fn holds_callers_object(st: &State, i: u16) -> bool {
+    st.own.get(&Path::of(Base::Param(i))) == Some(Own::formal(i as usize))
 }

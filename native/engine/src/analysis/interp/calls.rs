@@ -188,6 +188,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             apply_lock_thread(st);
         }
         let ret_own = own_at_call(st, s.return_ownership, args);
+        let fresh: Vec<bool> = args.iter().map(|a| own_e(st, a).is_owned()).collect();
         if self.env.extensions.escape_ownership {
             for (i, bound) in &s.param_escapes {
                 let bound = own_at_call(st, *bound, args);
@@ -198,6 +199,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         st.own.set(ret, Some(ret_own));
         st.attrs.set(ret, s.return_attribute);
+        self.apply_param_stores(st, &s.param_stores, args, &fresh);
         if s.threads == Threads::AnyThreadButSelf {
             st.threads = Threads::AnyThreadButSelf;
         }

@@ -69,6 +69,9 @@ struct Exit {
     ret_attr: Option<Option<Attr>>,
     /// Formals whose object escaped, joined over the exits.
     param_escapes: Vec<(u16, Own)>,
+    /// Formals stored into a location on every normal return so far (None: no normal
+    /// return yet).
+    param_stores: Option<Vec<(u16, Path)>>,
 }
 
 #[derive(Clone, Copy)]
@@ -394,12 +397,27 @@ impl<'a, 'e> Interp<'a, 'e> {
         let keeps_attrs = name == "<init>" || name == "<clinit>";
         let must_hold = self.env.extensions.lock_precision;
         let returned = returns.then(|| ReturnedLocks::of(st));
+        let stores = returns.then(|| self.param_stores(st));
         match &mut self.exit {
             None => {
                 let attrs = keeps_attrs.then(|| st.attrs.clone());
-                self.exit = Some(Exit { attrs, threads: st.threads, locks: st.locks, returned, ret_own: ro, ret_attr: ra, param_escapes: escapes })
+                self.exit = Some(Exit {
+                    attrs,
+                    threads: st.threads,
+                    locks: st.locks,
+                    returned,
+                    ret_own: ro,
+                    ret_attr: ra,
+                    param_escapes: escapes,
+                    param_stores: stores,
+                })
             }
             Some(e) => {
+                // Kept where every normal return agrees.
+                e.param_stores = match (e.param_stores.take(), stores) {
+                    (Some(a), Some(b)) => Some(a.into_iter().filter(|s| b.contains(s)).collect()),
+                    (a, b) => a.or(b),
+                };
                 e.returned = match (e.returned, returned) {
                     (Some(a), Some(b)) => Some(a.join(b, must_hold)),
                     (a, b) => a.or(b),
@@ -489,6 +507,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             return_attribute: exit.ret_attr.flatten().filter(|a| !matches!(a, Attr::Handed(_) | Attr::ThreadOf(_))),
             synchronized_fields,
             param_escapes: exit.param_escapes,
+            param_stores: exit.param_stores.unwrap_or_default(),
         }
     }
 }
