@@ -513,6 +513,15 @@ mod tests {
     }
 
     #[test]
+    fn stored_formals_keep_their_location() {
+        let kept = Path::of(Base::This).field(Sym::new("p.C"), Sym::new("kept")).unwrap();
+        let cache = Path::of(Base::Static(Sym::new("p.D"))).field(Sym::new("p.D"), Sym::new("cache")).unwrap();
+        let s = Summary { param_stores: vec![(1, kept), (2, cache)], ..Summary::empty() };
+        let decoder = Decoder::new(encode(&[(method("keep"), &s)])).unwrap();
+        assert_eq!(*decoder.get(&method("keep")).unwrap().unwrap(), s);
+    }
+
+    #[test]
     fn an_access_key_index_out_of_range_is_an_error() {
         let a = summary(vec![Access { key: Arc::new(key("f")), site: Site { line: 1, trace: Trace::empty() } }]);
         let mut encoded = encode(&[(method("a"), &a)]);
