@@ -1,6 +1,7 @@
 //! The `racer` command: parses arguments into a [`racer::api::Request`], runs
 //! [`racer::analyze`] and renders the result.
 mod cli;
+mod pages;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -34,6 +35,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: cli::Analyze) -> ExitCode {
+    pages::fit_to_input(&cli.request.inputs);
     let response = match racer::analyze(&cli.request) {
         Ok(response) => response,
         Err(e) => return error(&e.0),
