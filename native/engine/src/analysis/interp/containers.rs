@@ -37,11 +37,15 @@ impl<'a, 'e> Interp<'a, 'e> {
         st.own.set(ret, Some(own_pre));
     }
 
+    /// 6.6: the receiver is a field annotated `@SynchronizedCollection`. The reference finds
+    /// the annotation only on a path of one field (`this.f`); with the collection models it
+    /// is found on the last field of any path (`this.holder.f`).
     pub(super) fn is_synchronized_collection_field(&self, receiver: &Path) -> bool {
-        if receiver.steps.len() != 1 {
+        if receiver.steps.len() != 1 && !self.env.extensions.collection_models {
             return false;
         }
-        match receiver.steps[0] {
+        let Some(last) = receiver.steps.last() else { return false };
+        match *last {
             Step::Field { class, name } => self
                 .env
                 .table
