@@ -23,9 +23,8 @@ const CASES: &[(&str, usize, bool)] = &[
     ("call-chain", 1500, true),
     ("scc", 1500, true),
     ("nested-try", 150, true),
-    // From 600 to 1,200 classes deep the peak rises by a step (6 to 16-18 MiB above a trivial
-    // run, as the allocator takes memory in 2 MiB pages on two threads), which sat at the
-    // 3x bound; from 1,200 to 2,400 it grows 1.55x.
+    // Measured while the runs still used huge pages: from 600 to 1,200 classes deep the peak
+    // rose by a 2 MiB-page step that sat at the 3x bound; from 1,200 to 2,400 it grows 1.55x.
     ("deep-hierarchy", 1200, true),
     ("constant-pool", 7000, true),
     ("field-chain", 400, false),

@@ -102,11 +102,16 @@ pub fn is_safe_field(table: &ClassTable, class: Sym, name: Sym) -> bool {
     }
 }
 
-/// Every store into a field in `body`, and whether it stores the read lock a call just returned.
-fn field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, bool)> {
+/// Every store in `body` into a field that can hold a read lock and be locked as a `Lock`
+/// (declared `Lock` or `Object`; a `ReadLock`-typed field is a read lock by its type), and
+/// whether it stores the read lock a call just returned.
+fn lock_field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, bool)> {
     let mut out = Vec::new();
     for (i, insn) in body.insns.iter().enumerate() {
         if let Insn::PutField(f) | Insn::PutStatic(f) = insn {
+            if !matches!(f.descriptor.as_str(), "Ljava/util/concurrent/locks/Lock;" | "Ljava/lang/Object;") {
+                continue;
+            }
             let read_lock = matches!(i.checked_sub(1).map(|j| &body.insns[j]),
                 Some(Insn::Invoke { method, .. }) if models::returns_read_lock(table, method));
             out.push((*f, read_lock));
@@ -143,7 +148,7 @@ pub fn collect<'a>(
         methods: FxHashSet<MethodRef>,
         fields: FxHashSet<FieldRef>,
         handler_fields: Vec<(FieldRef, Target)>,
-        /// Stores into fields, and whether the value stored is a read lock.
+        /// Stores into fields that may hold a lock, and whether the value stored is a read lock.
         field_stores: Vec<(FieldRef, bool)>,
     }
     let refs = bodies
@@ -163,7 +168,7 @@ pub fn collect<'a>(
                 r.handler_fields.extend(handoffs::handler_fields(body));
             }
             if ext.lock_precision {
-                r.field_stores.extend(field_stores(table, body));
+                r.field_stores.extend(lock_field_stores(table, body));
             }
             r
         })

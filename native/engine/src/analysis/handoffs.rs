@@ -22,6 +22,9 @@ pub enum HandoffModel {
     /// Every argument that is code (a lambda, a method reference, a `Runnable` or
     /// `Callable` object) runs on the target thread.
     Arguments(Target),
+    /// `new Thread(r)`: the thread will run `r` in the background once started; until then
+    /// what `r` captures is not shared.
+    ThreadConstructor,
     /// `Thread.start()`: a `Thread` subclass runs its own `run()` in the background.
     ThreadStart,
     /// A stream operation: its function arguments run on many threads at once when the
@@ -54,7 +57,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         });
     }
     let model = match name {
-        "<init>" if class == "java.lang.Thread" => HandoffModel::Arguments(Target::Background),
+        "<init>" if class == "java.lang.Thread" => HandoffModel::ThreadConstructor,
         "<init>" if class == HANDLER && named.descriptor.as_str().starts_with("(Landroid/os/Looper;") => {
             HandoffModel::HandlerInit
         }

@@ -37,10 +37,7 @@ pub fn write_atomic_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::
         Some(name) => name.to_string_lossy().into_owned(),
         None => return Err(Error(format!("cannot write {}: not a file path", path.display()))),
     };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = directory_of(path);
     fs::create_dir_all(&dir).map_err(|e| fail("cannot create its directory: ", e))?;
     if path.is_dir() {
         return Err(Error(format!("cannot write {}: it is a directory", path.display())));
@@ -57,6 +54,14 @@ pub fn write_atomic_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::
         let _ = fs::remove_file(&tmp);
         fail("", e)
     })
+}
+
+/// The directory a file at `path` goes in (`.` for a bare file name).
+pub(crate) fn directory_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 /// A name in `dir` for a scratch file made while writing `file_name`: hidden, and unique to

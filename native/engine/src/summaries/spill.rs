@@ -8,7 +8,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use crate::report::write::scratch_beside;
+use crate::report::write::{directory_of, scratch_beside};
 
 pub enum Spill {
     File { path: PathBuf, out: BufWriter<File> },
@@ -20,10 +20,7 @@ impl Spill {
     /// writing would), or memory.
     pub fn next_to(output: &Path) -> Spill {
         let regular_or_new = fs::metadata(output).map_or(true, |m| m.is_file());
-        let dir = match output.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
+        let dir = directory_of(output);
         let name = output.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if regular_or_new && fs::create_dir_all(&dir).is_ok() {
             let path = scratch_beside(&dir, &name, "chunks");

@@ -8,6 +8,7 @@
 
 use super::super::domain::*;
 use super::calls::substitute;
+use super::ownership::own_e;
 use super::state::*;
 use super::Interp;
 
@@ -123,24 +124,33 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    /// After a call whose summary stores formal objects into locations: a local (or formal)
-    /// holding a fresh object (`fresh`, by argument, before the call) passed there stands for
-    /// the location, as if stored here: `x = new Cell(); keep(x); x.v = 2` writes
-    /// `this.kept.v`. Objects that were not fresh are left alone: the local may well be the
-    /// object the caller got from the location in the first place.
-    pub(super) fn apply_param_stores(&mut self, st: &mut State, stores: &[(u16, Path)], args: &[Expr], fresh: &[bool]) {
-        if !self.aliases_on() {
-            return;
+    /// At a call whose summary stores formal objects into locations (`stores`): the local slots
+    /// holding a fresh object passed there, with the location each now stands for, as if
+    /// stored here (`x = new Cell(); keep(x); x.v = 2` writes `this.kept.v`). Objects that
+    /// were not fresh are left alone: the local may well be the object the caller got from the
+    /// location in the first place. Empty (no allocation) for the calls that store nothing.
+    pub(super) fn fresh_objects_stored(&self, st: &State, stores: &[(u16, Path)], args: &[Expr]) -> Vec<(u16, Path)> {
+        if stores.is_empty() || !self.aliases_on() {
+            return Vec::new();
         }
-        for (i, dest) in stores {
-            if !fresh.get(*i as usize).copied().unwrap_or(false) {
-                continue;
-            }
-            let Some(Expr::Path(actual)) = args.get(*i as usize) else { continue };
-            let Some(slot) = self.aliasable_slot(st, actual) else { continue };
-            if let Some(location) = substitute(dest, args).filter(|p| p.base.is_reportable()) {
-                st.aliases.set(slot, Some(Expr::Path(location)));
-            }
+        stores
+            .iter()
+            .filter_map(|(i, dest)| {
+                let actual = args.get(*i as usize)?;
+                let Expr::Path(path) = actual else { return None };
+                if !own_e(st, actual).is_owned() {
+                    return None;
+                }
+                let slot = self.aliasable_slot(st, path)?;
+                Some((slot, substitute(dest, args).filter(|p| p.base.is_reportable())?))
+            })
+            .collect()
+    }
+
+    /// After the call: each slot of [`Self::fresh_objects_stored`] stands for its location.
+    pub(super) fn alias_stored_objects(&mut self, st: &mut State, stored: Vec<(u16, Path)>) {
+        for (slot, location) in stored {
+            st.aliases.set(slot, Some(Expr::Path(location)));
         }
     }
 

@@ -113,12 +113,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         if let Some(model) = cf.handoff {
             self.handoff(st, model, kind, named, &args, &ret);
-        } else if self.env.extensions.lambda_arguments && matches!((self.env.callee)(&resolved), Callee::Unknown) {
-            // Only into code without a summary (the library's `forEach`, `computeIfAbsent`, a
-            // functional interface's own method): analysed code may run it under a lock of its own.
-            for a in &args {
-                self.run_in_place(st, a);
-            }
+        } else if self.env.extensions.lambda_arguments && self.recording {
+            self.run_lambdas_in_place(st, &resolved, &args);
         }
         if let Some(w) = ret_kind {
             push(st, Expr::Path(ret), w);
@@ -188,7 +184,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             apply_lock_thread(st);
         }
         let ret_own = own_at_call(st, s.return_ownership, args);
-        let fresh: Vec<bool> = args.iter().map(|a| own_e(st, a).is_owned()).collect();
+        // Decided before the arguments escape below: whether each is still fresh.
+        let stored = self.fresh_objects_stored(st, &s.param_stores, args);
         if self.env.extensions.escape_ownership {
             for (i, bound) in &s.param_escapes {
                 let bound = own_at_call(st, *bound, args);
@@ -199,7 +196,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         st.own.set(ret, Some(ret_own));
         st.attrs.set(ret, s.return_attribute);
-        self.apply_param_stores(st, &s.param_stores, args, &fresh);
+        self.alias_stored_objects(st, stored);
         if s.threads == Threads::AnyThreadButSelf {
             st.threads = Threads::AnyThreadButSelf;
         }
@@ -260,8 +257,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             if own_pre.is_owned() {
                 continue;
             }
-            let thread = if acc.key.thread == Threads::AnyThreadButSelf { Threads::AnyThreadButSelf } else { st.threads };
-            let lock = acc.key.lock || caller_lock || (st.read_locks > 0 && !acc.key.kind.is_write());
+            let (thread, lock) = thread_and_lock_at_call(st, &acc.key);
             let key = key_at_call(&acc.key, new_path, own_pre, thread, lock, false);
             self.add_callee_access(key, &acc.key, &acc.site, Some(&call_site));
         }
@@ -357,6 +353,15 @@ pub(super) fn substitute(path: &Path, args: &[Expr]) -> Option<Path> {
         }
         _ => None,
     }
+}
+
+/// The thread and lock of a callee's access made during a call: the caller's thread (unless
+/// the access is main-thread only), and protected if the callee or the caller holds a lock
+/// (a caller's read lock protects reads only).
+pub(super) fn thread_and_lock_at_call(st: &State, key: &AccessKey) -> (Threads, bool) {
+    let thread = if key.thread == Threads::AnyThreadButSelf { Threads::AnyThreadButSelf } else { st.threads };
+    let lock = key.lock || st.locks > 0 || (st.read_locks > 0 && !key.kind.is_write());
+    (thread, lock)
 }
 
 /// A callee's access as seen at a call: on `thread` under `lock`, unless it is handed code,

@@ -8,14 +8,10 @@ use crate::classfile::model::*;
 
 use super::super::domain::*;
 use super::super::handoffs::{HandoffModel, Target};
-use super::calls::{key_at_call, own_at_call, substitute};
+use super::calls::{key_at_call, own_at_call, substitute, thread_and_lock_at_call};
 use super::ownership::escape_value;
 use super::state::*;
 use super::{Callee, Interp};
-
-fn is_thread_constructor(m: &MethodRef) -> bool {
-    m.name.as_str() == "<init>" && m.class.as_str() == "java.lang.Thread"
-}
 
 /// How the handed code's formals relate to the values captured where it was made.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -67,8 +63,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         match model {
             // A new thread runs its code only once started: what the code captures is still
             // unshared until then (a constructor may make the thread, then go on initialising).
-            HandoffModel::Arguments(target) if is_thread_constructor(named) => {
-                self.hand_all(st, params, target, false);
+            HandoffModel::ThreadConstructor => {
+                self.hand_all(st, params, Target::Background, false);
                 let code = params.iter().find_map(|p| match attr_e(st, p) {
                     Some(Attr::Handed(pc)) => Some(pc),
                     _ => None,
@@ -208,17 +204,23 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     /// Lambda-arguments extension: a lambda or method reference given to a call without code
     /// that hands nothing to another thread (`forEach`, `computeIfAbsent`, a comparator,
-    /// `r.run()`) runs during that call, on the caller's thread and under its locks.
-    pub(super) fn run_in_place(&mut self, st: &State, value: &Expr) {
-        if !self.recording {
+    /// `r.run()`) runs during that call, on the caller's thread and under its locks. Not into
+    /// analysed code (`callee` has a summary): it may run the lambda under a lock of its own.
+    pub(super) fn run_lambdas_in_place(&mut self, st: &State, callee: &MethodRef, args: &[Expr]) {
+        let lambdas: Vec<u32> = args
+            .iter()
+            .filter_map(|a| match attr_e(st, a) {
+                Some(Attr::Handed(pc)) if matches!(self.body.insns.get(pc as usize), Some(Insn::InvokeDynamic { .. })) => Some(pc),
+                _ => None,
+            })
+            .collect();
+        if lambdas.is_empty() || !matches!((self.env.callee)(callee), Callee::Unknown) {
             return;
         }
-        let Some(Attr::Handed(pc)) = attr_e(st, value) else { return };
-        if !matches!(self.body.insns.get(pc as usize), Some(Insn::InvokeDynamic { .. })) {
-            return;
-        }
-        if let Some(code) = self.handed_made_at(pc) {
-            self.apply_code(st, &code, Place::Caller);
+        for pc in lambdas {
+            if let Some(code) = self.handed_made_at(pc) {
+                self.apply_code(st, &code, Place::Caller);
+            }
         }
     }
 
@@ -258,8 +260,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     key_at_call(&acc.key, new_path, own_pre, thread, acc.key.lock, true)
                 }
                 Place::Caller => {
-                    let thread = if acc.key.thread == Threads::AnyThreadButSelf { Threads::AnyThreadButSelf } else { st.threads };
-                    let lock = acc.key.lock || st.locks > 0 || (st.read_locks > 0 && !acc.key.kind.is_write());
+                    let (thread, lock) = thread_and_lock_at_call(st, &acc.key);
                     key_at_call(&acc.key, new_path, own_pre, thread, lock, false)
                 }
             };
