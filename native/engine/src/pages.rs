@@ -15,10 +15,14 @@ use std::path::PathBuf;
 const LARGE_INPUT_BYTES: u64 = 64 << 20;
 
 pub fn fit_to_input(inputs: &[PathBuf]) {
-    let size: u64 = inputs.iter().filter_map(|p| std::fs::metadata(p).ok()).filter(|m| m.is_file()).map(|m| m.len()).sum();
-    if size > LARGE_INPUT_BYTES {
+    if is_large(inputs) {
         disable_huge_pages();
     }
+}
+
+fn is_large(inputs: &[PathBuf]) -> bool {
+    let size: u64 = inputs.iter().filter_map(|p| std::fs::metadata(p).ok()).filter(|m| m.is_file()).map(|m| m.len()).sum();
+    size > LARGE_INPUT_BYTES
 }
 
 #[cfg(target_os = "linux")]
@@ -32,3 +36,30 @@ fn disable_huge_pages() {
 
 #[cfg(not(target_os = "linux"))]
 fn disable_huge_pages() {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_files_given_as_inputs_count_toward_a_large_input() {
+        let dir = std::env::temp_dir().join(format!("racer-pages-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (small, big) = (dir.join("small.jar"), dir.join("big.jar"));
+        std::fs::write(&small, b"PK").unwrap();
+        // Sparse: the size is what counts, nothing is written.
+        std::fs::File::create(&big).unwrap().set_len(LARGE_INPUT_BYTES + 1).unwrap();
+        assert!(!is_large(&[small.clone(), dir.clone()]));
+        assert!(is_large(&[small, big]));
+        assert!(!is_large(&[dir.join("missing.jar")]));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_kernel_sees_huge_pages_turned_off() {
+        disable_huge_pages();
+        // SAFETY: reads the process's flag; integer arguments only.
+        assert_eq!(unsafe { libc::prctl(libc::PR_GET_THP_DISABLE, 0, 0, 0, 0) }, 1);
+    }
+}
