@@ -59,6 +59,9 @@ pub struct Extensions {
     /// Lambdas: a lambda or method reference given to a call that does not hand it to
     /// another thread runs during that call, on the caller's thread and under its locks.
     pub lambda_arguments: bool,
+    /// Writes: a value made of constants only is not functional. `int x = 5; this.f = x`
+    /// writes `this.f` as `this.f = 5` does, and so does a loop counter stored into a field.
+    pub constant_values: bool,
 }
 
 impl Extensions {
@@ -92,6 +95,7 @@ impl Extensions {
         local_aliases: true,
         private_interface_calls: true,
         lambda_arguments: true,
+        constant_values: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -113,6 +117,7 @@ impl Extensions {
         local_aliases: false,
         private_interface_calls: false,
         lambda_arguments: false,
+        constant_values: false,
     };
 }
 

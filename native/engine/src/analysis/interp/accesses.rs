@@ -73,8 +73,20 @@ impl<'a, 'e> Interp<'a, 'e> {
             let o = own_e(st, rhs);
             st.own.set(lhs, Some(o));
         }
-        let a = attr_e(st, rhs);
+        let a = self.stored_attr(st, rhs);
         st.attrs.set(lhs, a);
+    }
+
+    /// The attribute a location (or a method's result) takes from the value stored into it.
+    /// The reference takes a constant for a functional value: `int x = 5; this.f = x` is then
+    /// not recorded while `this.f = 5` is. With `constant_values`, only a value computed from
+    /// at least one path (a functional call's result) is functional.
+    pub(super) fn stored_attr(&self, st: &State, value: &Expr) -> Option<Attr> {
+        let a = attr_e(st, value);
+        if self.env.extensions.constant_values && a == Some(Attr::Functional) && value.paths().is_empty() {
+            return None;
+        }
+        a
     }
 
     /// Escape-ownership extension: `lhs` holds a new object, and a value stored into

@@ -389,7 +389,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.read_expr(st, r);
         }
         let (ro, ra) = match ret {
-            Some(r) => (Some(own_e(st, r)), Some(attr_e(st, r))),
+            Some(r) => (Some(own_e(st, r)), Some(self.stored_attr(st, r))),
             None => (None, None),
         };
         let escapes = self.param_escapes(st);
