@@ -586,6 +586,11 @@ pub struct Summary {
     /// passed there stands for that location afterwards. Sorted by formal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub param_stores: Vec<(u16, Path)>,
+    /// Returned-paths extension: the path, over the formals, that the method returns on
+    /// every normal return, read there without a lock (a getter's field): the caller's
+    /// value is that path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub return_path: Option<Path>,
 }
 
 impl Summary {
@@ -601,6 +606,7 @@ impl Summary {
             synchronized_fields: Vec::new(),
             param_escapes: Vec::new(),
             param_stores: Vec::new(),
+            return_path: None,
         }
     }
 }

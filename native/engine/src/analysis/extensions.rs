@@ -62,6 +62,9 @@ pub struct Extensions {
     /// Writes: a value made of constants only is not functional. `int x = 5; this.f = x`
     /// writes `this.f` as `this.f = 5` does, and so does a loop counter stored into a field.
     pub constant_values: bool,
+    /// Calls: a method returning a path of its receiver or parameters (a getter) gives the
+    /// caller that path, so `getHolder().value = 5` writes `this.holder.value`.
+    pub returned_paths: bool,
 }
 
 impl Extensions {
@@ -96,6 +99,7 @@ impl Extensions {
         private_interface_calls: true,
         lambda_arguments: true,
         constant_values: true,
+        returned_paths: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -118,6 +122,7 @@ impl Extensions {
         private_interface_calls: false,
         lambda_arguments: false,
         constant_values: false,
+        returned_paths: false,
     };
 }
 

@@ -37,7 +37,7 @@ pub struct Encoded {
     /// return attribute or -1, synchronized field paths, accesses, escaping formals with the
     /// ownership they escape to, formals stored with the path they are stored into]`.
     #[allow(clippy::type_complexity)]
-    pub summaries: Vec<(u32, u8, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>, Vec<(u16, i64)>, Vec<(u16, Vec<i64>)>)>,
+    pub summaries: Vec<(u32, u8, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>, Vec<(u16, i64)>, Vec<(u16, Vec<i64>)>, Option<Vec<i64>>)>,
 }
 
 fn threads_code(t: Threads) -> u8 {
@@ -216,7 +216,7 @@ impl<'s> Symbols<'s> {
 
     fn summary(mut self, m: &MethodRef, s: &'s Summary) -> Symbols<'s> {
         self.method(m);
-        for p in s.synchronized_fields.iter().chain(s.param_stores.iter().map(|(_, p)| p)) {
+        for p in s.synchronized_fields.iter().chain(s.param_stores.iter().map(|(_, p)| p)).chain(s.return_path.iter()) {
             collect_symbols(p, &mut self.strings, &mut self.fields);
         }
         for a in &s.accesses {
@@ -313,6 +313,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
             accesses,
             s.param_escapes.iter().map(|(i, o)| (*i, own_code(*o))).collect(),
             s.param_stores.iter().map(|(i, p)| (*i, enc.path(p))).collect(),
+            s.return_path.as_ref().map(|p| enc.path(p)),
         ));
     }
     Encoded {
@@ -396,7 +397,7 @@ impl Decoder {
     }
 
     fn decode(&self, i: usize) -> Result<Summary, String> {
-        let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses, escapes, stores) = &self.encoded.summaries[i];
+        let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses, escapes, stores, returned) = &self.encoded.summaries[i];
         let mut decoded = Vec::with_capacity(accesses.len());
         let mut key = 0u32;
         for (delta, line, trace) in accesses {
@@ -418,6 +419,7 @@ impl Decoder {
             synchronized_fields: sync.iter().map(|p| self.path(p)).collect::<Result<_, String>>()?,
             param_escapes: escapes.iter().map(|(i, o)| (*i, own_of(*o))).collect(),
             param_stores: stores.iter().map(|(i, p)| Ok((*i, self.path(p)?))).collect::<Result<_, String>>()?,
+            return_path: returned.as_ref().map(|p| self.path(p)).transpose()?,
         })
     }
 

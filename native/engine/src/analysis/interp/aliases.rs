@@ -177,6 +177,24 @@ impl<'a, 'e> Interp<'a, 'e> {
             .collect()
     }
 
+    /// The path a normal return gives back, for the summary (`returned_paths`): a path over
+    /// `this` or formals still holding the caller's objects, read with no lock held (a
+    /// caller's later uses re-read it under the caller's own locks, which must not move a
+    /// read made under a lock out of it). Not the bare `this`: a fluent call's result is
+    /// already its receiver's object.
+    pub(super) fn returned_path(&self, st: &State, ret: &Expr) -> Option<Path> {
+        if !self.env.extensions.returned_paths || st.locks > 0 || st.read_locks > 0 || st.may_locks > 0 {
+            return None;
+        }
+        let Expr::Path(p) = ret else { return None };
+        let callers = match p.base {
+            Base::This => !p.steps.is_empty(),
+            Base::Param(i) => holds_callers_object(st, i),
+            _ => false,
+        };
+        callers.then(|| p.clone())
+    }
+
     /// After an instruction: aliases made under another lock or thread state end.
     pub(super) fn check_alias_state(st: &mut State, before: (u8, u8, Threads)) {
         if (st.locks, st.read_locks, st.threads) != before {

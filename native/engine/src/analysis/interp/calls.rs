@@ -45,6 +45,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         let ret = self.temp();
         st.own.set(&ret, None);
         st.attrs.set(&ret, None);
+        // A getter's result: the path it returns, in the caller's terms.
+        let mut returned = None;
 
         // 1. reads of every argument
         for a in &args {
@@ -92,7 +94,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
                 None if cf.ignored => {}
                 None => match (self.env.callee)(&resolved) {
-                    Callee::Summary(s) => self.apply_summary(st, &resolved, s, &args, &ret),
+                    Callee::Summary(s) => returned = self.apply_summary(st, &resolved, s, &args, &ret),
                     Callee::Unknown => self.no_summary(st, cf, &args, &ret),
                 },
             }
@@ -117,7 +119,12 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.run_lambdas_in_place(st, &resolved, &args);
         }
         if let Some(w) = ret_kind {
-            push(st, Expr::Path(ret), w);
+            // Models and annotations of the callee say more of its result than its body.
+            let value = match returned {
+                Some(p) if !cf.functional && !cf.returns_ownership && !cf.returns_read_lock && cf.handoff.is_none() => p,
+                _ => ret,
+            };
+            push(st, Expr::Path(value), w);
         }
     }
 
@@ -163,7 +170,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         self.record(AccessKind::InterfaceCall(receiver, *callee), st, own_pre, Trace::empty(), line);
     }
 
-    pub(super) fn apply_summary(&mut self, st: &mut State, callee: &MethodRef, s: &Summary, args: &[Expr], ret: &Path) {
+    /// Returns the caller's value of the call when the callee returns one of its paths
+    /// (`returned_paths`).
+    pub(super) fn apply_summary(&mut self, st: &mut State, callee: &MethodRef, s: &Summary, args: &[Expr], ret: &Path) -> Option<Path> {
         if self.recording {
             self.add_summary_accesses(st, callee, s, args);
         }
@@ -200,6 +209,12 @@ impl<'a, 'e> Interp<'a, 'e> {
         if s.threads == Threads::AnyThreadButSelf {
             st.threads = Threads::AnyThreadButSelf;
         }
+        // A result the summary says more of (fresh, functional, a synchronized container)
+        // keeps what it says.
+        if s.return_ownership == OWNED || s.return_attribute.is_some() {
+            return None;
+        }
+        s.return_path.as_ref().and_then(|p| substitute(p, args))
     }
 
     /// Lock precision: a lock known to be the read lock of a read/write lock, from where it was

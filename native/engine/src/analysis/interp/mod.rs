@@ -72,6 +72,9 @@ struct Exit {
     /// Formals stored into a location on every normal return so far (None: no normal
     /// return yet).
     param_stores: Option<Vec<(u16, Path)>>,
+    /// The path returned by every normal return so far (None: no normal return yet;
+    /// Some(None): a return gave something else).
+    ret_path: Option<Option<Path>>,
 }
 
 #[derive(Clone, Copy)]
@@ -398,6 +401,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let must_hold = self.env.extensions.lock_precision;
         let returned = returns.then(|| ReturnedLocks::of(st));
         let stores = returns.then(|| self.param_stores(st));
+        let ret_path = returns.then(|| ret.and_then(|r| self.returned_path(st, r)));
         match &mut self.exit {
             None => {
                 let attrs = keeps_attrs.then(|| st.attrs.clone());
@@ -410,10 +414,15 @@ impl<'a, 'e> Interp<'a, 'e> {
                     ret_attr: ra,
                     param_escapes: escapes,
                     param_stores: stores,
+                    ret_path,
                 })
             }
             Some(e) => {
                 // Kept where every normal return agrees.
+                e.ret_path = match (e.ret_path.take(), ret_path) {
+                    (Some(a), Some(b)) => Some(if a == b { a } else { None }),
+                    (a, b) => a.or(b),
+                };
                 e.param_stores = match (e.param_stores.take(), stores) {
                     (Some(a), Some(b)) => Some(a.into_iter().filter(|s| b.contains(s)).collect()),
                     (a, b) => a.or(b),
@@ -508,6 +517,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             synchronized_fields,
             param_escapes: exit.param_escapes,
             param_stores: exit.param_stores.unwrap_or_default(),
+            return_path: exit.ret_path.flatten(),
         }
     }
 }
