@@ -588,7 +588,7 @@ pub struct Summary {
     pub param_stores: Vec<(u16, Path)>,
     /// Returned-paths extension: the path, over the formals, that the method returns on
     /// every normal return, read there without a lock (a getter's field): the caller's
-    /// value is that path.
+    /// value is that path. None for a result that is fresh or has an attribute.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub return_path: Option<Path>,
 }

@@ -35,7 +35,8 @@ pub struct Encoded {
     pub keys: Vec<EncodedKey>,
     /// One per summarised method: `[method, threads, locks, releases, return ownership,
     /// return attribute or -1, synchronized field paths, accesses, escaping formals with the
-    /// ownership they escape to, formals stored with the path they are stored into]`.
+    /// ownership they escape to, formals stored with the path they are stored into, the
+    /// path the method returns or none]`.
     #[allow(clippy::type_complexity)]
     pub summaries: Vec<(u32, u8, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>, Vec<(u16, i64)>, Vec<(u16, Vec<i64>)>, Option<Vec<i64>>)>,
 }

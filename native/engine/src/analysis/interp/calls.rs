@@ -209,11 +209,6 @@ impl<'a, 'e> Interp<'a, 'e> {
         if s.threads == Threads::AnyThreadButSelf {
             st.threads = Threads::AnyThreadButSelf;
         }
-        // A result the summary says more of (fresh, functional, a synchronized container)
-        // keeps what it says.
-        if s.return_ownership == OWNED || s.return_attribute.is_some() {
-            return None;
-        }
         s.return_path.as_ref().and_then(|p| substitute(p, args))
     }
 

@@ -506,18 +506,23 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             locks = locks.saturating_sub(1);
         }
+        let return_ownership = exit.ret_own.unwrap_or(Own::Unowned);
+        // A handed value names an instruction of this method only.
+        let return_attribute = exit.ret_attr.flatten().filter(|a| !matches!(a, Attr::Handed(_) | Attr::ThreadOf(_)));
+        // A result the summary says more of (fresh, functional, a synchronized container)
+        // keeps what it says: no path stands for it.
+        let says_more = return_ownership == OWNED || return_attribute.is_some();
         Summary {
             threads: exit.threads,
             locks,
             releases,
             accesses,
-            return_ownership: exit.ret_own.unwrap_or(Own::Unowned),
-            // A handed value names an instruction of this method only.
-            return_attribute: exit.ret_attr.flatten().filter(|a| !matches!(a, Attr::Handed(_) | Attr::ThreadOf(_))),
+            return_ownership,
+            return_attribute,
             synchronized_fields,
             param_escapes: exit.param_escapes,
             param_stores: exit.param_stores.unwrap_or_default(),
-            return_path: exit.ret_path.flatten(),
+            return_path: exit.ret_path.flatten().filter(|_| !says_more),
         }
     }
 }
