@@ -185,11 +185,11 @@ pub fn references(class: &Arc<Class>) -> (FxHashSet<Sym>, FxHashSet<MethodRef>, 
                 match insn {
                     Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
                         names.insert(f.class);
-                        fields.insert(*f);
+                        fields.insert(**f);
                     }
                     Insn::Invoke { method, .. } => {
                         names.insert(method.class);
-                        calls.insert(*method);
+                        calls.insert(**method);
                     }
                     _ => {}
                 }

@@ -9,6 +9,7 @@ pub mod classfile;
 pub mod context;
 pub mod hierarchy;
 pub mod input;
+pub mod interned;
 pub mod issue;
 pub mod pipeline;
 pub mod report;

@@ -436,11 +436,11 @@ pub struct CallSite {
 #[derive(Debug, Clone, Default)]
 pub struct Trace(Option<Arc<TraceNode>>);
 
-/// The call site's fields are stored flat: 40 bytes a node instead of 48 (large code has
-/// millions of nodes).
+/// The call site's fields are stored flat, with the callee interned: 24 bytes a node instead
+/// of 48 (large code has millions of nodes).
 #[derive(Debug)]
 pub struct TraceNode {
-    callee: MethodRef,
+    callee: &'static MethodRef,
     line: u32,
     len: u32,
     next: Trace,
@@ -448,7 +448,7 @@ pub struct TraceNode {
 
 impl TraceNode {
     fn site(&self) -> CallSite {
-        CallSite { callee: self.callee, line: self.line }
+        CallSite { callee: *self.callee, line: self.line }
     }
 }
 
@@ -457,7 +457,8 @@ impl Trace {
         Trace(None)
     }
     pub fn prepend(&self, site: CallSite) -> Trace {
-        Trace(Some(Arc::new(TraceNode { callee: site.callee, line: site.line, len: self.len() as u32 + 1, next: self.clone() })))
+        let callee = crate::interned::method_ref(site.callee);
+        Trace(Some(Arc::new(TraceNode { callee, line: site.line, len: self.len() as u32 + 1, next: self.clone() })))
     }
     pub fn len(&self) -> usize {
         self.0.as_ref().map_or(0, |n| n.len as usize)

@@ -114,7 +114,7 @@ fn lock_field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, bool)> {
             }
             let read_lock = matches!(i.checked_sub(1).map(|j| &body.insns[j]),
                 Some(Insn::Invoke { method, .. }) if models::returns_read_lock(table, method));
-            out.push((*f, read_lock));
+            out.push((**f, read_lock));
         }
     }
     out
@@ -156,10 +156,10 @@ pub fn collect<'a>(
             for insn in &body.insns {
                 match insn {
                     Insn::Invoke { method, .. } => {
-                        r.methods.insert(*method);
+                        r.methods.insert(**method);
                     }
                     Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
-                        r.fields.insert(*f);
+                        r.fields.insert(**f);
                     }
                     _ => {}
                 }
@@ -245,7 +245,7 @@ mod tests {
         let insns: Vec<Insn> = names
             .iter()
             .flat_map(|&name| {
-                ["p.Confined", "p.Base"].map(|c| Insn::GetField(FieldRef { class: Sym::new(c), name, descriptor }))
+                ["p.Confined", "p.Base"].map(|c| Insn::GetField(crate::interned::field_ref(FieldRef { class: Sym::new(c), name, descriptor })))
             })
             .collect();
         let bodies = vec![Body { lines: vec![0; insns.len()], insns, max_locals: 1, handlers: Vec::new() }];

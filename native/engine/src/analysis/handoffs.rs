@@ -119,11 +119,11 @@ pub fn handler_fields(body: &Body) -> Vec<(FieldRef, Target)> {
                 Insn::New { class } if *class == handler => break,
                 Insn::Invoke { method, .. } => match (method.class.as_str(), method.name.as_str()) {
                     ("android.os.Looper", "getMainLooper") => {
-                        out.push((*field, Target::Main));
+                        out.push((**field, Target::Main));
                         break;
                     }
                     ("android.os.HandlerThread", "getLooper") => {
-                        out.push((*field, Target::Background));
+                        out.push((**field, Target::Background));
                         break;
                     }
                     _ => {}

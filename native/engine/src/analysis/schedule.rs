@@ -148,8 +148,8 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
                 for insn in &body.insns {
                     // Thread handoffs: the handed code's summary is applied where it is handed.
                     match insn {
-                        Insn::InvokeDynamic { lambda: Some(l), .. } if inputs.extensions.thread_handoffs => {
-                            edge_to(&table.resolve_method(l).unwrap_or(**l));
+                        Insn::InvokeDynamic(DynamicCall { lambda: Some(l), .. }) if inputs.extensions.thread_handoffs => {
+                            edge_to(&table.resolve_method(l).unwrap_or(*l));
                         }
                         Insn::New { class } => {
                             if let Some(b) = handed_classes.get(class) {
@@ -171,7 +171,7 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
                     match insn {
                         Insn::MonitorEnter | Insn::MonitorExit => concurrent = true,
                         Insn::Invoke { method, .. } => {
-                            let mut target = *method;
+                            let mut target = **method;
                             let mut hops = 0;
                             loop {
                                 let resolved = table.resolve_method(&target).unwrap_or(target);

@@ -1,6 +1,7 @@
 //! Lowers a cafebabe parse tree into the engine's model (`model.rs`).
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use cafebabe::attributes::{
     Annotation as CbAnnotation, AnnotationElementValue, AttributeData, AttributeInfo, CodeData,
@@ -11,6 +12,8 @@ use cafebabe::{ClassFile, MethodInfo};
 
 use super::descriptor::param_widths;
 use super::model::*;
+use crate::fxhash::FxHashMap;
+use crate::interned;
 use crate::sym::Sym;
 
 thread_local! {
@@ -45,7 +48,8 @@ pub fn binary_name(internal: &str) -> Sym {
 pub fn lower_class(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
     let clear = || {
         NAME_CACHE.with(|cache| cache.borrow_mut().clear());
-        REF_CACHE.with(|cache| cache.borrow_mut().clear());
+        METHOD_REFS.with(|cache| cache.borrow_mut().clear());
+        FIELD_REFS.with(|cache| cache.borrow_mut().clear());
     };
     clear();
     let class = lower_class_uncached(cf, with_bodies);
@@ -232,35 +236,39 @@ fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodR
     Method { header, body, formal_names, formal_slots, first_line, inline_shape }
 }
 
-fn field_ref(r: &MemberRef<'_>) -> FieldRef {
-    FieldRef {
-        class: cached(&r.class_name, true),
-        name: cached(&r.name_and_type.name, false),
-        descriptor: cached(&r.name_and_type.descriptor, false),
-    }
-}
+type MemberKey = (usize, usize, usize);
 
 thread_local! {
-    /// Member references of the class being lowered, keyed by the addresses of their
-    /// borrowed strings: one lookup per instruction instead of three.
-    static REF_CACHE: std::cell::RefCell<crate::fxhash::FxHashMap<(usize, usize, usize), MethodRef>> =
-        std::cell::RefCell::new(Default::default());
+    /// Interned member references of the class being lowered, keyed by the addresses of
+    /// their borrowed strings: one lookup per instruction instead of three and an interning.
+    static METHOD_REFS: RefCell<FxHashMap<MemberKey, &'static MethodRef>> = RefCell::new(Default::default());
+    static FIELD_REFS: RefCell<FxHashMap<MemberKey, &'static FieldRef>> = RefCell::new(Default::default());
 }
 
-fn method_ref(r: &MemberRef<'_>) -> MethodRef {
-    let make = || MethodRef {
-        class: cached(&r.class_name, true),
-        name: cached(&r.name_and_type.name, false),
-        descriptor: cached(&r.name_and_type.descriptor, false),
+fn field_ref(r: &MemberRef<'_>) -> &'static FieldRef {
+    cached_member(&FIELD_REFS, r, |class, name, descriptor| interned::field_ref(FieldRef { class, name, descriptor }))
+}
+
+fn method_ref(r: &MemberRef<'_>) -> &'static MethodRef {
+    cached_member(&METHOD_REFS, r, |class, name, descriptor| interned::method_ref(MethodRef { class, name, descriptor }))
+}
+
+fn cached_member<T: 'static>(
+    cache: &'static std::thread::LocalKey<RefCell<FxHashMap<MemberKey, &'static T>>>,
+    r: &MemberRef<'_>,
+    intern: impl Fn(Sym, Sym, Sym) -> &'static T,
+) -> &'static T {
+    let make = || {
+        intern(cached(&r.class_name, true), cached(&r.name_and_type.name, false), cached(&r.name_and_type.descriptor, false))
     };
     match (&r.class_name, &r.name_and_type.name, &r.name_and_type.descriptor) {
         (Cow::Borrowed(c), Cow::Borrowed(n), Cow::Borrowed(d)) => {
             let key = (c.as_ptr() as usize, n.as_ptr() as usize, d.as_ptr() as usize ^ (d.len() << 48));
-            if let Some(m) = REF_CACHE.with(|cache| cache.borrow().get(&key).copied()) {
+            if let Some(m) = cache.with(|cache| cache.borrow().get(&key).copied()) {
                 return m;
             }
             let m = make();
-            REF_CACHE.with(|cache| cache.borrow_mut().insert(key, m));
+            cache.with(|cache| cache.borrow_mut().insert(key, m));
             m
         }
         _ => make(),
@@ -386,10 +394,10 @@ fn lower_opcode(pc: usize, o: &Opcode<'_>, index_of: &dyn Fn(usize, i32) -> u32,
         Invokespecial(r) => Insn::Invoke { kind: InvokeKind::Special, method: method_ref(r) },
         Invokestatic(r) => Insn::Invoke { kind: InvokeKind::Static, method: method_ref(r) },
         Invokeinterface(r, _) => Insn::Invoke { kind: InvokeKind::Interface, method: method_ref(r) },
-        Invokedynamic(d) => Insn::InvokeDynamic {
+        Invokedynamic(d) => Insn::InvokeDynamic(interned::dynamic_call(DynamicCall {
             descriptor: cached(&d.name_and_type.descriptor, false),
-            lambda: lambdas.get(d.attr_index as usize).copied().flatten().map(Box::new),
-        },
+            lambda: lambdas.get(d.attr_index as usize).copied().flatten(),
+        })),
         New(c) => Insn::New { class: cached(c, true) },
         Newarray(_) | Anewarray(_) => Insn::NewArray { dims: 1 },
         Multianewarray(_, dims) => Insn::NewArray { dims: *dims },
@@ -418,12 +426,12 @@ fn lower_opcode(pc: usize, o: &Opcode<'_>, index_of: &dyn Fn(usize, i32) -> u32,
         Tableswitch(t) => {
             let mut targets: Vec<u32> = t.jumps.iter().map(|j| index_of(pc, *j)).collect();
             targets.push(index_of(pc, t.default));
-            Insn::Switch { targets }
+            Insn::Switch { targets: targets.into() }
         }
         Lookupswitch(t) => {
             let mut targets: Vec<u32> = t.match_offsets.iter().map(|(_, j)| index_of(pc, *j)).collect();
             targets.push(index_of(pc, t.default));
-            Insn::Switch { targets }
+            Insn::Switch { targets: targets.into() }
         }
     }
 }
@@ -438,11 +446,11 @@ fn inline_shape_of(body: &Body, formals: usize) -> Option<InlineShape> {
             Insn::Load { .. } if core.is_none() => next_formal += 1,
             Insn::Load { .. } => return None,
             Insn::Dup | Insn::DupX1 | Insn::DupX2 | Insn::Dup2X1 | Insn::Dup2 | Insn::CheckCast => {}
-            Insn::GetField(f) if core.is_none() => core = Some(InlineShape::GetField(*f)),
-            Insn::GetStatic(f) if core.is_none() => core = Some(InlineShape::GetStatic(*f)),
-            Insn::PutField(f) if core.is_none() => core = Some(InlineShape::PutField(*f)),
-            Insn::PutStatic(f) if core.is_none() => core = Some(InlineShape::PutStatic(*f)),
-            Insn::Invoke { kind, method } if core.is_none() => core = Some(InlineShape::Forward(*method, *kind)),
+            Insn::GetField(f) if core.is_none() => core = Some(InlineShape::GetField(**f)),
+            Insn::GetStatic(f) if core.is_none() => core = Some(InlineShape::GetStatic(**f)),
+            Insn::PutField(f) if core.is_none() => core = Some(InlineShape::PutField(**f)),
+            Insn::PutStatic(f) if core.is_none() => core = Some(InlineShape::PutStatic(**f)),
+            Insn::Invoke { kind, method } if core.is_none() => core = Some(InlineShape::Forward(**method, *kind)),
             Insn::Return { .. } => return if next_formal <= formals { core } else { None },
             _ => return None,
         }

@@ -225,6 +225,15 @@ pub enum ConstVal {
     Other,
 }
 
+/// An `invokedynamic` call site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DynamicCall {
+    pub descriptor: Sym,
+    /// The implementation method of a `LambdaMetafactory` call site (a lambda body or a
+    /// method reference); its captured values are the popped arguments.
+    pub lambda: Option<MethodRef>,
+}
+
 /// One lowered instruction. Stack effects are in JVM slots (long/double take two).
 #[derive(Debug, Clone)]
 pub enum Insn {
@@ -247,14 +256,13 @@ pub enum Insn {
     Dup2X1,
     Dup2X2,
     Swap,
-    GetField(FieldRef),
-    PutField(FieldRef),
-    GetStatic(FieldRef),
-    PutStatic(FieldRef),
-    Invoke { kind: InvokeKind, method: MethodRef },
-    /// `lambda`: the implementation method of a `LambdaMetafactory` call site (a lambda
-    /// body or a method reference); its captured values are the popped arguments.
-    InvokeDynamic { descriptor: Sym, lambda: Option<Box<MethodRef>> },
+    // References are interned (`crate::interned`): an instruction is 16 bytes.
+    GetField(&'static FieldRef),
+    PutField(&'static FieldRef),
+    GetStatic(&'static FieldRef),
+    PutStatic(&'static FieldRef),
+    Invoke { kind: InvokeKind, method: &'static MethodRef },
+    InvokeDynamic(&'static DynamicCall),
     New { class: Sym },
     /// `newarray`/`anewarray` (dims = 1) and `multianewarray`.
     NewArray { dims: u8 },
@@ -267,7 +275,8 @@ pub enum Insn {
     Return { value: Option<bool> },
     Goto { target: u32 },
     If { kind: IfKind, target: u32 },
-    Switch { targets: Vec<u32> },
+    /// A thin vector: a `Vec` would double the size of every instruction.
+    Switch { targets: thin_vec::ThinVec<u32> },
     Jsr { target: u32 },
     Ret,
 }

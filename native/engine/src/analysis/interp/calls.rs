@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::classfile::descriptor::return_kind;
 use crate::classfile::model::*;
+use crate::interned;
 
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
@@ -131,13 +132,14 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// 2.4: a synthetic accessor replaced by its single instruction.
     pub(super) fn inline(&mut self, st: &mut State, named: &MethodRef, shape: &InlineShape) -> bool {
         match shape {
-            InlineShape::GetField(f) => self.step(st, &Insn::GetField(*f)),
-            InlineShape::GetStatic(f) => self.step(st, &Insn::GetStatic(*f)),
+            InlineShape::GetField(f) => self.step(st, &Insn::GetField(interned::field_ref(*f))),
+            InlineShape::GetStatic(f) => self.step(st, &Insn::GetStatic(interned::field_ref(*f))),
             InlineShape::PutField(f) | InlineShape::PutStatic(f) => {
                 let returns = return_kind(named.descriptor.as_str()).is_some();
                 let value = pop(st, f.is_wide());
                 push(st, value.clone(), f.is_wide());
-                let insn = if matches!(shape, InlineShape::PutField(_)) { Insn::PutField(*f) } else { Insn::PutStatic(*f) };
+                let f = interned::field_ref(*f);
+                let insn = if matches!(shape, InlineShape::PutField(_)) { Insn::PutField(f) } else { Insn::PutStatic(f) };
                 self.step(st, &insn);
                 if returns {
                     push(st, value, f.is_wide());

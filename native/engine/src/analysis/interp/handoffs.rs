@@ -151,8 +151,9 @@ impl<'a, 'e> Interp<'a, 'e> {
     fn handed_made_at(&self, pc: u32) -> Option<Handed> {
         let captured = self.handed_values.get(&pc).cloned().unwrap_or_default();
         match self.body.insns.get(pc as usize)? {
-            Insn::InvokeDynamic { lambda: Some(l), .. } => {
-                let body = self.env.table.resolve_method(l).unwrap_or(**l);
+            Insn::InvokeDynamic(call) => {
+                let l = call.lambda.as_ref()?;
+                let body = self.env.table.resolve_method(l).unwrap_or(*l);
                 let inline = body.class == self.input.mref.class && body.name.as_str().starts_with("lambda$");
                 Some(Handed { body, captured, capture: Capture::Formals, inline })
             }

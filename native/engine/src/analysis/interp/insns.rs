@@ -133,7 +133,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             Insn::Invoke { kind, method } => self.invoke(st, *kind, method),
-            Insn::InvokeDynamic { descriptor, lambda } => {
+            Insn::InvokeDynamic(call) => {
+                let DynamicCall { descriptor, lambda } = **call;
                 let args = pop_args(st, descriptor.as_str(), false);
                 for a in &args {
                     self.read_expr(st, a);

@@ -1,0 +1,78 @@
+//! Interned field and method references: one leaked copy of each distinct value, shared by
+//! every instruction and trace node that names it. An instruction then holds an 8-byte
+//! pointer instead of a 24-byte reference, which halves the size of method bodies (the
+//! largest part of a run on big jars) and of call-trace nodes.
+
+use std::hash::{BuildHasher, Hash};
+use std::sync::Mutex;
+
+use hashbrown::HashTable;
+use once_cell::sync::Lazy;
+use rustc_hash::FxBuildHasher;
+
+use crate::classfile::model::{DynamicCall, FieldRef, MethodRef};
+
+const SHARDS: usize = 32;
+
+/// A sharded set of leaked values. Like symbols, they live for the process: the set of
+/// distinct references is bounded by the code seen.
+pub struct Interner<T: 'static> {
+    shards: Vec<Mutex<HashTable<&'static T>>>,
+}
+
+impl<T: Hash + Eq> Interner<T> {
+    fn new() -> Interner<T> {
+        Interner { shards: (0..SHARDS).map(|_| Mutex::new(HashTable::new())).collect() }
+    }
+
+    pub fn intern(&self, value: T) -> &'static T {
+        let hash = FxBuildHasher.hash_one(&value);
+        // Middle bits pick the shard: the table itself uses the low and the top ones.
+        let mut set = self.shards[(hash >> 32) as usize % SHARDS].lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(existing) = set.find(hash, |v| **v == value) {
+            return existing;
+        }
+        let leaked: &'static T = Box::leak(Box::new(value));
+        set.insert_unique(hash, leaked, |v| FxBuildHasher.hash_one(*v));
+        leaked
+    }
+}
+
+static FIELD_REFS: Lazy<Interner<FieldRef>> = Lazy::new(Interner::new);
+static METHOD_REFS: Lazy<Interner<MethodRef>> = Lazy::new(Interner::new);
+static DYNAMIC_CALLS: Lazy<Interner<DynamicCall>> = Lazy::new(Interner::new);
+
+pub fn field_ref(r: FieldRef) -> &'static FieldRef {
+    FIELD_REFS.intern(r)
+}
+
+pub fn method_ref(r: MethodRef) -> &'static MethodRef {
+    METHOD_REFS.intern(r)
+}
+
+pub fn dynamic_call(c: DynamicCall) -> &'static DynamicCall {
+    DYNAMIC_CALLS.intern(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sym::Sym;
+
+    fn mref(name: &str) -> MethodRef {
+        MethodRef { class: Sym::new("p.C"), name: Sym::new(name), descriptor: Sym::new("()V") }
+    }
+
+    #[test]
+    fn equal_references_share_one_copy_and_different_ones_do_not() {
+        let a = method_ref(mref("run"));
+        assert!(std::ptr::eq(a, method_ref(mref("run"))));
+        assert!(!std::ptr::eq(a, method_ref(mref("stop"))));
+        assert_eq!(*a, mref("run"));
+    }
+
+    #[test]
+    fn instructions_stay_small() {
+        assert_eq!(std::mem::size_of::<crate::classfile::model::Insn>(), 16);
+    }
+}
