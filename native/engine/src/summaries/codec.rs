@@ -14,12 +14,11 @@ use crate::analysis::domain::*;
 use crate::classfile::model::MethodRef;
 use crate::sym::Sym;
 
-/// An access key, `[kind, path, callee, thread, lock, own]`; `path` is
-/// `[base tag, base value, step...]` with a step a field index or -1 for `[_]`.
+/// An access key, `(kind, path, callee, thread, lock, own)`, as stored in [`KeyColumns`].
 type EncodedKey = (u8, Vec<i64>, i64, u8, u8, i64);
 /// An access, `[key, line, trace]`; `key` is the distance from the previous access's key
 /// (accesses are sorted by key): small, repeating numbers, which compress well.
-type EncodedAccess = (u32, u32, i64);
+type EncodedAccesses = (Vec<u32>, Vec<u32>, Vec<i64>);
 
 #[derive(Serialize, Deserialize, Default)]
 pub struct Encoded {
@@ -28,17 +27,81 @@ pub struct Encoded {
     pub methods: Vec<[u32; 3]>,
     /// `[class, name]` string indexes.
     pub fields: Vec<[u32; 2]>,
-    /// Trace nodes `[callee method, line, next node or -1]`; `next` always precedes.
-    pub calls: Vec<(u32, u32, i64)>,
+    /// Trace nodes in columns: callee methods, lines, and next nodes (or -1); a node's next
+    /// always precedes it.
+    pub calls: (Vec<u32>, Vec<u32>, Vec<i64>),
+    /// The paths of the access keys, `[base tag, base value, step...]` with a step a field
+    /// index or -1 for `[_]`, sorted by content.
+    pub paths: Vec<Vec<i64>>,
     /// Access keys (what is accessed, how, under which lock and thread), stored once: most
     /// recur in the summaries of many methods of the chunk (a caller carries its callees').
-    pub keys: Vec<EncodedKey>,
+    pub keys: KeyColumns,
     /// One per summarised method: `[method, threads, locks, releases, return ownership,
     /// return attribute or -1, synchronized field paths, accesses, escaping formals with the
     /// ownership they escape to, formals stored with the path they are stored into, the
     /// path the method returns or none]`.
     #[allow(clippy::type_complexity)]
-    pub summaries: Vec<(u32, u8, u8, u8, i64, i8, Vec<Vec<i64>>, Vec<EncodedAccess>, Vec<(u16, i64)>, Vec<(u16, Vec<i64>)>, Option<Vec<i64>>)>,
+    pub summaries: Vec<(u32, u8, u8, u8, i64, i8, Vec<Vec<i64>>, EncodedAccesses, Vec<(u16, i64)>, Vec<(u16, Vec<i64>)>, Option<Vec<i64>>)>,
+}
+
+/// Access keys sorted by content, one column per part: a column holds values of one kind,
+/// which compress about a third better than keys stored whole.
+#[derive(Serialize, Deserialize, Default)]
+pub struct KeyColumns {
+    /// 0 read, 1 write, 2 container read, 3 container write, 4 interface call.
+    pub kinds: Vec<u8>,
+    /// The index in `paths`, as the difference from the previous key's (keys are sorted by
+    /// kind then path: mostly 0 or 1).
+    pub path_steps: Vec<i64>,
+    /// The container or interface method, or -1.
+    pub callees: Vec<i64>,
+    pub threads: Vec<u8>,
+    pub locks: Vec<u8>,
+    pub owns: Vec<i64>,
+}
+
+impl KeyColumns {
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    /// Stores keys sorted by content, with their paths' indexes in `paths`.
+    fn store(keys: &[EncodedKey], paths: &[Vec<i64>]) -> KeyColumns {
+        let mut out = KeyColumns::default();
+        let mut previous = 0i64;
+        for (kind, path, callee, thread, lock, own) in keys {
+            let index = paths.binary_search(path).expect("every key's path is in the table") as i64;
+            out.kinds.push(*kind);
+            out.path_steps.push(index - previous);
+            previous = index;
+            out.callees.push(*callee);
+            out.threads.push(*thread);
+            out.locks.push(*lock);
+            out.owns.push(*own);
+        }
+        out
+    }
+
+    /// The path index of every key; an error when the columns disagree or an index is
+    /// out of range.
+    fn path_indexes(&self, paths: usize) -> Result<Vec<usize>, String> {
+        let n = self.kinds.len();
+        if [self.path_steps.len(), self.callees.len(), self.threads.len(), self.locks.len(), self.owns.len()].iter().any(|&l| l != n) {
+            return Err("access key columns of different lengths".into());
+        }
+        let mut index = 0i64;
+        self.path_steps
+            .iter()
+            .map(|step| {
+                index = index.checked_add(*step).ok_or("access key path index out of range")?;
+                usize::try_from(index).ok().filter(|&i| i < paths).ok_or_else(|| format!("access key path index {index} out of range"))
+            })
+            .collect()
+    }
 }
 
 fn threads_code(t: Threads) -> u8 {
@@ -269,7 +332,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         node_ids: FxHashMap::default(),
     };
     // Keys in content order (equal keys that were not shared get one entry), so their
-    // indexes do not depend on addresses.
+    // indexes do not depend on addresses; paths likewise.
     let mut keyed: Vec<(EncodedKey, usize)> = symbols.keys.iter().map(|(addr, k)| (enc.key(k), *addr)).collect();
     keyed.sort_unstable();
     let mut keys: Vec<EncodedKey> = Vec::new();
@@ -281,6 +344,9 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         }
         key_index.insert(addr, keys.len() as u32 - 1);
     }
+    let mut paths: Vec<Vec<i64>> = keys.iter().map(|k| k.1.clone()).collect();
+    paths.sort_unstable();
+    paths.dedup();
     // Everything but trace numbering in parallel; traces are numbered in order after.
     let encoded: Vec<(Vec<Vec<i64>>, Vec<(u32, &Access)>)> = summaries
         .iter()
@@ -295,14 +361,14 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
     let mut out_summaries = Vec::with_capacity(summaries.len());
     for ((m, s), (sync, accesses)) in summaries.iter().zip(encoded) {
         let mut previous = 0;
-        let accesses = accesses
-            .into_iter()
-            .map(|(key, a)| {
-                let delta = key - previous;
-                previous = key;
-                (delta, a.site.line, enc.trace(&a.site.trace))
-            })
-            .collect();
+        let mut columns: EncodedAccesses = Default::default();
+        for (key, a) in accesses {
+            columns.0.push(key - previous);
+            previous = key;
+            columns.1.push(a.site.line);
+            columns.2.push(enc.trace(&a.site.trace));
+        }
+        let accesses = columns;
         out_summaries.push((
             enc.methods[m],
             threads_code(s.threads),
@@ -321,8 +387,13 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         strings: strings.iter().map(|s| s.to_string()).collect(),
         methods: methods.iter().map(|m| [enc.strings[&m.class], enc.strings[&m.name], enc.strings[&m.descriptor]]).collect(),
         fields: fields.iter().map(|(c, n)| [enc.strings[c], enc.strings[n]]).collect(),
-        calls: enc.calls,
-        keys,
+        calls: (
+            enc.calls.iter().map(|c| c.0).collect(),
+            enc.calls.iter().map(|c| c.1).collect(),
+            enc.calls.iter().map(|c| c.2).collect(),
+        ),
+        keys: KeyColumns::store(&keys, &paths),
+        paths,
         summaries: out_summaries,
     }
 }
@@ -338,6 +409,8 @@ pub struct Decoder {
     traces: Vec<Trace>,
     /// Access keys, decoded when a summary that holds them is; shared by those summaries.
     keys: Vec<OnceCell<Arc<AccessKey>>>,
+    /// The index in `encoded.paths` of each key's path.
+    key_paths: Vec<usize>,
     by_method: FxHashMap<MethodRef, usize>,
     decoded: Vec<OnceCell<Arc<Summary>>>,
 }
@@ -359,8 +432,12 @@ impl Decoder {
             .map(|[c, n]| Ok(Step::Field { class: sym(*c)?, name: sym(*n)? }))
             .collect::<Result<_, String>>()?;
         let method = |i: i64| methods.get(i as usize).copied().ok_or_else(|| format!("method index {i} out of range"));
-        let mut traces: Vec<Trace> = Vec::with_capacity(encoded.calls.len());
-        for (i, (m, line, next)) in encoded.calls.iter().enumerate() {
+        let (callees, lines, nexts) = &encoded.calls;
+        if lines.len() != callees.len() || nexts.len() != callees.len() {
+            return Err("trace node columns of different lengths".into());
+        }
+        let mut traces: Vec<Trace> = Vec::with_capacity(callees.len());
+        for (i, ((m, line), next)) in callees.iter().zip(lines).zip(nexts).enumerate() {
             let tail = if *next < 0 {
                 Trace::empty()
             } else if (*next as usize) < i {
@@ -374,7 +451,8 @@ impl Decoder {
             encoded.summaries.iter().enumerate().map(|(i, s)| Ok((method(s.0 as i64)?, i))).collect::<Result<_, String>>()?;
         let decoded = (0..encoded.summaries.len()).map(|_| OnceCell::new()).collect();
         let keys = (0..encoded.keys.len()).map(|_| OnceCell::new()).collect();
-        Ok(Decoder { encoded, syms, methods, fields, traces, keys, by_method, decoded })
+        let key_paths = encoded.keys.path_indexes(encoded.paths.len())?;
+        Ok(Decoder { encoded, syms, methods, fields, traces, keys, key_paths, by_method, decoded })
     }
 
     /// The summary of `m`, if the chunk has one.
@@ -399,9 +477,13 @@ impl Decoder {
 
     fn decode(&self, i: usize) -> Result<Summary, String> {
         let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses, escapes, stores, returned) = &self.encoded.summaries[i];
-        let mut decoded = Vec::with_capacity(accesses.len());
+        let (deltas, lines, traces) = accesses;
+        if lines.len() != deltas.len() || traces.len() != deltas.len() {
+            return Err("access columns of different lengths".into());
+        }
+        let mut decoded = Vec::with_capacity(deltas.len());
         let mut key = 0u32;
-        for (delta, line, trace) in accesses {
+        for ((delta, line), trace) in deltas.iter().zip(lines).zip(traces) {
             key = key.checked_add(*delta).ok_or("access key index out of range")?;
             let trace = if *trace < 0 {
                 Trace::empty()
@@ -428,23 +510,25 @@ impl Decoder {
     fn key(&self, i: u32) -> Result<Arc<AccessKey>, String> {
         let cell = self.keys.get(i as usize).ok_or_else(|| format!("access key index {i} out of range"))?;
         cell.get_or_try_init(|| {
-            let (kind, p, callee, thread, lock, own) = &self.encoded.keys[i as usize];
+            let (i, columns) = (i as usize, &self.encoded.keys);
+            let (kind, callee, thread, lock, own) =
+                (columns.kinds[i], columns.callees[i], columns.threads[i], columns.locks[i], columns.owns[i]);
             let method = |i: i64| self.methods.get(i as usize).copied().ok_or_else(|| format!("method index {i} out of range"));
-            let p = self.path(p)?;
+            let p = self.path(&self.encoded.paths[self.key_paths[i]])?;
             let kind = match kind {
                 0 => AccessKind::Read(p),
                 1 => AccessKind::Write(p),
-                2 => AccessKind::ContainerRead(p, method(*callee)?),
-                3 => AccessKind::ContainerWrite(p, method(*callee)?),
-                4 => AccessKind::InterfaceCall(p, method(*callee)?),
+                2 => AccessKind::ContainerRead(p, method(callee)?),
+                3 => AccessKind::ContainerWrite(p, method(callee)?),
+                4 => AccessKind::InterfaceCall(p, method(callee)?),
                 k => return Err(format!("bad access kind {k}")),
             };
             Ok(Arc::new(AccessKey {
                 kind,
-                thread: threads_of(*thread & !HANDED)?,
-                lock: *lock != 0,
-                own_pre: own_of(*own),
-                handed: *thread & HANDED != 0,
+                thread: threads_of(thread & !HANDED)?,
+                lock: lock != 0,
+                own_pre: own_of(own),
+                handed: thread & HANDED != 0,
             }))
         })
         .cloned()
@@ -528,8 +612,23 @@ mod tests {
     fn an_access_key_index_out_of_range_is_an_error() {
         let a = summary(vec![Access { key: Arc::new(key("f")), site: Site { line: 1, trace: Trace::empty() } }]);
         let mut encoded = encode(&[(method("a"), &a)]);
-        encoded.summaries[0].7[0].0 = 5;
+        encoded.summaries[0].7 .0[0] = 5;
         let decoder = Decoder::new(encoded).unwrap();
         assert_eq!(decoder.get(&method("a")).err().unwrap(), "access key index 5 out of range");
+    }
+
+    #[test]
+    fn inconsistent_columns_are_errors() {
+        let a = summary(vec![Access { key: Arc::new(key("f")), site: Site { line: 1, trace: Trace::empty() } }]);
+        let mut short = encode(&[(method("a"), &a)]);
+        short.keys.locks.clear();
+        assert_eq!(Decoder::new(short).err().unwrap(), "access key columns of different lengths");
+        let mut far = encode(&[(method("a"), &a)]);
+        far.keys.path_steps[0] = 3;
+        assert_eq!(Decoder::new(far).err().unwrap(), "access key path index 3 out of range");
+        let mut lines = encode(&[(method("a"), &a)]);
+        lines.summaries[0].7 .1.push(9);
+        let decoder = Decoder::new(lines).unwrap();
+        assert_eq!(decoder.get(&method("a")).err().unwrap(), "access columns of different lengths");
     }
 }
