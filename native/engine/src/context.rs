@@ -37,7 +37,10 @@ pub fn load(
 ) -> Result<Upstream, Error> {
     let timing = std::env::var_os("RACER_TIMINGS").is_some();
     let started = std::time::Instant::now();
-    let (mut wanted, mut calls, field_refs) = classes.par_iter().map(references).reduce(
+    // Without upstream files there are no summaries to find, and without a classpath either
+    // there are no headers to load: the references are then not even collected.
+    let want = Wanted { calls_and_fields: !files.is_empty(), names: !files.is_empty() || !index.is_empty() };
+    let (mut wanted, mut calls, field_refs) = classes.par_iter().map(|c| references_of(c, want)).reduce(
         || (FxHashSet::default(), FxHashSet::default(), FxHashSet::default()),
         |mut a, b| {
             a.0.extend(b.0);
@@ -173,23 +176,42 @@ fn load_headers(
     }
 }
 
+/// Which references of the analysed code a run looks up.
+#[derive(Clone, Copy)]
+struct Wanted {
+    names: bool,
+    calls_and_fields: bool,
+}
+
 /// The classes the analysed code names (supertypes, field and method owners), the
 /// methods it calls and the fields it reads or writes.
 pub fn references(class: &Arc<Class>) -> (FxHashSet<Sym>, FxHashSet<MethodRef>, FxHashSet<FieldRef>) {
-    let mut names: FxHashSet<Sym> = class.header.supertypes().collect();
+    references_of(class, Wanted { names: true, calls_and_fields: true })
+}
+
+fn references_of(class: &Arc<Class>, want: Wanted) -> (FxHashSet<Sym>, FxHashSet<MethodRef>, FxHashSet<FieldRef>) {
+    let mut names: FxHashSet<Sym> = FxHashSet::default();
     let mut calls = FxHashSet::default();
     let mut fields = FxHashSet::default();
+    if !want.names && !want.calls_and_fields {
+        return (names, calls, fields);
+    }
+    names.extend(class.header.supertypes());
     for m in &class.methods {
         if let Some(body) = &m.body {
             for insn in &body.insns {
                 match insn {
                     Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
                         names.insert(f.class);
-                        fields.insert(**f);
+                        if want.calls_and_fields {
+                            fields.insert(**f);
+                        }
                     }
                     Insn::Invoke { method, .. } => {
                         names.insert(method.class);
-                        calls.insert(**method);
+                        if want.calls_and_fields {
+                            calls.insert(**method);
+                        }
                     }
                     _ => {}
                 }

@@ -216,6 +216,10 @@ impl ClasspathIndex {
         ClasspathIndex { entries }
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     /// The first entry holding `class` (binary name), as the JVM's class path would pick.
     pub fn get(&self, class: &str) -> Option<Unit> {
         let rel = format!("{}.class", class.replace('.', "/"));

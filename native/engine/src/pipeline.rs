@@ -50,9 +50,21 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let progress = Progress::new();
     let mut diagnostics = Vec::new();
     let mut units = Vec::new();
-    for path in &request.inputs {
-        units.extend(input::list_units(path, &mut diagnostics)?);
-        crate::memory::check();
+    // Jars are read and their directories parsed in parallel; their units, diagnostics and
+    // the first fatal error keep the order of the inputs.
+    let listed: Vec<_> = request
+        .inputs
+        .par_iter()
+        .map(|path| {
+            let mut found = Vec::new();
+            let listed = input::list_units(path, &mut found);
+            crate::memory::check();
+            (listed, found)
+        })
+        .collect();
+    for (listed, found) in listed {
+        diagnostics.extend(found);
+        units.extend(listed?);
     }
     let upstream_files = summaries::UpstreamFiles::open(&request.summaries_in)?;
     crate::memory::check();
