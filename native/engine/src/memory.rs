@@ -12,9 +12,38 @@
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicIsize, Ordering};
 
-static LIVE: AtomicUsize = AtomicUsize::new(0);
+/// Live bytes counted so far by all threads; each thread adds its own changes in batches.
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+/// A thread's changes are added to [`LIVE`] once they reach this many bytes either way:
+/// one shared counter updated on every allocation made the two worker threads contend for
+/// it (a tenth of the run). The count is then off by at most this much per thread.
+const BATCH: isize = 256 << 10;
+
+thread_local! {
+    /// This thread's changes not yet added to [`LIVE`]. No destructor and a constant
+    /// initialiser: it is safe to use inside the allocator.
+    static PENDING: Cell<isize> = const { Cell::new(0) };
+}
+
+#[inline]
+fn count(delta: isize) {
+    // `try_with`: a thread being torn down may still free memory.
+    let flushed = PENDING.try_with(|p| {
+        let total = p.get() + delta;
+        if total.abs() >= BATCH {
+            p.set(0);
+            LIVE.fetch_add(total, Ordering::Relaxed);
+        } else {
+            p.set(total);
+        }
+    });
+    if flushed.is_err() {
+        LIVE.fetch_add(delta, Ordering::Relaxed);
+    }
+}
 
 /// A global allocator that counts live bytes on top of `A`.
 pub struct Counting<A>(pub A);
@@ -23,7 +52,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let p = self.0.alloc(layout);
         if !p.is_null() {
-            LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+            count(layout.size() as isize);
         }
         p
     }
@@ -31,32 +60,30 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Counting<A> {
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         let p = self.0.alloc_zeroed(layout);
         if !p.is_null() {
-            LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+            count(layout.size() as isize);
         }
         p
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         self.0.dealloc(ptr, layout);
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        count(-(layout.size() as isize));
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let p = self.0.realloc(ptr, layout, new_size);
         if !p.is_null() {
-            if new_size >= layout.size() {
-                LIVE.fetch_add(new_size - layout.size(), Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
+            count(new_size as isize - layout.size() as isize);
         }
         p
     }
 }
 
-/// Live heap bytes, if the process's global allocator is [`Counting`] (else 0).
+/// Live heap bytes, if the process's global allocator is [`Counting`] (else 0), give or
+/// take [`BATCH`] per thread. (Frees counted by one thread before the allocations another
+/// thread made can make the sum dip below zero for a moment: that reads as 0.)
 pub fn live_bytes() -> usize {
-    LIVE.load(Ordering::Relaxed)
+    LIVE.load(Ordering::Relaxed).max(0) as usize
 }
 
 thread_local! {
