@@ -8,15 +8,16 @@
 //! inlined forwarders); the classes those summaries name (field paths, container calls);
 //! and the constructors of the upstream classes declaring the fields its code and those
 //! summaries use containers through (the synchronized-container filter, 8.4, reads them).
-//! That closure is computed here, round by round. With `inherited`, the summaries of the
-//! methods the analysed classes inherit from upstream classes are loaded too (reporting
-//! pools them with the subclass's own).
+//! That closure is computed here, round by round. The summaries of the methods the analysed
+//! classes inherit from upstream classes and pool with their own (`inherited`) are loaded
+//! too.
 
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::analysis::domain::{AccessKind, Base, Path, Step, Summary};
+use crate::analysis::extensions::Extensions;
 use crate::api::{Diagnostic, Error};
 use crate::classfile::model::*;
 use crate::fxhash::FxHashSet;
@@ -25,6 +26,14 @@ use crate::input::{self, ClasspathIndex};
 use crate::summaries::{Upstream, UpstreamFiles};
 use crate::sym::Sym;
 
+/// What decides the inherited methods a class pools with its own (their upstream summaries
+/// are loaded too): see [`crate::analysis::inherited::pooled_methods`].
+#[derive(Clone, Copy)]
+pub struct Inherited<'a> {
+    pub extensions: Extensions,
+    pub thread_safe_aliases: &'a [String],
+}
+
 /// Loads into `table` the headers the analysed code reaches (upstream files first, then the
 /// classpath), and returns the upstream summaries and shapes it reaches.
 pub fn load(
@@ -32,7 +41,7 @@ pub fn load(
     index: &ClasspathIndex,
     classes: &[Arc<Class>],
     files: &UpstreamFiles,
-    mut inherited: bool,
+    inherited: Inherited<'_>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Upstream, Error> {
     let timing = std::env::var_os("RACER_TIMINGS").is_some();
@@ -57,6 +66,7 @@ pub fn load(
     let mut ctors_done: FxHashSet<Sym> = FxHashSet::default();
     let mut up = Upstream::default();
     let mut tried: FxHashSet<Sym> = FxHashSet::default();
+    let mut first_round = true;
     let mut asked: FxHashSet<MethodRef> = FxHashSet::default();
     let (mut headers, mut sums) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
     loop {
@@ -65,9 +75,10 @@ pub fn load(
         headers += t.elapsed();
         up.classes.extend(new_upstream);
         // The supertypes of the analysed classes are all in after the first round.
-        if std::mem::take(&mut inherited) {
+        if std::mem::take(&mut first_round) && !files.is_empty() {
             for c in classes {
-                let from_upstream = crate::analysis::inherited::inherited_methods(table, &c.header)
+                let pooled = crate::analysis::inherited::pooled_methods(table, inherited.extensions, inherited.thread_safe_aliases, &c.header);
+                let from_upstream = pooled
                     .into_iter()
                     .filter(|m| table.origin(m.class) == Some(Origin::Upstream));
                 calls.extend(from_upstream);

@@ -80,7 +80,10 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     }
     let index = ClasspathIndex::build(&request.classpath, &mut diagnostics);
     let loading = Instant::now();
-    let inherited = Extensions::from_compat(request.options.racerd_compat).inherited_accesses;
+    let inherited = context::Inherited {
+        extensions: Extensions::from_compat(request.options.racerd_compat),
+        thread_safe_aliases: &request.options.thread_safe_annotations,
+    };
     let upstream = context::load(&mut table, &index, &classes, &upstream_files, inherited, &mut diagnostics)?;
     if !upstream_files.is_empty() {
         phase(loading, "load upstream summaries and context");

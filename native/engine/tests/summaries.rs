@@ -106,6 +106,20 @@ fn private_upstream_helpers_reach_downstream_through_their_callers() {
 }
 
 #[test]
+fn inherited_thread_safe_methods_of_upstream_classes_are_pooled() {
+    let tmp = TempDir::new("racer-summaries-inherited");
+    let (support, outs) = compile_modules("pair", &["a", "b"], tmp.path());
+    let sums = tmp.join("a.summaries");
+    run(&request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(sums.clone())));
+    let alone = run(&request(vec![outs[1].clone()], vec![support], vec![sums], None));
+    // Nothing in `b` calls `raise()`: its summary is loaded because GaugeReader inherits it.
+    let read: Vec<_> = alone.issues.iter().filter(|i| i.class == "com.acme.b.GaugeReader").collect();
+    assert_eq!(read.len(), 1, "{:#?}", alone.issues);
+    assert_eq!((read[0].method.as_str(), read[0].access_path.as_str()), ("read", "this.level"));
+    assert!(read[0].message.contains("Gauge.raise()"), "{}", read[0].message);
+}
+
+#[test]
 fn pair_reports_the_races_that_live_upstream_with_full_traces() {
     let tmp = TempDir::new("racer-summaries-pair-traces");
     let (support, outs) = compile_modules("pair", &["a", "b"], tmp.path());

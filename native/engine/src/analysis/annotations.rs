@@ -30,9 +30,13 @@ impl AnnotationConfig {
     /// A thread-safe annotation (7.3 row 1): `ThreadSafe` or an alias, but not
     /// `ThreadSafe(enableChecks = false)`.
     pub fn is_thread_safe(&self, a: &Annotation) -> bool {
-        (a.matches("ThreadSafe") && !enable_checks_false_only(a))
-            || self.thread_safe_aliases.iter().any(|alias| a.matches(alias))
+        is_thread_safe_annotation(a, &self.thread_safe_aliases)
     }
+}
+
+/// [`AnnotationConfig::is_thread_safe`] with the aliases given.
+pub fn is_thread_safe_annotation(a: &Annotation, aliases: &[String]) -> bool {
+    (a.matches("ThreadSafe") && !enable_checks_false_only(a)) || aliases.iter().any(|alias| a.matches(alias))
 }
 
 pub struct MethodFacts {

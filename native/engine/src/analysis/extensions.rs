@@ -38,6 +38,10 @@ pub struct Extensions {
     /// Reporting: a subclass's accesses to `this` meet the accesses of the methods it
     /// inherits, so they race with its superclass's concurrent methods.
     pub inherited_accesses: bool,
+    /// Reporting: the narrow form of `inherited_accesses`: a subclass pools only the inherited
+    /// methods marked `@ThreadSafe` (on the method, one it overrides, its class or a
+    /// superclass), which its superclass declares may run concurrently with anything.
+    pub thread_safe_inherited: bool,
     /// Control flow: exception handlers are analysed, entered from every instruction of
     /// their try range with the states of those points joined.
     pub exception_handlers: bool,
@@ -92,6 +96,7 @@ impl Extensions {
         callee_releases: true,
         callee_lock_evidence: false,
         inherited_accesses: false,
+        thread_safe_inherited: true,
         exception_handlers: true,
         locked_location_evidence: false,
         escape_ownership: true,
@@ -115,6 +120,7 @@ impl Extensions {
         callee_releases: false,
         callee_lock_evidence: false,
         inherited_accesses: false,
+        thread_safe_inherited: false,
         exception_handlers: false,
         locked_location_evidence: false,
         escape_ownership: false,

@@ -6,7 +6,24 @@ use crate::fxhash::FxHashSet;
 use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
-use super::annotations::is_synthetic_name;
+use super::annotations::{is_synthetic_name, is_thread_safe_annotation};
+use super::extensions::Extensions;
+
+/// The inherited methods whose accesses `class` pools with its own: every one with
+/// `inherited_accesses`; with `thread_safe_inherited` those marked `@ThreadSafe` (rule L1:
+/// on the method, one it overrides, its class or a superclass), whose superclass says they
+/// may run concurrently with anything the subclass does; else none.
+pub fn pooled_methods(table: &ClassTable, ext: Extensions, thread_safe_aliases: &[String], class: &ClassHeader) -> Vec<MethodRef> {
+    if ext.inherited_accesses {
+        return inherited_methods(table, class);
+    }
+    if !ext.thread_safe_inherited {
+        return Vec::new();
+    }
+    let mut methods = inherited_methods(table, class);
+    methods.retain(|m| table.lookup_l1(m, &|a| is_thread_safe_annotation(a, thread_safe_aliases)).is_some());
+    methods
+}
 
 /// The instance methods `class` inherits and does not override, nearest superclass first:
 /// not constructors, private, synthetic or bridge methods (they are not entry points of

@@ -34,7 +34,8 @@ struct Entry<'a> {
     method: usize,
     /// `T(m)`: the method's summary thread value; for handed code, the thread it is handed to.
     t: Threads,
-    /// A method inherited from a superclass (extension `inherited_accesses`): its entries
+    /// A method inherited from a superclass (extensions `inherited_accesses`,
+    /// `thread_safe_inherited`): its entries
     /// are conflicts and concurrency evidence only, reported in their own class.
     inherited: Option<MethodRef>,
 }
@@ -255,10 +256,10 @@ impl<'a> ClassReporter<'a> {
     /// The summaries of the methods the class inherits (analysed here or upstream).
     fn inherited_summaries(&self) -> Vec<(MethodRef, &'a Summary)> {
         // A class declared not thread-safe is not used concurrently with what it inherits.
-        if !self.cfg.extensions.inherited_accesses || self.class.header.has_annotation("NotThreadSafe") {
+        if self.class.header.has_annotation("NotThreadSafe") {
             return Vec::new();
         }
-        super::inherited::inherited_methods(self.cfg.table, &self.class.header)
+        super::inherited::pooled_methods(self.cfg.table, self.cfg.extensions, self.cfg.thread_safe_aliases, &self.class.header)
             .into_iter()
             .filter_map(|m| {
                 let summary = match self.analysis.by_ref.get(&m) {

@@ -377,19 +377,25 @@ fn needed_for_reporting(
     }
     let ext = inputs.extensions;
     let mut inherited_needed: Vec<usize> = Vec::new();
-    if ext.inherited_accesses {
+    if ext.inherited_accesses || ext.thread_safe_inherited {
         let class_index: FxHashMap<Sym, usize> =
             inputs.classes.iter().enumerate().map(|(i, c)| (c.header.name, i)).collect();
         let upstream_concurrent = |m: &MethodRef| inputs.upstream.get(m).map_or(false, |s| s.threads.is_any());
         let direct = candidate.clone();
         for (ci, class) in inputs.classes.iter().enumerate() {
-            let inherited = super::inherited::inherited_methods(inputs.table, &class.header);
-            let from_super = inherited.iter().any(|m| match class_index.get(&m.class) {
-                Some(&sc) => direct[sc],
-                None => upstream_concurrent(m),
-            }) || inputs.table.find_in_supertypes(class.header.name, |s| {
-                class_index.get(&s).filter(|&&sc| sc != ci && direct[sc]).map(|_| ())
-            }).is_some();
+            let inherited =
+                super::inherited::pooled_methods(inputs.table, ext, &inputs.config.thread_safe_aliases, &class.header);
+            // An inherited method marked @ThreadSafe runs on any thread: evidence by itself.
+            let from_super = if ext.inherited_accesses {
+                inherited.iter().any(|m| match class_index.get(&m.class) {
+                    Some(&sc) => direct[sc],
+                    None => upstream_concurrent(m),
+                }) || inputs.table.find_in_supertypes(class.header.name, |s| {
+                    class_index.get(&s).filter(|&&sc| sc != ci && direct[sc]).map(|_| ())
+                }).is_some()
+            } else {
+                !inherited.is_empty()
+            };
             if from_super {
                 candidate[ci] = true;
             }
