@@ -93,13 +93,18 @@ fn pair_of_modules_matches_whole_analysis() {
     assert!(counts[1] >= 5, "the application module must have cross-module races, got {counts:?}");
 }
 
-#[test]
-fn private_upstream_helpers_reach_downstream_through_their_callers() {
-    let tmp = TempDir::new("racer-summaries-private");
+/// Module `b` of the pair analysed alone, with the summaries of `a`.
+fn pair_b_alone(tag: &str) -> Response {
+    let tmp = TempDir::new(&format!("racer-summaries-{tag}"));
     let (support, outs) = compile_modules("pair", &["a", "b"], tmp.path());
     let sums = tmp.join("a.summaries");
     run(&request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(sums.clone())));
-    let alone = run(&request(vec![outs[1].clone()], vec![support], vec![sums], None));
+    run(&request(vec![outs[1].clone()], vec![support], vec![sums], None))
+}
+
+#[test]
+fn private_upstream_helpers_reach_downstream_through_their_callers() {
+    let alone = pair_b_alone("private");
     let racy: Vec<_> = alone.issues.iter().filter(|i| i.class == "com.acme.b.Totals" && i.method == "addRacily").collect();
     assert_eq!(racy.len(), 1, "{:#?}", alone.issues);
     assert!(racy[0].message.contains("total"), "{}", racy[0].message);
@@ -107,11 +112,7 @@ fn private_upstream_helpers_reach_downstream_through_their_callers() {
 
 #[test]
 fn inherited_thread_safe_methods_of_upstream_classes_are_pooled() {
-    let tmp = TempDir::new("racer-summaries-inherited");
-    let (support, outs) = compile_modules("pair", &["a", "b"], tmp.path());
-    let sums = tmp.join("a.summaries");
-    run(&request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(sums.clone())));
-    let alone = run(&request(vec![outs[1].clone()], vec![support], vec![sums], None));
+    let alone = pair_b_alone("inherited");
     // Nothing in `b` calls `raise()`: its summary is loaded because GaugeReader inherits it.
     let read: Vec<_> = alone.issues.iter().filter(|i| i.class == "com.acme.b.GaugeReader").collect();
     assert_eq!(read.len(), 1, "{:#?}", alone.issues);
