@@ -55,7 +55,7 @@ pub struct Extensions {
     pub escape_ownership: bool,
     /// Locals: a local holding a copy of a field path is that path while it is not
     /// reassigned and the lock state has not changed; a reassigned parameter no longer
-    /// names the caller's object.
+    /// names the caller's object; a conditional value (`c ? this.a : this.b`) is each path.
     pub local_aliases: bool,
     /// Interfaces: a call to a private interface method (javac 11 and later compile it to
     /// `invokeinterface`) has exactly one implementation, so it is no interface call.

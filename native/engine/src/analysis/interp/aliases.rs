@@ -77,6 +77,12 @@ impl<'a, 'e> Interp<'a, 'e> {
         if self.aliases_on() {
             let alias = match value {
                 Expr::Path(p) if p.base.is_reportable() && *p != lhs => Some(value.clone()),
+                // `Foo f = c ? this.a : this.b`: the local is one of them (what else it may be,
+                // a fresh object or a local's, is nothing another thread can reach).
+                Expr::Compound(c) if c.either && c.paths.iter().any(|p| p.base.is_reportable()) => {
+                    let reachable: Vec<Path> = c.paths.iter().filter(|p| p.base.is_reportable()).cloned().collect();
+                    Some(Expr::either(reachable, c.attr, c.own))
+                }
                 _ => None,
             };
             st.aliases.set(slot, alias);

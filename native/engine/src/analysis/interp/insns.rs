@@ -193,6 +193,19 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Some(q) => Expr::Path(q),
                 None => Expr::opaque(vec![p.clone()], None, own(st, p)),
             },
+            Expr::Compound(c) if c.either && !c.paths.is_empty() => {
+                let fields: Option<Vec<Path>> = c.paths.iter().map(|p| self.field_path(p, f)).collect();
+                match fields {
+                    Some(fields) => {
+                        let o = fields.iter().map(|q| own(st, q)).reduce(Own::join).unwrap_or(Own::Unowned);
+                        Expr::either(fields, None, o)
+                    }
+                    None => {
+                        self.read_expr(st, obj);
+                        Expr::opaque(vec![], None, c.own)
+                    }
+                }
+            }
             other => {
                 self.read_expr(st, other);
                 Expr::opaque(vec![], None, own_e(st, other))
@@ -212,6 +225,12 @@ impl<'a, 'e> Interp<'a, 'e> {
                     self.read_expr(st, obj);
                 }
             },
+            // Written through each object it may be.
+            Expr::Compound(c) if c.either && !c.paths.is_empty() => {
+                for p in &c.paths {
+                    self.put_field(st, &Expr::Path(p.clone()), f, value);
+                }
+            }
             other => {
                 self.read_expr(st, value);
                 self.read_expr(st, other);

@@ -268,7 +268,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 gc_temps(&mut out);
                 let merged = match &entry[succ] {
                     None => out,
-                    Some(old) => join_states(old, &out, self.env.extensions.lock_precision),
+                    Some(old) => join_states(old, &out, self.env.extensions.lock_precision, self.env.extensions.local_aliases),
                 };
                 if entry[succ].as_ref() != Some(&merged) && visits[succ] < MAX_BLOCK_VISITS {
                     entry[succ] = Some(merged);
@@ -300,7 +300,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         for h in cfg.handlers_at(i) {
             let entry = entry.get_or_insert_with(|| handler_entry(st));
             match self.to_handlers.get_mut(&h) {
-                Some(old) => *old = join_states(old, entry, must_hold),
+                Some(old) => *old = join_states(old, entry, must_hold, self.env.extensions.local_aliases),
                 None => {
                     self.to_handlers.insert(h, entry.clone());
                 }

@@ -15,6 +15,10 @@ pub(super) struct Compound {
     pub(super) paths: Vec<Path>,
     pub(super) attr: Option<Attr>,
     pub(super) own: Own,
+    /// The value is one of `paths`, from branches that met (`c ? this.a : this.b`): a field
+    /// accessed through it is accessed through each (extension `local_aliases`). Otherwise
+    /// the value is only computed from them.
+    pub(super) either: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -33,7 +37,23 @@ impl Expr {
         }
     }
     pub(super) fn opaque(paths: Vec<Path>, attr: Option<Attr>, own: Own) -> Expr {
-        Expr::Compound(Rc::new(Compound { paths, attr, own }))
+        Expr::Compound(Rc::new(Compound { paths, attr, own, either: false }))
+    }
+
+    /// A value that is one of `paths` (see [`Compound::either`]).
+    pub(super) fn either(paths: Vec<Path>, attr: Option<Attr>, own: Own) -> Expr {
+        Expr::Compound(Rc::new(Compound { paths, attr, own, either: true }))
+    }
+
+    /// The paths this value is one of: a path, or a value from branches that met on paths
+    /// (`null` adds none). None for a value computed otherwise.
+    pub(super) fn alternatives(&self) -> Option<&[Path]> {
+        match self {
+            Expr::Path(p) => Some(std::slice::from_ref(p)),
+            Expr::Const(ConstVal::Null) => Some(&[]),
+            Expr::Compound(c) if c.either => Some(&c.paths),
+            _ => None,
+        }
     }
 }
 
@@ -136,7 +156,9 @@ pub(super) fn gc_temps(st: &mut State) {
 }
 
 /// 3.8: join of two states at a control-flow merge.
-pub(super) fn join_states(a: &State, b: &State, must_hold: bool) -> State {
+/// `must_hold`: locks join to the minimum (lock precision). `alternatives`: values on the
+/// stack that are paths on each side become the value that is one of them (local aliases).
+pub(super) fn join_states(a: &State, b: &State, must_hold: bool, alternatives: bool) -> State {
     let stack = if a.stack.len() == b.stack.len() {
         a.stack
             .iter()
@@ -152,7 +174,12 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool) -> State {
                     }
                     let (ax, ay) = (attr_e(a, ex), attr_e(b, ey));
                     let o = own_e(a, ex).join(own_e(b, ey));
-                    Slot::Val(Expr::opaque(paths, if ax == ay { ax } else { None }, o))
+                    let attr = if ax == ay { ax } else { None };
+                    if alternatives && ex.alternatives().is_some() && ey.alternatives().is_some() {
+                        Slot::Val(Expr::either(paths, attr, o))
+                    } else {
+                        Slot::Val(Expr::opaque(paths, attr, o))
+                    }
                 }
                 _ => Slot::Top,
             })
