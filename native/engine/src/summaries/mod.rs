@@ -61,16 +61,28 @@ pub fn downstream_view(header: &ClassHeader) -> ClassHeader {
     h
 }
 
+/// An anonymous or local class (`Outer$1`, `Outer$1Local`, Kotlin's `Outer$run$1`): code in
+/// another module cannot name it, so it never calls, overrides or allocates it there. Only
+/// its initializers can be asked for downstream (the synchronized-container filter, 8.4,
+/// reads the constructors of the classes declaring the fields it meets in summaries).
+fn is_unnamed_class(name: &str) -> bool {
+    let simple = name.rsplit('.').next().unwrap_or(name);
+    simple.split('$').skip(1).any(|part| part.starts_with(|c: char| c.is_ascii_digit()))
+}
+
 /// The methods whose summaries and inline shapes a module's summary file carries: those
-/// another module can name, and the targets of the inlined forwarders among them (a
-/// downstream analysis follows a synthetic accessor into the private method it calls).
-/// A private method's effect reaches downstream through the summaries of its callers,
-/// so it needs no summary of its own.
+/// another module can name (not those of anonymous and local classes, but their
+/// initializers), and the targets of the inlined forwarders among them (a downstream
+/// analysis follows a synthetic accessor into the private method it calls). A private
+/// method's effect reaches downstream through the summaries of its callers, so it needs no
+/// summary of its own.
 pub fn downstream_methods(classes: &[Arc<Class>]) -> FxHashSet<MethodRef> {
     let mut out = FxHashSet::default();
     for class in classes {
+        let unnamed = is_unnamed_class(class.header.name.as_str());
         for m in &class.methods {
-            if downstream_visible(&m.header) {
+            let initializer = matches!(m.header.name.as_str(), "<init>" | "<clinit>");
+            if downstream_visible(&m.header) && (!unnamed || initializer) {
                 out.insert(MethodRef { class: class.header.name, name: m.header.name, descriptor: m.header.descriptor });
             }
         }
@@ -173,4 +185,19 @@ pub fn dump(path: &Path) -> Result<String, Error> {
     let mut out = Vec::new();
     dump::write(path, &mut out)?;
     String::from_utf8(out).map_err(|e| Error(format!("racer: {}: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_unnamed_class;
+
+    #[test]
+    fn anonymous_and_local_classes_are_unnamed() {
+        for name in ["a.b.Outer$1", "a.b.Outer$1Local", "a.b.Outer$Inner$2", "a.b.FooKt$run$1", "Top$3"] {
+            assert!(is_unnamed_class(name), "{name}");
+        }
+        for name in ["a.b.Outer", "a.b.Outer$Inner", "a.b.Foo$Companion", "a.b.Scala$", "a1.b2.C3"] {
+            assert!(!is_unnamed_class(name), "{name}");
+        }
+    }
 }
