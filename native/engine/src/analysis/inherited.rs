@@ -20,8 +20,19 @@ pub fn pooled_methods(table: &ClassTable, ext: Extensions, thread_safe_aliases: 
     if !ext.thread_safe_inherited {
         return Vec::new();
     }
+    let thread_safe = |a: &Annotation| is_thread_safe_annotation(a, thread_safe_aliases);
+    // What rule L1 looks at for an inherited method is all in the strict supertypes: most
+    // classes have no annotation there at all, and are done without listing their methods.
+    let marked = |s: Sym| {
+        let h = table.get(s)?;
+        (s != class.name && (h.annotations.iter().any(thread_safe) || h.methods.iter().any(|m| m.annotations.iter().any(thread_safe))))
+            .then_some(())
+    };
+    if table.find_in_supertypes(class.name, marked).is_none() {
+        return Vec::new();
+    }
     let mut methods = inherited_methods(table, class);
-    methods.retain(|m| table.lookup_l1(m, &|a| is_thread_safe_annotation(a, thread_safe_aliases)).is_some());
+    methods.retain(|m| table.lookup_l1(m, &|a| thread_safe(a)).is_some());
     methods
 }
 

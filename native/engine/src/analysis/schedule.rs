@@ -105,11 +105,17 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
     // Thread handoffs: the code each allocated `Runnable`/`Callable` class runs.
     let handed_classes: FxHashMap<Sym, MethodRef> = if inputs.extensions.thread_handoffs {
         let allocated: FxHashSet<Sym> = methods
-            .iter()
+            .par_iter()
             .filter(|e| e.analysed)
             .filter_map(|e| bodies[e.class][e.index].as_ref())
-            .flat_map(|b| b.insns.iter().filter_map(|i| if let Insn::New { class } = i { Some(*class) } else { None }))
-            .collect();
+            .fold(FxHashSet::default, |mut set, b| {
+                set.extend(b.insns.iter().filter_map(|i| if let Insn::New { class } = i { Some(*class) } else { None }));
+                set
+            })
+            .reduce(FxHashSet::default, |mut a, b| {
+                a.extend(b);
+                a
+            });
         let allocated: Vec<Sym> = allocated.into_iter().collect();
         allocated.par_iter().filter_map(|c| super::handoffs::body_of_class(table, *c).map(|b| (*c, b))).collect()
     } else {
@@ -382,20 +388,28 @@ fn needed_for_reporting(
             inputs.classes.iter().enumerate().map(|(i, c)| (c.header.name, i)).collect();
         let upstream_concurrent = |m: &MethodRef| inputs.upstream.get(m).map_or(false, |s| s.threads.is_any());
         let direct = candidate.clone();
-        for (ci, class) in inputs.classes.iter().enumerate() {
-            let inherited =
-                super::inherited::pooled_methods(inputs.table, ext, &inputs.config.thread_safe_aliases, &class.header);
-            // An inherited method marked @ThreadSafe runs on any thread: evidence by itself.
-            let from_super = if ext.inherited_accesses {
-                inherited.iter().any(|m| match class_index.get(&m.class) {
-                    Some(&sc) => direct[sc],
-                    None => upstream_concurrent(m),
-                }) || inputs.table.find_in_supertypes(class.header.name, |s| {
-                    class_index.get(&s).filter(|&&sc| sc != ci && direct[sc]).map(|_| ())
-                }).is_some()
-            } else {
-                !inherited.is_empty()
-            };
+        let pooled: Vec<(bool, Vec<MethodRef>)> = inputs
+            .classes
+            .par_iter()
+            .enumerate()
+            .map(|(ci, class)| {
+                let inherited =
+                    super::inherited::pooled_methods(inputs.table, ext, &inputs.config.thread_safe_aliases, &class.header);
+                // An inherited method marked @ThreadSafe runs on any thread: evidence by itself.
+                let from_super = if ext.inherited_accesses {
+                    inherited.iter().any(|m| match class_index.get(&m.class) {
+                        Some(&sc) => direct[sc],
+                        None => upstream_concurrent(m),
+                    }) || inputs.table.find_in_supertypes(class.header.name, |s| {
+                        class_index.get(&s).filter(|&&sc| sc != ci && direct[sc]).map(|_| ())
+                    }).is_some()
+                } else {
+                    !inherited.is_empty()
+                };
+                (from_super, inherited)
+            })
+            .collect();
+        for (ci, (from_super, inherited)) in pooled.into_iter().enumerate() {
             if from_super {
                 candidate[ci] = true;
             }
