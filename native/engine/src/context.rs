@@ -49,15 +49,19 @@ pub fn load(
     // Without upstream files there are no summaries to find, and without a classpath either
     // there are no headers to load: the references are then not even collected.
     let want = Wanted { calls_and_fields: !files.is_empty(), names: !files.is_empty() || !index.is_empty() };
-    let (mut wanted, mut calls, field_refs) = classes.par_iter().map(|c| references_of(c, want)).reduce(
-        || (FxHashSet::default(), FxHashSet::default(), FxHashSet::default()),
-        |mut a, b| {
+    // Gathered per worker, then merged: a set per class would be built and merged again.
+    let References(mut wanted, mut calls, field_refs) = classes
+        .par_iter()
+        .fold(References::default, |mut r, c| {
+            r.add(c, want);
+            r
+        })
+        .reduce(References::default, |mut a, b| {
             a.0.extend(b.0);
             a.1.extend(b.1);
             a.2.extend(b.2);
             a
-        },
-    );
+        });
     if timing {
         eprintln!("racer: timing:   references of the analysed code: {:.3}s", started.elapsed().as_secs_f64());
     }
@@ -194,34 +198,31 @@ struct Wanted {
     calls_and_fields: bool,
 }
 
-/// The classes the analysed code names (supertypes, field and method owners), the
-/// methods it calls and the fields it reads or writes.
-pub fn references(class: &Arc<Class>) -> (FxHashSet<Sym>, FxHashSet<MethodRef>, FxHashSet<FieldRef>) {
-    references_of(class, Wanted { names: true, calls_and_fields: true })
-}
+/// The classes code names (supertypes, field and method owners), the methods it calls and
+/// the fields it reads or writes.
+#[derive(Default)]
+struct References(FxHashSet<Sym>, FxHashSet<MethodRef>, FxHashSet<FieldRef>);
 
-fn references_of(class: &Arc<Class>, want: Wanted) -> (FxHashSet<Sym>, FxHashSet<MethodRef>, FxHashSet<FieldRef>) {
-    let mut names: FxHashSet<Sym> = FxHashSet::default();
-    let mut calls = FxHashSet::default();
-    let mut fields = FxHashSet::default();
-    if !want.names && !want.calls_and_fields {
-        return (names, calls, fields);
-    }
-    names.extend(class.header.supertypes());
-    for m in &class.methods {
-        if let Some(body) = &m.body {
+impl References {
+    fn add(&mut self, class: &Class, want: Wanted) {
+        if !want.names && !want.calls_and_fields {
+            return;
+        }
+        self.0.extend(class.header.supertypes());
+        for m in &class.methods {
+            let Some(body) = &m.body else { continue };
             for insn in &body.insns {
                 match insn {
                     Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
-                        names.insert(f.class);
+                        self.0.insert(f.class);
                         if want.calls_and_fields {
-                            fields.insert(**f);
+                            self.2.insert(**f);
                         }
                     }
                     Insn::Invoke { method, .. } => {
-                        names.insert(method.class);
+                        self.0.insert(method.class);
                         if want.calls_and_fields {
-                            calls.insert(**method);
+                            self.1.insert(**method);
                         }
                     }
                     _ => {}
@@ -229,7 +230,14 @@ fn references_of(class: &Arc<Class>, want: Wanted) -> (FxHashSet<Sym>, FxHashSet
             }
         }
     }
-    (names, calls, fields)
+}
+
+/// The classes the analysed code of `class` names (supertypes, field and method owners), the
+/// methods it calls and the fields it reads or writes.
+pub fn references(class: &Arc<Class>) -> (FxHashSet<Sym>, FxHashSet<MethodRef>, FxHashSet<FieldRef>) {
+    let mut r = References::default();
+    r.add(class, Wanted { names: true, calls_and_fields: true });
+    (r.0, r.1, r.2)
 }
 
 /// The classes an upstream summary names (static roots, field owners, container and
