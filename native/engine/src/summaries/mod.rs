@@ -61,7 +61,7 @@ pub fn downstream_view(header: &ClassHeader) -> ClassHeader {
     h
 }
 
-/// An anonymous or local class (`Outer$1`, `Outer$1Local`, Kotlin's `Outer$run$1`): code in
+/// An anonymous or local class (`Outer$1`, `Outer$1Local`, `Outer$run$1`): Java code in
 /// another module cannot name it, so it never calls, overrides or allocates it there. Only
 /// its initializers can be asked for downstream (the synchronized-container filter, 8.4,
 /// reads the constructors of the classes declaring the fields it meets in summaries).
@@ -79,7 +79,9 @@ fn is_unnamed_class(name: &str) -> bool {
 pub fn downstream_methods(classes: &[Arc<Class>]) -> FxHashSet<MethodRef> {
     let mut out = FxHashSet::default();
     for class in classes {
-        let unnamed = is_unnamed_class(class.header.name.as_str());
+        // Kotlin inline functions may use their own anonymous classes in other modules (a
+        // non-capturing lambda's singleton is not copied): Kotlin classes keep everything.
+        let unnamed = is_unnamed_class(class.header.name.as_str()) && !class.header.has_annotation("kotlin.Metadata");
         for m in &class.methods {
             let initializer = matches!(m.header.name.as_str(), "<init>" | "<clinit>");
             if downstream_visible(&m.header) && (!unnamed || initializer) {
