@@ -45,14 +45,13 @@ impl Expr {
         Expr::Compound(Rc::new(Compound { paths, attr, own, either: true }))
     }
 
-    /// The paths this value is one of: a path, or a value from branches that met on paths
-    /// (`null` adds none). None for a value computed otherwise.
-    pub(super) fn alternatives(&self) -> Option<&[Path]> {
+    /// Whether the value is one of its paths: a path, `null` (none), or a value from branches
+    /// that met on paths. Not a value computed from them.
+    pub(super) fn is_one_of_its_paths(&self) -> bool {
         match self {
-            Expr::Path(p) => Some(std::slice::from_ref(p)),
-            Expr::Const(ConstVal::Null) => Some(&[]),
-            Expr::Compound(c) if c.either => Some(&c.paths),
-            _ => None,
+            Expr::Path(_) | Expr::Const(ConstVal::Null) => true,
+            Expr::Compound(c) => c.either,
+            _ => false,
         }
     }
 }
@@ -175,7 +174,7 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool, alternatives: b
                     let (ax, ay) = (attr_e(a, ex), attr_e(b, ey));
                     let o = own_e(a, ex).join(own_e(b, ey));
                     let attr = if ax == ay { ax } else { None };
-                    if alternatives && ex.alternatives().is_some() && ey.alternatives().is_some() {
+                    if alternatives && ex.is_one_of_its_paths() && ey.is_one_of_its_paths() {
                         Slot::Val(Expr::either(paths, attr, o))
                     } else {
                         Slot::Val(Expr::opaque(paths, attr, o))
