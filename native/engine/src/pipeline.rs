@@ -124,17 +124,21 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         thread_safe_aliases: &request.options.thread_safe_annotations,
         extensions,
     };
-    let triaged = triage.apply(&table, races::report(&analysis, &classes, &report_config));
+    // The summary file does not depend on the report: both are made at once, so that the
+    // serial stretches of each leave the other a core.
+    let (triaged, summary_file) = rayon::join(
+        || triage.apply(&table, races::report(&analysis, &classes, &report_config)),
+        || match (&request.summaries_out, &for_file) {
+            (Some(out), Some(for_file)) => write_summaries(out, &classes, &analysis, for_file).map(|()| true),
+            _ => Ok(false),
+        },
+    );
     crate::memory::check();
-    phase(start, "reporting");
+    phase(start, "reporting and summary file");
     if let Some(path) = &request.write_baseline {
         triage::baseline::write(path, &triaged.issues)?;
     }
-
-    if let (Some(out), Some(for_file)) = (&request.summaries_out, &for_file) {
-        write_summaries(out, &classes, &analysis, for_file)?;
-        phase(start, "summary file written");
-    }
+    summary_file?;
     if let Some(note) = missing_lines_note(&triaged.issues) {
         diagnostics.push(note);
     }
