@@ -48,6 +48,11 @@ pub struct Extensions {
     /// Reporting: an unprotected write races with accesses to the same location made under
     /// a lock by a concurrent method (a synchronized getter with a plain setter).
     pub locked_location_evidence: bool,
+    /// Reporting: the narrow form of `locked_location_evidence`: an unprotected write races
+    /// with a read of the same location made under a lock by the field's getter (a method
+    /// without parameters, returning a value, named after the field) in a concurrent method:
+    /// a synchronized getter with a plain setter.
+    pub locked_getter_evidence: bool,
     /// Ownership: a fresh object stops being owned when it escapes (stored into a
     /// location that is not owned, added to a container, passed to a callee whose
     /// summary lets it escape, `this` leaked by a constructor); calls without code
@@ -99,6 +104,7 @@ impl Extensions {
         thread_safe_inherited: true,
         exception_handlers: true,
         locked_location_evidence: false,
+        locked_getter_evidence: true,
         escape_ownership: true,
         local_aliases: true,
         private_interface_calls: true,
@@ -123,6 +129,7 @@ impl Extensions {
         thread_safe_inherited: false,
         exception_handlers: false,
         locked_location_evidence: false,
+        locked_getter_evidence: false,
         escape_ownership: false,
         local_aliases: false,
         private_interface_calls: false,

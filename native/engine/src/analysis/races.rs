@@ -391,9 +391,13 @@ impl<'a> ClassReporter<'a> {
 
     /// An access of a concurrent method that makes an unprotected write to the same location
     /// a race even when the writer is not known to run concurrently: one made under a lock
-    /// (the lock says the location is shared).
+    /// (the lock says the location is shared); in the narrow form, a read under a lock by an
+    /// accessor (`synchronized int get() { return mValue; }` against a plain setter).
     fn shows_shared_location(&self, c: &Entry<'a>) -> bool {
-        self.cfg.extensions.locked_location_evidence && c.access.key.lock
+        let ext = self.cfg.extensions;
+        c.access.key.lock
+            && (ext.locked_location_evidence
+                || (ext.locked_getter_evidence && !c.access.key.kind.is_write() && is_getter_of(&self.mref_of(c), c.access.key.kind.path())))
     }
 
     fn read_rule(&mut self, e: &Entry<'a>, conflicts: &Conflicts<'_, 'a>) {
@@ -739,3 +743,69 @@ pub fn render_method(m: &MethodRef) -> String {
 
 /// Most calls a reported trace lists (see `trace`).
 const REPORTED_CALLS: usize = 64;
+
+/// Whether `m` is the getter of the field `path` ends at: a method without parameters that
+/// returns a value, named after the field as JavaBeans name a property's getter (`getValue`,
+/// `isOpen`, `hasNext`), or by the field's name alone (`value()`, as records do). Fields named
+/// with a prefix (`mValue`, `fValue`, `_value`) are matched without it.
+fn is_getter_of(m: &MethodRef, path: &Path) -> bool {
+    let d = m.descriptor.as_str();
+    if !d.starts_with("()") || d.ends_with(")V") {
+        return false;
+    }
+    let Some((_, field)) = path.last_field() else { return false };
+    let property = field_property(field.as_str());
+    let name = m.name.as_str();
+    ["get", "is", "has", ""].iter().any(|prefix| {
+        name.strip_prefix(prefix).is_some_and(|rest| same_property(rest, property))
+    })
+}
+
+/// A field's property name: without a `m`, `f` or `s` prefix before a capital, or a `_`.
+fn field_property(field: &str) -> &str {
+    let field = field.trim_start_matches('_');
+    let mut chars = field.chars();
+    match (chars.next(), chars.next()) {
+        (Some('m' | 'f' | 's'), Some(c)) if c.is_ascii_uppercase() => &field[1..],
+        _ => field,
+    }
+}
+
+/// `Value` and `value` name the same property; nothing else does.
+fn same_property(a: &str, b: &str) -> bool {
+    let mut x = a.chars();
+    let mut y = b.chars();
+    match (x.next(), y.next()) {
+        (Some(p), Some(q)) => p.eq_ignore_ascii_case(&q) && x.as_str() == y.as_str(),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod getter_tests {
+    use super::*;
+    use crate::analysis::domain::{Base, Path};
+
+    fn getter(name: &str, descriptor: &str, field: &str) -> bool {
+        let m = MethodRef { class: Sym::new("p.C"), name: Sym::new(name), descriptor: Sym::new(descriptor) };
+        let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new(field)).expect("a one-field path");
+        is_getter_of(&m, &path)
+    }
+
+    #[test]
+    fn a_getter_is_named_after_its_field_and_takes_nothing() {
+        assert!(getter("getValue", "()I", "mValue"));
+        assert!(getter("getValue", "()I", "value"));
+        assert!(getter("isOpen", "()Z", "open"));
+        assert!(getter("hasNext", "()Z", "_next"));
+        assert!(getter("current", "()Ljava/lang/Object;", "mCurrent"));
+        assert!(getter("getURL", "()Ljava/lang/String;", "fURL"));
+        // Not getters of that field: parameters, no result, another name.
+        assert!(!getter("getValue", "(I)I", "mValue"));
+        assert!(!getter("getValue", "()V", "mValue"));
+        assert!(!getter("start", "()Z", "mPort"));
+        assert!(!getter("getConnection", "()Ljava/sql/Connection;", "m_url"));
+        assert!(!getter("getValues", "()I", "mValue"));
+        assert!(!getter("get", "()I", "mValue"));
+    }
+}
