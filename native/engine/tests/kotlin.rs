@@ -1,7 +1,8 @@
 //! Kotlin fixture suite: compiles each `tests/kotlin/<topic>/` (every directory holding an
 //! `expected.tsv`) with a real kotlinc, runs `racer::analyze` on the classes and compares the
 //! issues exactly with `expected.tsv` (`racerd_compat`) and `expected.default.tsv` (the default
-//! mode, where the extensions change the result), in the format of the Java fixtures.
+//! mode, where the extensions change the result), in the format of the Java fixtures. A summary
+//! file written for the lambdas topic must keep the summaries of Kotlin's lambda classes.
 //!
 //! Runs only when `RACER_KOTLINC` names `scripts/kotlinc.sh` (which resolves the compiler with
 //! Maven); otherwise it prints a skip line. The Java annotations of `tests/fixtures/_support/` are
@@ -87,4 +88,27 @@ fn kotlin_fixtures() {
         }
     }
     assert!(failures.is_empty(), "{} of {} Kotlin fixture(s) failed: {}", failures.len(), topics.len(), failures.join(", "));
+    if filter.is_empty() {
+        lambda_classes_keep_their_summaries(&tmp.join("lambdas"), &support, &stdlib);
+    }
+}
+
+/// A Kotlin lambda's class (`Deferred$locking$1`) keeps the summary of its `invoke` in a
+/// summary file: an inline function may use it in another module.
+fn lambda_classes_keep_their_summaries(classes: &Path, support: &Path, stdlib: &Path) {
+    let file = classes.with_extension("summaries");
+    let request = Request {
+        inputs: vec![classes.to_path_buf()],
+        classpath: vec![support.to_path_buf(), stdlib.to_path_buf()],
+        summaries_out: Some(file.clone()),
+        ..Request::default()
+    };
+    racer::analyze(&request).unwrap_or_else(|e| panic!("analysis failed: {e}"));
+    let mut out = Vec::new();
+    racer::summaries::dump::write(&file, &mut out).expect("dump");
+    let dump: serde_json::Value = serde_json::from_slice(&out).expect("dump json");
+    let kept = dump["summaries"].as_array().expect("summaries").iter().any(|s| {
+        s["method"]["class"] == "kfixtures.lambdas.Deferred$locking$1" && s["method"]["name"] == "invoke"
+    });
+    assert!(kept, "the Kotlin lambda class lost its invoke summary");
 }

@@ -120,6 +120,33 @@ fn inherited_thread_safe_methods_of_upstream_classes_are_pooled() {
     assert!(read[0].message.contains("Gauge.raise()"), "{}", read[0].message);
 }
 
+/// The methods a summary file carries a summary of, as `Class.name`, from its JSON dump.
+fn summarised_methods(file: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    racer::summaries::dump::write(file, &mut out).expect("dump");
+    let dump: serde_json::Value = serde_json::from_slice(&out).expect("dump json");
+    let methods = dump["summaries"].as_array().expect("summaries").iter().map(|s| &s["method"]);
+    methods.map(|m| format!("{}.{}", m["class"].as_str().unwrap_or("?"), m["name"].as_str().unwrap_or("?"))).collect()
+}
+
+#[test]
+fn summary_files_leave_out_the_methods_of_anonymous_classes_but_their_constructors() {
+    let tmp = TempDir::new("racer-summaries-unnamed");
+    let sources = tmp.join("src/p");
+    std::fs::create_dir_all(&sources).expect("source dir");
+    let source = "package p;\npublic class Outer {\n  int count;\n  public Runnable task() {\n    \
+                  return new Runnable() {\n      public void run() { count++; }\n    };\n  }\n}\n";
+    std::fs::write(sources.join("Outer.java"), source).expect("source");
+    let classes = tmp.join("classes");
+    compile(&tmp.join("src"), &classes, &[], &[]);
+    let file = tmp.join("unnamed.summaries");
+    run(&request(vec![classes], vec![], vec![], Some(file.clone())));
+    let methods = summarised_methods(&file);
+    assert!(methods.contains(&"p.Outer.task".to_string()), "{methods:?}");
+    assert!(methods.contains(&"p.Outer$1.<init>".to_string()), "{methods:?}");
+    assert!(!methods.contains(&"p.Outer$1.run".to_string()), "no other module can call it: {methods:?}");
+}
+
 #[test]
 fn pair_reports_the_races_that_live_upstream_with_full_traces() {
     let tmp = TempDir::new("racer-summaries-pair-traces");
