@@ -5,6 +5,7 @@
 mod common;
 
 use std::path::PathBuf;
+use std::process::Command;
 
 use racer::api::{Options, Request};
 use racer::report::Format;
@@ -97,3 +98,28 @@ fn demand_driven_analysis_reports_what_the_full_analysis_reports() {
     drop(dir);
     assert!(demand == full, "issues differ between demand-driven and full analysis");
 }
+
+/// The memory guard counts live bytes in the `racer` command's allocator (per thread, added up
+/// in batches): a run of h2, which holds some 27 MiB at its peak, is stopped with one line
+/// under a 16 MiB limit and finishes under a 2 GiB one.
+#[test]
+fn the_memory_limit_stops_a_run_that_needs_more() {
+    let Some(jars) = corpus() else { return };
+    let h2 = jars.iter().find(|j| j.to_string_lossy().contains("/h2-")).expect("h2 in the corpus");
+    let tmp = TempDir::new("racer-corpus-memory");
+    let run = |limit: &str| {
+        Command::new(env!("CARGO_BIN_EXE_racer"))
+            .args(["analyze", "--quiet", "--format", "json", "--max-memory", limit, "--output"])
+            .arg(tmp.join("report.json"))
+            .arg(h2)
+            .output()
+            .expect("racer runs")
+    };
+    let small = run("16m");
+    let err = String::from_utf8_lossy(&small.stderr);
+    assert_eq!(small.status.code(), Some(2), "{err}");
+    assert!(err.contains("memory limit of 16 MiB") && err.lines().count() == 1, "{err}");
+    let ample = run("2g");
+    assert_eq!(ample.status.code(), Some(0), "{}", String::from_utf8_lossy(&ample.stderr));
+}
+
