@@ -232,12 +232,11 @@ impl References {
     }
 }
 
-/// The classes the analysed code of `class` names (supertypes, field and method owners), the
-/// methods it calls and the fields it reads or writes.
-pub fn references(class: &Arc<Class>) -> (FxHashSet<Sym>, FxHashSet<MethodRef>, FxHashSet<FieldRef>) {
+/// The classes the code of `class` names: supertypes, field and method owners.
+pub fn names(class: &Class) -> FxHashSet<Sym> {
     let mut r = References::default();
-    r.add(class, Wanted { names: true, calls_and_fields: true });
-    (r.0, r.1, r.2)
+    r.add(class, Wanted { names: true, calls_and_fields: false });
+    r.0
 }
 
 /// The classes an upstream summary names (static roots, field owners, container and

@@ -129,8 +129,8 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let (triaged, summary_file) = rayon::join(
         || triage.apply(&table, races::report(&analysis, &classes, &report_config)),
         || match (&request.summaries_out, &for_file) {
-            (Some(out), Some(for_file)) => write_summaries(out, &classes, &analysis, for_file).map(|()| true),
-            _ => Ok(false),
+            (Some(out), Some(for_file)) => write_summaries(out, &classes, &analysis, for_file),
+            _ => Ok(()),
         },
     );
     crate::memory::check();
@@ -203,7 +203,7 @@ fn ignored_classes(patterns: &[String], table: &ClassTable, classes: &[Arc<Class
         return Ok(out);
     }
     let mut known: FxHashSet<Sym> = table.names().collect();
-    known.extend(classes.par_iter().flat_map_iter(|c| context::references(c).0).collect::<Vec<_>>());
+    known.extend(classes.par_iter().flat_map_iter(|c| context::names(c)).collect::<Vec<_>>());
     out.extend(known.into_iter().filter(|name| globs.iter().any(|g| g.is_match(name.as_str()))));
     Ok(out)
 }

@@ -259,14 +259,15 @@ impl<'a> ClassReporter<'a> {
         if self.class.header.has_annotation("NotThreadSafe") {
             return Vec::new();
         }
-        super::inherited::pooled_methods(self.cfg.table, self.cfg.extensions, self.cfg.thread_safe_aliases, &self.class.header)
-            .into_iter()
+        let Some(pooled) = self.analysis.pooled_inherited.get(&self.class.header.name) else { return Vec::new() };
+        pooled
+            .iter()
             .filter_map(|m| {
-                let summary = match self.analysis.by_ref.get(&m) {
+                let summary = match self.analysis.by_ref.get(m) {
                     Some(&i) => &*self.analysis.summaries[i],
-                    None => &**self.cfg.upstream.get(&m)?,
+                    None => &**self.cfg.upstream.get(m)?,
                 };
-                Some((m, summary))
+                Some((*m, summary))
             })
             .collect()
     }

@@ -32,6 +32,9 @@ pub struct Analysis {
     pub methods: Vec<MethodEntry>,
     pub summaries: Vec<Arc<Summary>>,
     pub by_ref: FxHashMap<MethodRef, usize>,
+    /// By class: the inherited methods whose accesses it pools with its own (see
+    /// [`super::inherited::pooled_methods`]), decided once for the demand and for reporting.
+    pub pooled_inherited: FxHashMap<Sym, Vec<MethodRef>>,
 }
 
 pub struct Inputs<'a> {
@@ -236,7 +239,8 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
         }
     };
     let shape = |r: &MethodRef| shapes.get(r).cloned();
-    let (needed, candidate) = needed_for_reporting(inputs, &methods, &by_ref, &edges, &own_code_concurrent, &hands_off);
+    let (needed, candidate, pooled_inherited) =
+        needed_for_reporting(inputs, &methods, &by_ref, &edges, &own_code_concurrent, &hands_off);
     let needed: Vec<AtomicBool> = needed.into_iter().map(AtomicBool::new).collect();
     phase(start, &format!("demand ({} of {} methods)", needed.iter().filter(|n| n.load(Ordering::Relaxed)).count(), methods.len()));
     let facts = super::facts::collect(
@@ -333,7 +337,7 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
     phase(start, "interpretation");
     // Methods never reached by the levels (cannot happen, but keep every slot filled).
     let summaries = cells.into_iter().map(|c| c.into_inner().unwrap_or_else(|| empty.clone())).collect();
-    Analysis { methods, summaries, by_ref }
+    Analysis { methods, summaries, by_ref, pooled_inherited }
 }
 
 /// The methods whose summaries reporting depends on first: every method of a class that
@@ -342,7 +346,7 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
 /// returns which classes those are. With a summary file, the methods it carries and
 /// everything they call are needed too. With the extensions that let a class's reports
 /// depend on its superclasses' methods, a subclass of such a class is one too, and the
-/// methods it inherits are needed.
+/// methods it inherits are needed; those pooled methods are returned by class.
 fn needed_for_reporting(
     inputs: &Inputs<'_>,
     methods: &[MethodEntry],
@@ -350,7 +354,7 @@ fn needed_for_reporting(
     edges: &[Vec<usize>],
     own_code_concurrent: &[bool],
     hands_off: &[bool],
-) -> (Vec<bool>, Vec<bool>) {
+) -> (Vec<bool>, Vec<bool>, FxHashMap<Sym, Vec<MethodRef>>) {
     use super::domain::Threads;
     let mut candidate: Vec<bool> = inputs
         .classes
@@ -383,6 +387,7 @@ fn needed_for_reporting(
     }
     let ext = inputs.extensions;
     let mut inherited_needed: Vec<usize> = Vec::new();
+    let mut pooled_inherited: FxHashMap<Sym, Vec<MethodRef>> = FxHashMap::default();
     if ext.inherited_accesses || ext.thread_safe_inherited {
         let class_index: FxHashMap<Sym, usize> =
             inputs.classes.iter().enumerate().map(|(i, c)| (c.header.name, i)).collect();
@@ -416,6 +421,9 @@ fn needed_for_reporting(
             if candidate[ci] {
                 inherited_needed.extend(inherited.iter().filter_map(|m| by_ref.get(m).copied()));
             }
+            if !inherited.is_empty() {
+                pooled_inherited.insert(inputs.classes[ci].header.name, inherited);
+            }
         }
     }
     let mut needed = vec![false; methods.len()];
@@ -429,7 +437,7 @@ fn needed_for_reporting(
         needed[i] = true;
         stack.extend(edges[i].iter().copied().filter(|&c| !needed[c]));
     }
-    (needed, candidate)
+    (needed, candidate, pooled_inherited)
 }
 
 /// Whether a summary has accesses of code handed to a background thread.

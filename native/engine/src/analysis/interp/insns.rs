@@ -193,18 +193,11 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Some(q) => Expr::Path(q),
                 None => Expr::opaque(vec![p.clone()], None, own(st, p)),
             },
-            Expr::Compound(c) if c.either && !c.paths.is_empty() => {
-                let fields: Option<Vec<Path>> = c.paths.iter().map(|p| self.field_path(p, f)).collect();
-                match fields {
-                    Some(fields) => {
-                        let o = fields.iter().map(|q| own(st, q)).reduce(Own::join).unwrap_or(Own::Unowned);
-                        Expr::either(fields, None, o)
-                    }
-                    None => {
-                        self.read_expr(st, obj);
-                        Expr::opaque(vec![], None, c.own)
-                    }
-                }
+            // Read through each object it may be.
+            Expr::Compound(c) if c.either && !c.paths.is_empty() && c.paths.iter().all(|p| self.field_path(p, f).is_some()) => {
+                let fields: Vec<Path> = c.paths.iter().filter_map(|p| self.field_path(p, f)).collect();
+                let o = fields.iter().map(|q| own(st, q)).reduce(Own::join).unwrap_or(Own::Unowned);
+                Expr::either(fields, None, o)
             }
             other => {
                 self.read_expr(st, other);
