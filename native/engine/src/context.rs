@@ -211,6 +211,9 @@ impl References {
         self.0.extend(class.header.supertypes());
         for m in &class.methods {
             let Some(body) = &m.body else { continue };
+            // A call on an object the body allocates may run the allocated class's method
+            // (fresh_receiver_dispatch): its summary may be wanted too.
+            let allocated = if want.calls_and_fields { body.allocated_classes() } else { Vec::new() };
             for insn in &body.insns {
                 match insn {
                     Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
@@ -219,10 +222,14 @@ impl References {
                             self.2.insert(**f);
                         }
                     }
-                    Insn::Invoke { method, .. } => {
+                    Insn::Invoke { method, kind } => {
                         self.0.insert(method.class);
                         if want.calls_and_fields {
                             self.1.insert(**method);
+                            if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
+                                let exact = allocated.iter().filter(|&&c| c != method.class);
+                                self.1.extend(exact.map(|&class| MethodRef { class, ..**method }));
+                            }
                         }
                     }
                     _ => {}

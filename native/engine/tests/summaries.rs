@@ -354,3 +354,13 @@ fn real_jar_pairs_match_whole_analysis() {
         eprintln!("{down} with {up} summaries: {} issues, identical to the whole analysis", got.len());
     }
 }
+
+#[test]
+fn a_call_on_a_fresh_object_of_an_upstream_class_runs_its_summary() {
+    let alone = pair_b_alone("fresh-receiver");
+    // Sampler calls Sink.take on a CountingSink it allocates: CountingSink.take's summary,
+    // which nothing else in `b` names, is loaded and applied.
+    let races: Vec<_> = alone.issues.iter().filter(|i| i.class == "com.acme.b.Sampler").collect();
+    assert_eq!(races.len(), 1, "{:#?}", alone.issues);
+    assert_eq!((races[0].method.as_str(), races[0].access_path.as_str()), ("sample", "this.total.samples"));
+}

@@ -74,6 +74,10 @@ pub struct Extensions {
     /// Calls: a method returning a path of its receiver or parameters (a getter) gives the
     /// caller that path, so `getHolder().value = 5` writes `this.holder.value`.
     pub returned_paths: bool,
+    /// Calls: a virtual or interface call on an object the method allocated (`Base b = new
+    /// Sub(); b.run()`) runs the implementation of the allocated class (spec 2.5, the
+    /// reference's precision step), not the one the named class resolves to.
+    pub fresh_receiver_dispatch: bool,
 }
 
 impl Extensions {
@@ -111,6 +115,7 @@ impl Extensions {
         lambda_arguments: true,
         constant_values: true,
         returned_paths: true,
+        fresh_receiver_dispatch: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -136,6 +141,7 @@ impl Extensions {
         lambda_arguments: false,
         constant_values: false,
         returned_paths: false,
+        fresh_receiver_dispatch: false,
     };
 }
 

@@ -154,6 +154,9 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
                 }
             };
             if let Some(body) = &bodies[e.class][e.index] {
+                // A call on an object the method allocates may run the allocated class's
+                // implementation (fresh_receiver_dispatch): an edge to each such candidate.
+                let allocated = if inputs.extensions.fresh_receiver_dispatch { body.allocated_classes() } else { Vec::new() };
                 for insn in &body.insns {
                     // Thread handoffs: the handed code's summary is applied where it is handed.
                     match insn {
@@ -179,7 +182,14 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
                     }
                     match insn {
                         Insn::MonitorEnter | Insn::MonitorExit => concurrent = true,
-                        Insn::Invoke { method, .. } => {
+                        Insn::Invoke { method, kind } => {
+                            if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
+                                for &class in &allocated {
+                                    if let Some(exact) = table.resolve_exact(class, method) {
+                                        edge_to(&exact);
+                                    }
+                                }
+                            }
                             let mut target = **method;
                             let mut hops = 0;
                             loop {
@@ -602,3 +612,4 @@ mod tests {
         }
     }
 }
+

@@ -324,6 +324,21 @@ pub struct Body {
     pub handlers: Vec<Handler>,
 }
 
+impl Body {
+    /// The distinct classes the body allocates with `new`, in order of first appearance.
+    pub fn allocated_classes(&self) -> Vec<Sym> {
+        let mut classes: Vec<Sym> = Vec::new();
+        for insn in &self.insns {
+            if let Insn::New { class } = insn {
+                if !classes.contains(class) {
+                    classes.push(*class);
+                }
+            }
+        }
+        classes
+    }
+}
+
 /// An exception handler: instructions `start..end` are covered, `target` is the handler's
 /// first instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -216,6 +216,18 @@ impl ClassTable {
         self.find_in_supertypes(m.class, |c| self.get(c).filter(|h| h.is_interface()).and_then(concrete))
     }
 
+    /// The method a virtual or interface call `m` runs on an object of exact class `class`
+    /// (spec 2.5, the precision step for a receiver allocated in the calling method), when
+    /// `class` is a proper subtype of the named class and resolves the call elsewhere than the
+    /// named class does.
+    pub fn resolve_exact(&self, class: Sym, m: &MethodRef) -> Option<MethodRef> {
+        if class == m.class || !self.is_subtype(class, m.class) {
+            return None;
+        }
+        let exact = self.resolve_method(&MethodRef { class, ..*m })?;
+        (Some(exact) != self.resolve_method(m)).then_some(exact)
+    }
+
     /// The class declaring field `name` as seen from `class` (itself, superclasses,
     /// then interfaces); the named class when unknown.
     pub fn resolve_field(&self, class: Sym, name: Sym) -> Sym {

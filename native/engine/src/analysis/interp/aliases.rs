@@ -73,6 +73,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// `xstore`: assigns a local slot, which stands for the stored field path if any.
     pub(super) fn store_local(&mut self, st: &mut State, slot: u16, value: &Expr, wide: bool) {
         let lhs = self.local_path(slot);
+        self.note_allocation(st, slot, value);
         self.assign(st, &lhs, value, wide);
         if self.aliases_on() {
             let alias = match value {

@@ -109,6 +109,7 @@ fn take_state(st: &mut State) -> State {
         stack: Vec::new(),
         escaped: PathMap::default(),
         aliases: Default::default(),
+        allocated: Default::default(),
     };
     std::mem::replace(st, empty)
 }

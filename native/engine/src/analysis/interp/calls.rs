@@ -94,10 +94,13 @@ impl<'a, 'e> Interp<'a, 'e> {
                     apply_lock_effect(st, effect, self.env.extensions.callee_releases)
                 }
                 None if cf.ignored => {}
-                None => match (self.env.callee)(&resolved) {
-                    Callee::Summary(s) => returned = self.apply_summary(st, &resolved, s, &args, &ret),
-                    Callee::Unknown => self.no_summary(st, cf, &args, &ret),
-                },
+                None => {
+                    let target = self.fresh_receiver_target(st, kind, named, &args).unwrap_or(resolved);
+                    match (self.env.callee)(&target) {
+                        Callee::Summary(s) => returned = self.apply_summary(st, &target, s, &args, &ret),
+                        Callee::Unknown => self.no_summary(st, cf, &args, &ret),
+                    }
+                }
             }
             if cf.returns_read_lock {
                 st.attrs.set(&ret, Some(Attr::ReadLockHandle));

@@ -21,6 +21,7 @@ use super::models;
 
 mod accesses;
 mod aliases;
+mod dispatch;
 mod branches;
 mod calls;
 mod containers;
@@ -110,6 +111,7 @@ fn handler_entry(st: &State) -> State {
         stack: vec![Slot::Val(Expr::opaque(Vec::new(), None, Own::Unowned))],
         escaped: st.escaped.clone(),
         aliases: st.aliases.clone(),
+        allocated: st.allocated.clone(),
     }
 }
 
@@ -223,6 +225,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             stack: Vec::new(),
             escaped: PathMap::default(),
             aliases: Default::default(),
+            allocated: Default::default(),
         }
     }
 

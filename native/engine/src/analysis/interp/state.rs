@@ -8,6 +8,7 @@ use crate::classfile::model::ConstVal;
 
 use super::super::domain::*;
 use super::aliases::Aliases;
+use super::dispatch::Allocations;
 use super::ownership::own_e;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -82,6 +83,8 @@ pub(super) struct State {
     pub(super) escaped: PathMap<Own>,
     /// Local-aliases extension: what a local slot stands for (sorted by slot).
     pub(super) aliases: Aliases,
+    /// Fresh-receiver-dispatch extension: the local slots holding an object allocated here.
+    pub(super) allocated: Allocations,
 }
 
 pub(super) fn push(st: &mut State, e: Expr, wide: bool) {
@@ -201,5 +204,6 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool, alternatives: b
         // Escaped on either branch: escaped after the join.
         escaped: a.escaped.merge(&b.escaped, |x, y| Some(x.join(y)), true),
         aliases: a.aliases.join(&b.aliases),
+        allocated: a.allocated.join(&b.allocated),
     }
 }
