@@ -4,7 +4,7 @@ use crate::sym::Sym;
 
 use super::super::domain::*;
 use super::super::facts;
-use super::ownership::{escape_value, escaped_bound, holder_own, own, own_e};
+use super::ownership::{escape_value, escaped_bound, holder_own, own, own_e, Holders};
 use super::state::*;
 use super::Interp;
 
@@ -99,8 +99,14 @@ impl<'a, 'e> Interp<'a, 'e> {
         st.escaped.remove_under(lhs);
         let heap = !lhs.steps.is_empty();
         if heap {
+            // Stored into a fresh object of this method: it leaves with that object.
+            if let Some(holder) = Holders::holder_of(&Path::of(lhs.base)) {
+                st.holders.hold(holder, rhs);
+            }
             let bound = holder_own(st, lhs);
             escape_value(st, rhs, bound);
+        } else if let Some(local) = Holders::holder_of(lhs) {
+            st.holders.assigned(local, rhs);
         }
         // The location now holds an escaped object: what is reached through it is too.
         if let Some(b) = carried.map(|c| if heap { c.join(holder_own(st, lhs)) } else { c }) {

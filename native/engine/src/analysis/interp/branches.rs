@@ -110,6 +110,7 @@ fn take_state(st: &mut State) -> State {
         escaped: PathMap::default(),
         aliases: Default::default(),
         allocated: Default::default(),
+        holders: Default::default(),
     };
     std::mem::replace(st, empty)
 }

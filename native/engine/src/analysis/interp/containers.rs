@@ -3,7 +3,7 @@
 use super::super::domain::*;
 use super::super::facts::CallFacts;
 use super::super::models::ContainerAccess;
-use super::ownership::{escape_value, own};
+use super::ownership::{escape_value, own, Holders};
 use super::state::*;
 use super::Interp;
 
@@ -18,6 +18,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         if access == ContainerAccess::Write && self.env.extensions.escape_ownership {
             let bound = own(st, &receiver);
             for a in &args[1..] {
+                if let Some(h) = Holders::holder_of(&receiver) {
+                    st.holders.hold(h, a);
+                }
                 escape_value(st, a, bound);
             }
         }

@@ -112,6 +112,7 @@ fn handler_entry(st: &State) -> State {
         escaped: st.escaped.clone(),
         aliases: st.aliases.clone(),
         allocated: st.allocated.clone(),
+        holders: st.holders.clone(),
     }
 }
 
@@ -226,6 +227,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             escaped: PathMap::default(),
             aliases: Default::default(),
             allocated: Default::default(),
+            holders: Default::default(),
         }
     }
 

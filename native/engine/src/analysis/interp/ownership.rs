@@ -38,13 +38,90 @@ pub(super) fn escaped_bound(st: &State, p: &Path) -> Option<Own> {
 }
 
 /// The object at `p` escapes to a place owned as `bound`: from now on it (and what it
-/// reaches) is owned at most as that place.
+/// reaches) is owned at most as that place, and so are the objects it holds.
 pub(super) fn escape(st: &mut State, p: &Path, bound: Own) {
-    if bound.is_owned() || own(st, p).join(bound) == own(st, p) {
+    if bound.is_owned() {
+        return;
+    }
+    let mut work = vec![p.clone()];
+    let mut done: Vec<Path> = Vec::new();
+    while let Some(p) = work.pop() {
+        if done.contains(&p) {
+            continue;
+        }
+        work.extend(st.holders.held_by(&p));
+        escape_one(st, &p, bound);
+        done.push(p);
+    }
+}
+
+fn escape_one(st: &mut State, p: &Path, bound: Own) {
+    if own(st, p).join(bound) == own(st, p) {
         return;
     }
     let joined = st.escaped.get(p).map_or(bound, |b| b.join(bound));
     st.escaped.set(p, Some(joined));
+}
+
+/// Objects held by a fresh object of the method (a wrapper given `this`, a local list given a
+/// node, what a constructor keeps): they escape when their holder does.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct Holders {
+    /// (holder, held): the holder is a local or a temporary holding a fresh object.
+    links: Vec<(Base, Path)>,
+}
+
+impl Holders {
+    /// A fresh object's base (a local or a temporary), the only holders kept.
+    pub(super) fn holder_of(p: &Path) -> Option<Base> {
+        (p.steps.is_empty() && matches!(p.base, Base::Local(_) | Base::Temp(_))).then_some(p.base)
+    }
+
+    /// The holder base of a value that is a fresh object's local or temporary itself.
+    pub(super) fn holder_of_value(e: &Expr) -> Option<Base> {
+        match e {
+            Expr::Path(p) => Holders::holder_of(p),
+            _ => None,
+        }
+    }
+
+    fn held_by(&self, p: &Path) -> Vec<Path> {
+        match Holders::holder_of(p) {
+            Some(h) => self.links.iter().filter(|(holder, _)| *holder == h).map(|(_, held)| held.clone()).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// `holder` now holds each object `value` may be.
+    pub(super) fn hold(&mut self, holder: Base, value: &Expr) {
+        for p in value.paths() {
+            if !matches!(p.base, Base::Static(_)) && p.base != holder && !self.links.iter().any(|(h, q)| *h == holder && q == p) {
+                self.links.push((holder, p.clone()));
+            }
+        }
+    }
+
+    /// The local or temporary `to` was assigned `value`: it holds what `value` held.
+    pub(super) fn assigned(&mut self, to: Base, value: &Expr) {
+        self.links.retain(|(h, _)| *h != to);
+        if let Some(from) = Holders::holder_of_value(value) {
+            let moved: Vec<(Base, Path)> =
+                self.links.iter().filter(|(h, _)| *h == from).map(|(_, held)| (to, held.clone())).collect();
+            self.links.extend(moved);
+        }
+    }
+
+    /// Held on either branch: held after the join.
+    pub(super) fn join(&self, other: &Holders) -> Holders {
+        let mut links = self.links.clone();
+        links.extend(other.links.iter().filter(|l| !self.links.contains(l)).cloned());
+        Holders { links }
+    }
+
+    /// Keeps the links whose holder and held object are both still live.
+    pub(super) fn retain_bases(&mut self, keep: impl Fn(&Base) -> bool) {
+        self.links.retain(|(h, held)| keep(h) && keep(&held.base));
+    }
 }
 
 /// Every object a value may be escapes to `bound`.

@@ -9,6 +9,7 @@ use crate::classfile::model::ConstVal;
 use super::super::domain::*;
 use super::aliases::Aliases;
 use super::dispatch::Allocations;
+use super::ownership::Holders;
 use super::ownership::own_e;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -85,6 +86,8 @@ pub(super) struct State {
     pub(super) aliases: Aliases,
     /// Fresh-receiver-dispatch extension: the local slots holding an object allocated here.
     pub(super) allocated: Allocations,
+    /// Escape-ownership extension: the objects fresh objects of the method hold.
+    pub(super) holders: Holders,
 }
 
 pub(super) fn push(st: &mut State, e: Expr, wide: bool) {
@@ -155,6 +158,7 @@ pub(super) fn gc_temps(st: &mut State) {
     st.own.retain_bases(keep);
     st.attrs.retain_bases(keep);
     st.escaped.retain_bases(keep);
+    st.holders.retain_bases(keep);
 }
 
 /// 3.8: join of two states at a control-flow merge.
@@ -205,5 +209,6 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool, alternatives: b
         escaped: a.escaped.merge(&b.escaped, |x, y| Some(x.join(y)), true),
         aliases: a.aliases.join(&b.aliases),
         allocated: a.allocated.join(&b.allocated),
+        holders: a.holders.join(&b.holders),
     }
 }
