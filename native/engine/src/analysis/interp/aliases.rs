@@ -12,45 +12,12 @@ use super::ownership::own_e;
 use super::state::*;
 use super::Interp;
 
-/// What local slots stand for, sorted by slot.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(super) struct Aliases {
-    slots: Vec<(u16, Expr)>,
-}
+/// What local slots stand for.
+pub(super) type Aliases = SlotMap<Expr>;
 
-impl Aliases {
-    fn get(&self, slot: u16) -> Option<&Expr> {
-        self.slots.binary_search_by_key(&slot, |(s, _)| *s).ok().map(|i| &self.slots[i].1)
-    }
-
-    fn set(&mut self, slot: u16, e: Option<Expr>) {
-        match (self.slots.binary_search_by_key(&slot, |(s, _)| *s), e) {
-            (Ok(i), Some(e)) => self.slots[i].1 = e,
-            (Ok(i), None) => {
-                self.slots.remove(i);
-            }
-            (Err(i), Some(e)) => self.slots.insert(i, (slot, e)),
-            (Err(_), None) => {}
-        }
-    }
-
-    /// Kept where both sides agree; elsewhere the slot is itself again.
-    pub(super) fn join(&self, other: &Aliases) -> Aliases {
-        if self == other {
-            return self.clone();
-        }
-        Aliases { slots: self.slots.iter().filter(|entry| other.slots.contains(entry)).cloned().collect() }
-    }
-
-    /// The lock or thread state changed.
-    fn clear(&mut self) {
-        self.slots.clear();
-    }
-
-    /// `lhs` was assigned: aliases of it or of anything below it are stale.
-    fn invalidate(&mut self, lhs: &Path) {
-        self.slots.retain(|(_, e)| !e.paths().iter().any(|p| p.base == lhs.base && p.steps.starts_with(&lhs.steps)));
-    }
+/// `lhs` was assigned: aliases of it or of anything below it are stale.
+fn invalidate(aliases: &mut Aliases, lhs: &Path) {
+    aliases.retain(|e| !e.paths().iter().any(|p| p.base == lhs.base && p.steps.starts_with(&lhs.steps)));
 }
 
 impl<'a, 'e> Interp<'a, 'e> {
@@ -106,7 +73,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         if !self.aliases_on() {
             return;
         }
-        st.aliases.invalidate(lhs);
+        invalidate(&mut st.aliases, lhs);
         if !reference || !lhs.base.is_reportable() {
             return;
         }

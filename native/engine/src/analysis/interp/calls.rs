@@ -11,7 +11,7 @@ use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
 use super::super::models::{in_read_mode, LockEffect, ThreadEffect};
 use super::locks::{acquire, apply_lock_effect, apply_lock_thread, release};
-use super::ownership::{escape_value, own, own_e, Holders};
+use super::ownership::{escape_value, keep_arguments, own, own_e, Holders};
 use super::state::*;
 use super::{Callee, Interp, MAX_INLINE_DEPTH};
 
@@ -201,26 +201,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         // Decided before the arguments escape below: whether each is still fresh.
         let stored = self.fresh_objects_stored(st, &s.param_stores, args);
         if self.env.extensions.escape_ownership {
-            // Stored by the callee into another argument that is a fresh object here (a
-            // wrapper's constructor given `this`): it leaves with that object. Not the outer
-            // instance javac gives every inner object (`this$0`), which most never use: code
-            // handed to another thread is followed by the thread handoffs instead.
-            for (i, into) in s.param_stores.iter().filter(|(_, into)| !is_outer_instance_field(into)) {
-                let holder = into.base.formal_index().and_then(|j| args.get(j)).and_then(Holders::holder_of_value);
-                if let (Some(h), Some(a)) = (holder, args.get(*i as usize)) {
-                    st.holders.hold(h, a);
-                }
-            }
+            keep_arguments(st, s, args);
             for (i, bound) in &s.param_escapes {
                 let Some(a) = args.get(*i as usize) else { continue };
-                // Kept by another argument that is a fresh object here (a wrapper's
-                // constructor given `this`): it leaves with that object.
-                if let Own::OwnedIf(set) = bound {
-                    let holders = args.iter().enumerate().filter(|(j, _)| *j < 64 && set & (1 << j) != 0);
-                    for h in holders.filter_map(|(_, holder)| Holders::holder_of_value(holder)) {
-                        st.holders.hold(h, a);
-                    }
-                }
                 escape_value(st, a, own_at_call(st, *bound, args));
             }
         }
@@ -441,7 +424,3 @@ fn looper_attr(effect: ThreadEffect, receiver: Option<Attr>) -> Option<Attr> {
     }
 }
 
-/// A location that is the synthetic field of an inner object holding its outer instance.
-fn is_outer_instance_field(p: &Path) -> bool {
-    matches!(p.steps.last(), Some(Step::Field { name, .. }) if name.as_str().starts_with("this$"))
-}

@@ -8,40 +8,9 @@ use super::super::domain::*;
 use super::state::{Expr, State};
 use super::Interp;
 
-/// The local slots that hold an object allocated in this method, with the `new`
-/// instruction that made it (sorted by slot).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(super) struct Allocations {
-    slots: Vec<(u16, u32)>,
-}
-
-impl Allocations {
-    fn get(&self, slot: u16) -> Option<u32> {
-        self.slots.binary_search_by_key(&slot, |(s, _)| *s).ok().map(|i| self.slots[i].1)
-    }
-
-    fn set(&mut self, slot: u16, pc: Option<u32>) {
-        match (self.slots.binary_search_by_key(&slot, |(s, _)| *s), pc) {
-            (Ok(i), Some(pc)) => self.slots[i].1 = pc,
-            (Ok(i), None) => {
-                self.slots.remove(i);
-            }
-            (Err(i), Some(pc)) => self.slots.insert(i, (slot, pc)),
-            (Err(_), None) => {}
-        }
-    }
-
-    /// Kept where both sides agree.
-    pub(super) fn join(&self, other: &Allocations) -> Allocations {
-        if self == other {
-            return self.clone();
-        }
-        Allocations { slots: self.slots.iter().filter(|entry| other.slots.contains(entry)).cloned().collect() }
-    }
-}
-
 impl<'a, 'e> Interp<'a, 'e> {
-    /// `xstore` into a local slot: whether it now holds an object allocated here.
+    /// `xstore` into a local slot: whether it now holds an object allocated here (the state
+    /// keeps, per slot, the `new` instruction that made it).
     pub(super) fn note_allocation(&self, st: &mut State, slot: u16, value: &Expr) {
         if self.env.extensions.fresh_receiver_dispatch {
             let pc = self.allocated_at(st, value);
@@ -57,7 +26,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         match p.base {
             Base::Temp(pc) => matches!(self.body.insns.get(pc as usize), Some(Insn::New { .. })).then_some(pc),
-            Base::Local(slot) => st.allocated.get(slot),
+            Base::Local(slot) => st.allocated.get(slot).copied(),
             _ => None,
         }
     }

@@ -63,6 +63,33 @@ fn escape_one(st: &mut State, p: &Path, bound: Own) {
     st.escaped.set(p, Some(joined));
 }
 
+/// What the fresh objects among a call's arguments keep: an argument the callee stored into
+/// one of them, or let escape to one (a wrapper's constructor given `this`, a helper adding to
+/// a list). Not the outer instance javac gives every inner object (`this$0`), which most never
+/// use: code handed to another thread is followed by the thread handoffs instead.
+pub(super) fn keep_arguments(st: &mut State, s: &Summary, args: &[Expr]) {
+    let mut keep = |holder: usize, kept: u16| {
+        if let (Some(h), Some(a)) = (args.get(holder).and_then(Holders::holder_of_value), args.get(kept as usize)) {
+            st.holders.hold(h, a);
+        }
+    };
+    for (i, into) in s.param_stores.iter().filter(|(_, into)| !is_outer_instance_field(into)) {
+        if let Some(j) = into.base.formal_index() {
+            keep(j, *i);
+        }
+    }
+    for (i, bound) in &s.param_escapes {
+        if let Own::OwnedIf(set) = bound {
+            (0..64).filter(|j| set & (1 << j) != 0).for_each(|j| keep(j, *i));
+        }
+    }
+}
+
+/// A location that is the synthetic field of an inner object holding its outer instance.
+fn is_outer_instance_field(p: &Path) -> bool {
+    matches!(p.steps.last(), Some(Step::Field { name, .. }) if name.as_str().starts_with("this$"))
+}
+
 /// Objects held by a fresh object of the method (a wrapper given `this`, a local list given a
 /// node, what a constructor keeps): they escape when their holder does.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -8,7 +8,6 @@ use crate::classfile::model::ConstVal;
 
 use super::super::domain::*;
 use super::aliases::Aliases;
-use super::dispatch::Allocations;
 use super::ownership::Holders;
 use super::ownership::own_e;
 
@@ -85,9 +84,54 @@ pub(super) struct State {
     /// Local-aliases extension: what a local slot stands for (sorted by slot).
     pub(super) aliases: Aliases,
     /// Fresh-receiver-dispatch extension: the local slots holding an object allocated here.
-    pub(super) allocated: Allocations,
+    pub(super) allocated: SlotMap<u32>,
     /// Escape-ownership extension: the objects fresh objects of the method hold.
     pub(super) holders: Holders,
+}
+
+/// Values kept per local slot, sorted by slot (aliases, allocations). A join keeps what both
+/// sides agree on; elsewhere the slot has no value.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct SlotMap<T> {
+    slots: Vec<(u16, T)>,
+}
+
+impl<T> Default for SlotMap<T> {
+    fn default() -> SlotMap<T> {
+        SlotMap { slots: Vec::new() }
+    }
+}
+
+impl<T: Clone + PartialEq> SlotMap<T> {
+    pub(super) fn get(&self, slot: u16) -> Option<&T> {
+        self.slots.binary_search_by_key(&slot, |(s, _)| *s).ok().map(|i| &self.slots[i].1)
+    }
+
+    pub(super) fn set(&mut self, slot: u16, value: Option<T>) {
+        match (self.slots.binary_search_by_key(&slot, |(s, _)| *s), value) {
+            (Ok(i), Some(v)) => self.slots[i].1 = v,
+            (Ok(i), None) => {
+                self.slots.remove(i);
+            }
+            (Err(i), Some(v)) => self.slots.insert(i, (slot, v)),
+            (Err(_), None) => {}
+        }
+    }
+
+    pub(super) fn join(&self, other: &SlotMap<T>) -> SlotMap<T> {
+        if self == other {
+            return self.clone();
+        }
+        SlotMap { slots: self.slots.iter().filter(|entry| other.slots.contains(entry)).cloned().collect() }
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.slots.clear();
+    }
+
+    pub(super) fn retain(&mut self, keep: impl Fn(&T) -> bool) {
+        self.slots.retain(|(_, v)| keep(v));
+    }
 }
 
 pub(super) fn push(st: &mut State, e: Expr, wide: bool) {
