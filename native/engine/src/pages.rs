@@ -1,10 +1,11 @@
 //! How the command's own process uses memory pages, fitted to the size of its input.
 //!
-//! - **Huge pages.** The allocator asks the kernel for transparent huge pages (2 MiB). On
-//!   inputs of ordinary size they make a run about 4% faster; but memory then grows in 2 MiB
-//!   steps, and on very large inputs the peak is some 3% higher (the Android framework jar
-//!   with summaries: 65 MiB, see docs/performance.md). Above [`LARGE_INPUT_BYTES`] of jars
-//!   and class files the peak matters more, so huge pages are turned off for the process.
+//! - **Huge pages** are off for the process. A transparent huge page is zeroed in full (2 MiB)
+//!   when first touched. Where memory a process freed has gone back to the host (a virtual
+//!   machine with free page reporting), that first touch costs some five times what it costs
+//!   with 4 KiB pages: on the corpus the run then spent a third of its time zeroing pages
+//!   (docs/performance.md). With memory still warm, huge pages are only about 4% faster, and
+//!   they make the peak grow in 2 MiB steps.
 //! - **Freed pages.** By default the allocator gives freed pages back to the kernel after a
 //!   delay, and the kernel zeroes them again when they are reused: on the corpus that is a
 //!   tenth of the run. Below [`LARGE_INPUT_BYTES`] the process keeps its freed pages (it
@@ -15,16 +16,14 @@
 
 use std::path::PathBuf;
 
-/// Inputs (jars and class files given directly, by size on disk) above which the process
-/// runs without transparent huge pages. Class directories are one module's build output
-/// and count nothing.
+/// Inputs (jars and class files given directly, by size on disk) above which freed pages
+/// are given back. Class directories are one module's build output and count nothing.
 const LARGE_INPUT_BYTES: u64 = 64 << 20;
 
 /// Call before any other thread starts: the allocator's options are not thread-safe.
 pub fn fit_to_input(inputs: &[PathBuf]) {
-    if is_large(inputs) {
-        disable_huge_pages();
-    } else {
+    disable_huge_pages();
+    if !is_large(inputs) {
         keep_freed_pages();
     }
 }
