@@ -78,6 +78,10 @@ pub struct Extensions {
     /// Sub(); b.run()`) runs the implementation of the allocated class (spec 2.5, the
     /// reference's precision step), not the one the named class resolves to.
     pub fresh_receiver_dispatch: bool,
+    /// Locks: a monitor of `this` (a synchronized instance method, `synchronized (this)`)
+    /// does not protect static fields: threads working on two objects of the class do not
+    /// exclude each other.
+    pub object_monitors: bool,
 }
 
 impl Extensions {
@@ -116,6 +120,7 @@ impl Extensions {
         constant_values: true,
         returned_paths: true,
         fresh_receiver_dispatch: true,
+        object_monitors: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -142,6 +147,7 @@ impl Extensions {
         constant_values: false,
         returned_paths: false,
         fresh_receiver_dispatch: false,
+        object_monitors: false,
     };
 }
 

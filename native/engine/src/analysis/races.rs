@@ -576,7 +576,7 @@ impl<'a> ClassReporter<'a> {
                 )
             }
             IssueKind::ThreadSafetyViolation => {
-                let why = self.race_reason(e, explanation);
+                let why = self.race_reason(e, explanation) + &self.own_monitor_note(e);
                 if e.is_write() {
                     let verb = match &e.access.key.kind {
                         AccessKind::ContainerWrite(..) => "mutates",
@@ -593,6 +593,21 @@ impl<'a> ClassReporter<'a> {
                     )
                 }
             }
+        }
+    }
+
+    /// Object-monitors extension: an unprotected static access in a synchronized instance
+    /// method looks protected to a reader of the code; say why it is not.
+    fn own_monitor_note(&self, e: &Entry<'a>) -> String {
+        let static_path = matches!(e.access.key.kind.path().base, Base::Static(_));
+        let flags = self.class.methods[self.analysis.methods[e.method].index].header.flags;
+        let synchronized_instance = flags & ACC_SYNCHRONIZED != 0 && flags & ACC_STATIC == 0;
+        if self.cfg.extensions.object_monitors && e.inherited.is_none() && static_path && !e.access.key.lock && synchronized_instance {
+            " A synchronized instance method holds the monitor of one object only: a thread working on another object of \
+             the class does not wait for it, so it does not protect a static field."
+                .into()
+        } else {
+            String::new()
         }
     }
 

@@ -4,6 +4,7 @@ use crate::sym::Sym;
 
 use super::super::domain::*;
 use super::super::facts;
+use super::locks::protects;
 use super::ownership::{escape_value, escaped_bound, holder_own, own, own_e, Holders};
 use super::state::*;
 use super::Interp;
@@ -15,7 +16,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             return;
         }
         // A read-mode lock excludes writers only: it protects reads, not writes.
-        let lock = st.locks > 0 || (st.read_locks > 0 && !kind.is_write());
+        let lock = protects(st, path) || (st.read_locks > 0 && !kind.is_write());
         let key = AccessKey { kind, thread: st.threads, lock, own_pre, handed: false };
         let site = Site { line, trace };
         match self.accesses.get_mut(&key) {

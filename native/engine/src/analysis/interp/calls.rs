@@ -10,7 +10,7 @@ use crate::interned;
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
 use super::super::models::{in_read_mode, LockEffect, ThreadEffect};
-use super::locks::{acquire, apply_lock_effect, apply_lock_thread, release};
+use super::locks::{acquire, apply_lock_effect, apply_lock_thread, protects, release};
 use super::ownership::{escape_value, keep_arguments, own, own_e, Holders};
 use super::state::*;
 use super::{Callee, Interp, MAX_INLINE_DEPTH};
@@ -20,6 +20,8 @@ use super::{Callee, Interp, MAX_INLINE_DEPTH};
 pub(super) struct AppliedAt {
     pub(super) threads: Threads,
     pub(super) lock: bool,
+    /// A lock other than a monitor of `this` (object-monitors extension).
+    pub(super) static_lock: bool,
     pub(super) read_lock: bool,
     pub(super) args: Vec<(Option<Path>, Own)>,
 }
@@ -234,11 +236,11 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// The callee's accesses as made at this call: on the caller's arguments, under the
     /// caller's locks and thread, through the call site.
     fn add_summary_accesses(&mut self, st: &State, callee: &MethodRef, s: &Summary, args: &[Expr]) {
-        let caller_lock = st.locks > 0;
         let call_site = CallSite { callee: *callee, line: self.line };
         let at = AppliedAt {
             threads: st.threads,
-            lock: caller_lock,
+            lock: st.locks > 0,
+            static_lock: st.locks > st.object_locks,
             read_lock: st.read_locks > 0,
             args: args
                 .iter()
@@ -382,7 +384,7 @@ pub(super) fn substitute(path: &Path, args: &[Expr]) -> Option<Path> {
 /// (a caller's read lock protects reads only).
 pub(super) fn thread_and_lock_at_call(st: &State, key: &AccessKey) -> (Threads, bool) {
     let thread = if key.thread == Threads::AnyThreadButSelf { Threads::AnyThreadButSelf } else { st.threads };
-    let lock = key.lock || st.locks > 0 || (st.read_locks > 0 && !key.kind.is_write());
+    let lock = key.lock || protects(st, key.kind.path()) || (st.read_locks > 0 && !key.kind.is_write());
     (thread, lock)
 }
 

@@ -7,7 +7,7 @@ use crate::sym::Sym;
 
 use super::super::domain::*;
 use super::super::models::LockEffect;
-use super::locks::apply_lock_effect;
+use super::locks::{apply_lock_effect, enter_own_monitor, exit_own_monitor};
 use super::ownership::{own, own_e};
 use super::state::*;
 use super::Interp;
@@ -180,7 +180,17 @@ impl<'a, 'e> Interp<'a, 'e> {
                 if effect == LockEffect::Release {
                     self.flush_pending_reads(st);
                 }
+                // Inlined accessors have no monitors of their own: `this` is the method's.
+                let own_monitor = self.inline_depth == 0
+                    && matches!(&v, Expr::Path(p) if p.base == Base::This && p.steps.is_empty())
+                    && self.own_monitor_is_per_object();
+                if own_monitor && effect == LockEffect::Release {
+                    exit_own_monitor(st);
+                }
                 apply_lock_effect(st, effect, self.env.extensions.callee_releases);
+                if own_monitor && effect == LockEffect::Acquire {
+                    enter_own_monitor(st);
+                }
             }
             // Control flow is handled by `run_block`.
             Insn::Return { .. } | Insn::Athrow | Insn::Goto { .. } | Insn::If { .. } | Insn::Switch { .. } | Insn::Jsr { .. } | Insn::Ret => {}

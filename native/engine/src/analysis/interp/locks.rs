@@ -1,12 +1,23 @@
 //! Lock and thread effects (5.8, 6.1-6.2) on the state.
 
 use super::super::domain::*;
+use crate::classfile::model::ACC_PRIVATE;
 use super::super::models::LockEffect;
 use super::ownership::own_e;
 use super::state::*;
 use super::Interp;
 
 impl<'a, 'e> Interp<'a, 'e> {
+    /// Object-monitors extension: whether a monitor of `this` is one object's own lock, which
+    /// threads working on other objects of the class do not take. A class whose constructors
+    /// are all private makes every object of it itself (a singleton, an enum): its monitor is
+    /// taken as the one lock all its users share.
+    pub(super) fn own_monitor_is_per_object(&self) -> bool {
+        self.env.extensions.object_monitors
+            && !self.input.method.header.is_static()
+            && self.input.class.methods.iter().any(|m| m.name.as_str() == "<init>" && m.flags & ACC_PRIVATE == 0)
+    }
+
     /// 2.3: before an unlock, values still on the stack are recorded as read
     /// (under the lock) and become plain values, so they are not read again later.
     pub(super) fn flush_pending_reads(&mut self, st: &mut State) {
@@ -58,6 +69,27 @@ pub(super) fn release(st: &mut State, n: u8, track: bool) {
     }
     st.locks = st.locks.saturating_sub(n);
     st.may_locks = st.may_locks.saturating_sub(n);
+    st.object_locks = st.object_locks.min(st.locks);
+}
+
+/// `synchronized (this)` in an instance method: one more lock, a monitor of `this`.
+pub(super) fn enter_own_monitor(st: &mut State) {
+    st.object_locks = (st.object_locks + 1).min(st.locks);
+}
+
+/// The end of a `synchronized (this)` block.
+pub(super) fn exit_own_monitor(st: &mut State) {
+    st.object_locks = st.object_locks.saturating_sub(1);
+}
+
+/// Whether an access to `path` is protected: any lock protects an object's fields; a static
+/// field needs a lock other than a monitor of `this`, which threads working on other objects
+/// of the class do not take.
+pub(super) fn protects(st: &State, path: &Path) -> bool {
+    match path.base {
+        Base::Static(_) => st.locks > st.object_locks,
+        _ => st.locks > 0,
+    }
 }
 
 /// A tested `tryLock` result. The reference also takes a lock away on the failed

@@ -103,6 +103,7 @@ fn handler_entry(st: &State) -> State {
     State {
         threads: st.threads,
         locks: st.locks,
+        object_locks: st.object_locks,
         read_locks: st.read_locks,
         may_locks: st.may_locks,
         released: st.released,
@@ -218,6 +219,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         State {
             threads: self.input.facts.initial_threads,
             locks: if synchronized { 1 } else { 0 },
+            object_locks: if synchronized && self.own_monitor_is_per_object() { 1 } else { 0 },
             read_locks: 0,
             may_locks: if synchronized { 1 } else { 0 },
             released: 0,

@@ -68,6 +68,10 @@ pub(super) enum Slot {
 pub(super) struct State {
     pub(super) threads: Threads,
     pub(super) locks: u8,
+    /// Of the locks held, the monitors of `this` (a synchronized instance method,
+    /// `synchronized (this)`): they exclude only threads working on the same object, so they
+    /// do not protect static state (object-monitors extension; else 0).
+    pub(super) object_locks: u8,
     /// Read-mode locks held (lock-precision extension; always 0 in compat mode).
     pub(super) read_locks: u8,
     /// Locks held on some path (the join is max whatever `locks` uses): a release when
@@ -244,6 +248,7 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool, alternatives: b
         // only one branch does not protect what follows the join.
         locks: if must_hold { a.locks.min(b.locks) } else { a.locks.max(b.locks) },
         read_locks: if must_hold { a.read_locks.min(b.read_locks) } else { a.read_locks.max(b.read_locks) },
+        object_locks: a.object_locks.min(b.object_locks),
         may_locks: a.may_locks.max(b.may_locks),
         released: a.released.max(b.released),
         own: a.own.merge(&b.own, |x, y| Some(x.join(y)), true),
