@@ -574,3 +574,30 @@ fn warnings_can_be_silenced() {
     assert!(out.stderr.is_empty(), "{}", stderr(&out));
     assert!(!json(&out)["diagnostics"].as_array().unwrap().is_empty(), "still in the report");
 }
+
+/// A static field left unprotected under a monitor of `this` looks locked in the code: the
+/// message says why it is not, and only there (a static race under no lock at all has no note).
+#[test]
+fn message_explains_a_static_field_under_the_monitor_of_this() {
+    let tmp = tempdir("own-monitor");
+    let classes = javac(
+        tmp.path(),
+        &[(
+            "m/Counters.java",
+            "package m;\n\
+             class UnderOwnMonitor { static int sCount; synchronized void inc() { sCount++; } }\n\
+             class Unlocked { static int sCount; void inc() { synchronized (this) {} sCount++; } }\n",
+        )],
+    );
+    let (_, report) = analyze_json(&[&classes]);
+    let messages: Vec<(String, String)> = report["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["class"].as_str().unwrap().to_string(), i["message"].as_str().unwrap().to_string()))
+        .collect();
+    let note = "The only locks held are monitors of `this`";
+    let of = |class: &str| messages.iter().filter(|(c, _)| c == class).map(|(_, m)| m).collect::<Vec<_>>();
+    assert!(!of("m.UnderOwnMonitor").is_empty() && of("m.UnderOwnMonitor").iter().all(|m| m.contains(note)), "{messages:?}");
+    assert!(!of("m.Unlocked").is_empty() && of("m.Unlocked").iter().all(|m| !m.contains(note)), "{messages:?}");
+}

@@ -592,6 +592,11 @@ pub struct Summary {
     /// value is that path. None for a result that is fresh or has an attribute.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub return_path: Option<Path>,
+    /// Object-monitors extension: the static paths the method accesses (itself or through
+    /// callees) unprotected only because the locks it holds are monitors of `this`, sorted;
+    /// for the report's message. Not in summary files: only the analysed module reports.
+    #[serde(skip)]
+    pub own_monitor_statics: Vec<Path>,
 }
 
 impl Summary {
@@ -608,6 +613,7 @@ impl Summary {
             param_escapes: Vec::new(),
             param_stores: Vec::new(),
             return_path: None,
+            own_monitor_statics: Vec::new(),
         }
     }
 }

@@ -596,15 +596,16 @@ impl<'a> ClassReporter<'a> {
         }
     }
 
-    /// Object-monitors extension: an unprotected static access in a synchronized instance
-    /// method looks protected to a reader of the code; say why it is not.
+    /// Object-monitors extension: an unprotected static access made under a monitor of `this`
+    /// looks protected to a reader of the code; say why it is not.
     fn own_monitor_note(&self, e: &Entry<'a>) -> String {
-        let static_path = matches!(e.access.key.kind.path().base, Base::Static(_));
-        let flags = self.class.methods[self.analysis.methods[e.method].index].header.flags;
-        let synchronized_instance = flags & ACC_SYNCHRONIZED != 0 && flags & ACC_STATIC == 0;
-        if self.cfg.extensions.object_monitors && e.inherited.is_none() && static_path && !e.access.key.lock && synchronized_instance {
-            " A synchronized instance method holds the monitor of one object only: a thread working on another object of \
-             the class does not wait for it, so it does not protect a static field."
+        let path = e.access.key.kind.path();
+        let own_monitor = e.inherited.is_none()
+            && !e.access.key.lock
+            && self.analysis.summaries[e.method].own_monitor_statics.binary_search(path).is_ok();
+        if own_monitor {
+            " The only locks held are monitors of `this` (a synchronized instance method, `synchronized (this)`): a \
+             thread working on another object of the class does not wait for them, so they do not protect a static field."
                 .into()
         } else {
             String::new()

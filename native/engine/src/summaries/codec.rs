@@ -503,6 +503,7 @@ impl Decoder {
             param_escapes: escapes.iter().map(|(i, o)| (*i, own_of(*o))).collect(),
             param_stores: stores.iter().map(|(i, p)| Ok((*i, self.path(p)?))).collect::<Result<_, String>>()?,
             return_path: returned.as_ref().map(|p| self.path(p)).transpose()?,
+            own_monitor_statics: Vec::new(),
         })
     }
 

@@ -17,6 +17,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         // A read-mode lock excludes writers only: it protects reads, not writes.
         let lock = protects(st, path) || (st.read_locks > 0 && !kind.is_write());
+        self.note_own_monitor_static(st, path, lock);
         let key = AccessKey { kind, thread: st.threads, lock, own_pre, handed: false };
         let site = Site { line, trace };
         match self.accesses.get_mut(&key) {

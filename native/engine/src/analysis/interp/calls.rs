@@ -274,6 +274,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 continue;
             }
             let (thread, lock) = thread_and_lock_at_call(st, &acc.key);
+            self.note_own_monitor_static(st, &new_path, lock);
             let key = key_at_call(&acc.key, new_path, own_pre, thread, lock, false);
             self.add_callee_access(key, &acc.key, &acc.site, Some(&call_site));
         }

@@ -18,6 +18,14 @@ impl<'a, 'e> Interp<'a, 'e> {
             && self.input.class.methods.iter().any(|m| m.name.as_str() == "<init>" && m.flags & ACC_PRIVATE == 0)
     }
 
+    /// Keeps, for the report's message, a static path left unprotected although locks are
+    /// held: they are all monitors of `this`.
+    pub(super) fn note_own_monitor_static(&mut self, st: &State, path: &Path, lock: bool) {
+        if !lock && st.locks > 0 && matches!(path.base, Base::Static(_)) && self.recording {
+            self.own_monitor_statics.push(path.clone());
+        }
+    }
+
     /// 2.3: before an unlock, values still on the stack are recorded as read
     /// (under the lock) and become plain values, so they are not read again later.
     pub(super) fn flush_pending_reads(&mut self, st: &mut State) {

@@ -178,6 +178,8 @@ struct Interp<'a, 'e> {
     /// Whether accesses are recorded: not while a loop's fixpoint is being computed, since
     /// only what the converged states record is kept (see `run`).
     recording: bool,
+    /// See [`Summary::own_monitor_statics`].
+    own_monitor_statics: Vec<Path>,
 }
 
 pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
@@ -194,7 +196,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
             };
         }
     }
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), prepended: Default::default(), recording: true };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), prepended: Default::default(), recording: true, own_monitor_statics: Vec::new() };
     interp.run();
     interp.summary()
 }
@@ -519,6 +521,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         // A result the summary says more of (fresh, functional, a synchronized container)
         // keeps what it says: no path stands for it.
         let says_more = return_ownership == OWNED || return_attribute.is_some();
+        let mut own_monitor_statics = self.own_monitor_statics;
+        own_monitor_statics.sort();
+        own_monitor_statics.dedup();
         Summary {
             threads: exit.threads,
             locks,
@@ -530,6 +535,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             param_escapes: exit.param_escapes,
             param_stores: exit.param_stores.unwrap_or_default(),
             return_path: exit.ret_path.flatten().filter(|_| !says_more),
+            own_monitor_statics,
         }
     }
 }
