@@ -12,7 +12,8 @@ import java.util.TreeSet;
 public class JdkHierarchy {
     static final String[] PACKAGES = {
         "java.lang.", "java.lang.reflect.", "java.util.", "java.util.concurrent.",
-        "java.util.concurrent.locks.", "java.util.concurrent.atomic.", "java.util.function.", "javax.crypto.", "java.io."
+        "java.util.concurrent.locks.", "java.util.concurrent.atomic.", "java.util.function.", "javax.crypto.", "java.io.",
+        "java.text.", "java.util.regex.", "java.security."
     };
 
     public static void main(String[] args) throws Exception {

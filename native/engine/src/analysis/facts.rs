@@ -12,7 +12,7 @@ use crate::sym::Sym;
 use super::android;
 use super::extensions::Extensions;
 use super::handoffs::{self, HandoffModel, Target};
-use super::models::{self, ContainerAccess, LockEffect, ThreadEffect};
+use super::models::{self, ArgumentAccess, ContainerAccess, LockEffect, ThreadEffect};
 
 #[derive(Debug, Clone)]
 pub struct CallFacts {
@@ -22,6 +22,10 @@ pub struct CallFacts {
     pub return_kind: Option<bool>,
     pub ownership_source: bool,
     pub container: Option<ContainerAccess>,
+    /// A container read whose result is a view of the container (extension).
+    pub returns_view: bool,
+    /// Containers and arrays among the arguments that the call reads or changes (extension).
+    pub argument_accesses: Vec<(usize, ArgumentAccess)>,
     pub synchronized_container: bool,
     /// The class-level conditions of 8.7.2 hold (receiver conditions are checked at the call).
     pub interface_candidate: bool,
@@ -61,6 +65,8 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
         return_kind: crate::classfile::descriptor::return_kind(named.descriptor.as_str()),
         ownership_source: models::is_ownership_source(table, &resolved) || models::is_ownership_source(table, named),
         container: models::container_access(table, &resolved, ext),
+        returns_view: models::returns_view(&resolved, ext),
+        argument_accesses: models::argument_accesses(table, &resolved, ext),
         synchronized_container: models::is_synchronized_container(table, named.class, ext)
             || models::is_synchronized_container(table, resolved.class, ext),
         interface_candidate,

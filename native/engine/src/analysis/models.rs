@@ -244,11 +244,162 @@ const MORE_CONTAINER_WRITES: &[Row] = &[
     Row { classes: &["java.util.Map"], methods: &["compute", "computeIfAbsent", "computeIfPresent"] },
     Row { classes: &["java.util.NavigableMap"], methods: &["pollFirstEntry", "pollLastEntry"] },
     Row { classes: &["java.util.NavigableSet"], methods: &["pollFirst", "pollLast"] },
+    // Through a view (see `returns_view`): `it.remove()` changes the iterated collection.
+    Row { classes: &["java.util.Iterator"], methods: &["remove"] },
+    Row { classes: &["java.util.ListIterator"], methods: &["add", "set"] },
     Row {
         classes: &["androidx.collection.SimpleArrayMap", "androidx.collection.SparseArrayCompat", "androidx.collection.LongSparseArray", "androidx.collection.ArraySet"],
         methods: &["append", "clear", "put", "putAll", "remove", "removeAt", "setValueAt", "add", "addAll"],
     },
 ];
+
+/// Extension: JDK objects that are not thread-safe and are used like containers: what changes
+/// their state is a write, what only looks at it a read. A text format's `format` and `parse`
+/// change the format's own fields (a `SimpleDateFormat` keeps a calendar), so they are writes.
+const MUTABLE_OBJECT_WRITES: &[Row] = &[
+    Row {
+        classes: &["java.lang.StringBuilder"],
+        methods: &[
+            "append", "appendCodePoint", "delete", "deleteCharAt", "ensureCapacity", "insert", "replace", "reverse",
+            "setCharAt", "setLength", "trimToSize",
+        ],
+    },
+    Row { classes: &["java.util.BitSet"], methods: &["and", "andNot", "clear", "flip", "or", "set", "xor"] },
+    Row {
+        classes: &["java.text.Format"],
+        methods: &[
+            "applyLocalizedPattern", "applyPattern", "format", "formatToCharacterIterator", "parse", "parseObject",
+            "set2DigitYearStart", "setCalendar", "setDateFormatSymbols", "setDecimalFormatSymbols", "setFormat",
+            "setFormats", "setGroupingUsed", "setLenient", "setLocale", "setMaximumFractionDigits",
+            "setMaximumIntegerDigits", "setMinimumFractionDigits", "setMinimumIntegerDigits", "setNumberFormat",
+            "setParseIntegerOnly", "setRoundingMode", "setTimeZone",
+        ],
+    },
+    Row {
+        classes: &["java.util.Calendar"],
+        methods: &[
+            "add", "clear", "roll", "set", "setFirstDayOfWeek", "setLenient", "setMinimalDaysInFirstWeek", "setTime",
+            "setTimeInMillis", "setTimeZone",
+        ],
+    },
+    Row {
+        classes: &["java.util.regex.Matcher"],
+        methods: &[
+            "appendReplacement", "find", "lookingAt", "matches", "region", "replaceAll", "replaceFirst", "reset",
+            "useAnchoringBounds", "usePattern", "useTransparentBounds",
+        ],
+    },
+    Row { classes: &["java.security.MessageDigest"], methods: &["digest", "reset", "update"] },
+    Row { classes: &["javax.crypto.Cipher"], methods: &["doFinal", "init", "update", "updateAAD"] },
+];
+
+/// Extension: what only looks at the objects of [`MUTABLE_OBJECT_WRITES`].
+const MUTABLE_OBJECT_READS: &[Row] = &[
+    Row {
+        classes: &["java.lang.StringBuilder"],
+        methods: &[
+            "capacity", "charAt", "chars", "codePointAt", "codePoints", "compareTo", "getChars", "indexOf", "isEmpty",
+            "lastIndexOf", "length", "subSequence", "substring", "toString",
+        ],
+    },
+    Row {
+        classes: &["java.util.BitSet"],
+        methods: &[
+            "cardinality", "get", "intersects", "isEmpty", "length", "nextClearBit", "nextSetBit", "previousClearBit",
+            "previousSetBit", "size", "stream", "toByteArray", "toLongArray", "toString",
+        ],
+    },
+    Row {
+        classes: &["java.text.Format"],
+        methods: &["getCalendar", "getNumberFormat", "getTimeZone", "isLenient", "toLocalizedPattern", "toPattern"],
+    },
+    Row {
+        classes: &["java.util.Calendar"],
+        methods: &["after", "before", "compareTo", "get", "getActualMaximum", "getActualMinimum", "getTime", "getTimeInMillis", "getTimeZone", "isSet"],
+    },
+    Row { classes: &["java.util.regex.Matcher"], methods: &["end", "group", "groupCount", "hitEnd", "requireEnd", "start", "toMatchResult"] },
+];
+
+/// What a library call does to a container or an array given to it as an argument
+/// (collection-models extension).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgumentAccess {
+    /// The argument is a container, read or changed as by a call on it.
+    Container(ContainerAccess),
+    /// The argument is an array whose elements are read or written.
+    Elements(ContainerAccess),
+}
+
+use ArgumentAccess::{Container, Elements};
+use ContainerAccess::{Read as R, Write as W};
+
+/// Extension: static library methods that read or change the container or array they are
+/// given: (class, methods, (parameter, access)). A parameter counts only where its declared
+/// type fits the access (an array for elements), so overloads taking an index are skipped.
+const ARGUMENT_ACCESSES: &[(&str, &[&str], &[(usize, ArgumentAccess)])] = &[
+    (
+        "java.util.Collections",
+        &["addAll", "copy", "fill", "replaceAll", "reverse", "rotate", "shuffle", "sort", "swap"],
+        &[(0, Container(W))],
+    ),
+    ("java.util.Collections", &["copy"], &[(1, Container(R))]),
+    (
+        "java.util.Collections",
+        &["binarySearch", "frequency", "indexOfSubList", "lastIndexOfSubList", "max", "min"],
+        &[(0, Container(R))],
+    ),
+    ("java.util.Collections", &["disjoint"], &[(0, Container(R)), (1, Container(R))]),
+    ("java.util.Arrays", &["fill", "parallelPrefix", "parallelSetAll", "parallelSort", "setAll", "sort"], &[(0, Elements(W))]),
+    (
+        "java.util.Arrays",
+        &["binarySearch", "copyOf", "copyOfRange", "deepHashCode", "deepToString", "hashCode", "stream", "toString"],
+        &[(0, Elements(R))],
+    ),
+    ("java.util.Arrays", &["compare", "deepEquals", "equals", "mismatch"], &[(0, Elements(R)), (1, Elements(R))]),
+    ("java.lang.System", &["arraycopy"], &[(0, Elements(R)), (2, Elements(W))]),
+];
+
+/// Parameter types through which a library collection reads a whole other collection (a
+/// copy constructor, `addAll`, `putAll`, `containsAll`, `equals`).
+const COLLECTION_PARAMETERS: &[&str] = &[
+    "Ljava/util/Collection;",
+    "Ljava/util/List;",
+    "Ljava/util/Set;",
+    "Ljava/util/SortedSet;",
+    "Ljava/util/Map;",
+    "Ljava/util/SortedMap;",
+];
+
+/// Extension: the containers and arrays a library call reads or changes among its arguments,
+/// as (index into the call's arguments, receiver first, access). The static methods of
+/// [`ARGUMENT_ACCESSES`] have no receiver; a library collection's constructors and methods
+/// read the whole collection they are given.
+pub fn argument_accesses(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> Vec<(usize, ArgumentAccess)> {
+    if !ext.collection_models {
+        return Vec::new();
+    }
+    let (class, name) = (callee.class.as_str(), callee.name.as_str());
+    let params = crate::classfile::descriptor::param_types(callee.descriptor.as_str());
+    let fits = |i: usize, access: ArgumentAccess| match (params.get(i), access) {
+        // `System.arraycopy` declares its arrays as `Object`.
+        (Some(t), Elements(_)) => t.starts_with('[') || *t == "Ljava/lang/Object;",
+        (Some(t), Container(_)) => t.starts_with('L'),
+        (None, _) => false,
+    };
+    let statics = ARGUMENT_ACCESSES
+        .iter()
+        .filter(|(c, methods, _)| *c == class && methods.contains(&name))
+        .flat_map(|(_, _, accesses)| accesses.iter().copied())
+        .filter(|&(i, access)| fits(i, access));
+    let is_collection = class.starts_with("java.util.")
+        && table.is_subtype_of_any(callee.class, &["java.util.Collection", "java.util.Map"]);
+    let whole_collections = params
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| is_collection && COLLECTION_PARAMETERS.contains(t))
+        .map(|(i, _)| (i + 1, Container(R)));
+    statics.chain(whole_collections).collect()
+}
 
 /// Extension: container reads the reference does not model.
 const MORE_CONTAINER_READS: &[Row] = &[
@@ -342,22 +493,39 @@ pub enum ContainerAccess {
     Write,
 }
 
-/// The extension's rows apply to the library's own collection types only: a project class
-/// implementing `Deque` (say, a deque guarded by its own lock) is analysed from its code.
-fn is_library_collection(callee: &MethodRef) -> bool {
+/// The extension's rows apply to the library's own classes only: a project class implementing
+/// `Deque` (say, a deque guarded by its own lock) or extending `Format` (a thread-safe date
+/// format) is analysed from its code.
+fn is_library_class(callee: &MethodRef) -> bool {
     let class = callee.class.as_str();
-    class.starts_with("java.util.") || class.starts_with("androidx.collection.")
+    ["java.util.", "androidx.collection.", "java.lang.StringBuilder", "java.text.", "java.security.", "javax.crypto."]
+        .iter()
+        .any(|p| class.starts_with(p))
 }
 
 pub fn container_access(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> Option<ContainerAccess> {
-    let more = ext.collection_models && is_library_collection(callee);
-    if row_matches(table, CONTAINER_WRITES, callee) || (more && row_matches(table, MORE_CONTAINER_WRITES, callee)) {
+    let more = ext.collection_models && is_library_class(callee);
+    let more_writes = || row_matches(table, MORE_CONTAINER_WRITES, callee) || row_matches(table, MUTABLE_OBJECT_WRITES, callee);
+    let more_reads = || row_matches(table, MORE_CONTAINER_READS, callee) || row_matches(table, MUTABLE_OBJECT_READS, callee);
+    if row_matches(table, CONTAINER_WRITES, callee) || (more && more_writes()) {
         Some(ContainerAccess::Write)
-    } else if row_matches(table, CONTAINER_READS, callee) || (more && row_matches(table, MORE_CONTAINER_READS, callee)) {
+    } else if row_matches(table, CONTAINER_READS, callee) || (more && more_reads()) {
         Some(ContainerAccess::Read)
     } else {
         None
     }
+}
+
+/// Extension: container reads whose result is a view of the container (an iterator, a key
+/// set, a sub-list): what is done through the view is done to the container, so the result
+/// stands for the container's path (`this.map.keySet().remove(k)` writes `this.map`).
+const VIEWS: &[&str] = &[
+    "descendingIterator", "descendingKeySet", "descendingMap", "entrySet", "headMap", "headSet", "iterator", "keySet",
+    "listIterator", "navigableKeySet", "subList", "subMap", "subSet", "tailMap", "tailSet", "values",
+];
+
+pub fn returns_view(callee: &MethodRef, ext: Extensions) -> bool {
+    ext.collection_models && is_library_class(callee) && VIEWS.contains(&callee.name.as_str())
 }
 
 pub fn is_synchronized_container(table: &ClassTable, class: crate::sym::Sym, ext: Extensions) -> bool {

@@ -1,12 +1,12 @@
-//! Minimal JVM descriptor parsing: parameter widths and return kind.
+//! Minimal JVM descriptor parsing: parameter types and widths, return kind.
 
-/// Width of each parameter (true = long/double, two slots), in order.
-pub fn param_widths(descriptor: &str) -> Vec<bool> {
-    let mut widths = Vec::new();
+/// Each parameter's type descriptor (`I`, `[J`, `Ljava/util/List;`), in order.
+pub fn param_types(descriptor: &str) -> Vec<&str> {
+    let mut types = Vec::new();
     let bytes = descriptor.as_bytes();
     let mut i = match bytes.iter().position(|&b| b == b'(') {
         Some(p) => p + 1,
-        None => return widths,
+        None => return types,
     };
     while i < bytes.len() && bytes[i] != b')' {
         let start = i;
@@ -21,11 +21,15 @@ pub fn param_widths(descriptor: &str) -> Vec<bool> {
                 i += 1;
             }
         }
-        let is_array = i > start && bytes[start] == b'[';
-        widths.push(!is_array && matches!(bytes[i], b'J' | b'D'));
         i += 1;
+        types.push(&descriptor[start..i.min(bytes.len())]);
     }
-    widths
+    types
+}
+
+/// Width of each parameter (true = long/double, two slots), in order.
+pub fn param_widths(descriptor: &str) -> Vec<bool> {
+    param_types(descriptor).iter().map(|t| matches!(t.as_bytes().first(), Some(b'J' | b'D'))).collect()
 }
 
 /// `None` for void, `Some(wide)` otherwise.
@@ -52,6 +56,7 @@ mod tests {
     fn widths_and_returns() {
         assert_eq!(param_widths("(IJLjava/lang/String;[J[[Ljava/lang/Object;D)V"), vec![false, true, false, false, false, true]);
         assert_eq!(param_widths("()V"), Vec::<bool>::new());
+        assert_eq!(param_types("(I[JLjava/util/List;)V"), vec!["I", "[J", "Ljava/util/List;"]);
         assert_eq!(return_kind("()V"), None);
         assert_eq!(return_kind("()J"), Some(true));
         assert_eq!(return_kind("()[J"), Some(false));

@@ -55,12 +55,13 @@ impl<'a, 'e> Interp<'a, 'e> {
         for a in &args {
             self.read_expr(st, a);
         }
+        self.argument_accesses(st, cf, &args);
         // 2. ownership sources
         if cf.ownership_source {
             st.own.set(&ret, Some(OWNED));
         } else if let Some(access) = cf.container.filter(|_| !is_static) {
             // 3-4. container writes/reads
-            self.container_call(st, cf, access, &args, &ret);
+            returned = self.container_call(st, cf, access, &args, &ret);
         } else {
             // 5a. interface call
             if kind == InvokeKind::Interface && cf.interface_candidate {

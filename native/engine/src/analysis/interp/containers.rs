@@ -2,17 +2,26 @@
 
 use super::super::domain::*;
 use super::super::facts::CallFacts;
-use super::super::models::ContainerAccess;
+use super::super::models::{ArgumentAccess, ContainerAccess};
 use super::ownership::{escape_value, own, Holders};
 use super::state::*;
 use super::Interp;
 
 impl<'a, 'e> Interp<'a, 'e> {
-    pub(super) fn container_call(&mut self, st: &mut State, cf: &CallFacts, access: ContainerAccess, args: &[Expr], ret: &Path) {
+    /// Returns the path the result stands for: the receiver's, for a view of it.
+    pub(super) fn container_call(
+        &mut self,
+        st: &mut State,
+        cf: &CallFacts,
+        access: ContainerAccess,
+        args: &[Expr],
+        ret: &Path,
+    ) -> Option<Path> {
         let receiver = match args.first() {
             Some(Expr::Path(p)) => p.clone(),
-            _ => return,
+            _ => return None,
         };
+        let view = cf.returns_view.then(|| receiver.clone());
         let resolved = &cf.resolved;
         // What is added to a container escapes to it (also to a thread-safe one).
         if access == ContainerAccess::Write && self.env.extensions.escape_ownership {
@@ -28,7 +37,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             || cf.synchronized_container
             || self.is_synchronized_collection_field(&receiver)
         {
-            return;
+            return view;
         }
         let own_pre = own(st, &receiver);
         let kind = match access {
@@ -38,6 +47,34 @@ impl<'a, 'e> Interp<'a, 'e> {
         let line = self.line;
         self.record(kind, st, own_pre, Trace::empty(), line);
         st.own.set(ret, Some(own_pre));
+        view
+    }
+
+    /// Collection-models extension: a library call reading or changing a container or an
+    /// array it is given (`Collections.sort(this.list)`, `new ArrayList<>(this.list)`,
+    /// `System.arraycopy(src, 0, this.buffer, 0, n)`).
+    pub(super) fn argument_accesses(&mut self, st: &State, cf: &CallFacts, args: &[Expr]) {
+        for &(i, access) in &cf.argument_accesses {
+            let Some(Expr::Path(p)) = args.get(i) else { continue };
+            match access {
+                ArgumentAccess::Container(a) => {
+                    if st.attrs.get(p) == Some(Attr::Synchronized) || self.is_synchronized_collection_field(p) {
+                        continue;
+                    }
+                    let kind = match a {
+                        ContainerAccess::Write => AccessKind::ContainerWrite(p.clone(), cf.resolved),
+                        ContainerAccess::Read => AccessKind::ContainerRead(p.clone(), cf.resolved),
+                    };
+                    let line = self.line;
+                    self.record(kind, st, own(st, p), Trace::empty(), line);
+                }
+                ArgumentAccess::Elements(a) => {
+                    if let Some(elements) = p.with(Step::Array) {
+                        self.record_path(st, &elements, a == ContainerAccess::Write);
+                    }
+                }
+            }
+        }
     }
 
     /// 6.6: the receiver is a field annotated `@SynchronizedCollection`. The reference finds
