@@ -27,7 +27,7 @@ object Config {
 class UsesConfig {
     @Synchronized
     fun raise() {
-        Config.level = Config.level + 1
+        Config.level = Config.level + 1 // expect (default mode): UsesConfig raise objects.Config.level
     }
 
     fun lower() {

@@ -1,7 +1,8 @@
 //! Lock and thread effects (5.8, 6.1-6.2) on the state.
 
+use crate::classfile::model::{ACC_PRIVATE, ACC_SYNTHETIC};
+
 use super::super::domain::*;
-use crate::classfile::model::ACC_PRIVATE;
 use super::super::models::LockEffect;
 use super::ownership::own_e;
 use super::state::*;
@@ -10,12 +11,18 @@ use super::Interp;
 impl<'a, 'e> Interp<'a, 'e> {
     /// Object-monitors extension: whether a monitor of `this` is one object's own lock, which
     /// threads working on other objects of the class do not take. A class whose constructors
-    /// are all private makes every object of it itself (a singleton, an enum): its monitor is
-    /// taken as the one lock all its users share.
+    /// are all private makes every object of it itself (a singleton, an enum, a Kotlin
+    /// `object` or companion, whose compiler-made public constructor is synthetic): its
+    /// monitor is taken as the one lock all its users share.
     pub(super) fn own_monitor_is_per_object(&self) -> bool {
         self.env.extensions.object_monitors
             && !self.input.method.header.is_static()
-            && self.input.class.methods.iter().any(|m| m.name.as_str() == "<init>" && m.flags & ACC_PRIVATE == 0)
+            && self
+                .input
+                .class
+                .methods
+                .iter()
+                .any(|m| m.name.as_str() == "<init>" && m.flags & (ACC_PRIVATE | ACC_SYNTHETIC) == 0)
     }
 
     /// Keeps, for the report's message, a static path left unprotected although locks are
