@@ -65,11 +65,15 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         "parallelStream" if is(&["java.util.Collection"]) => HandoffModel::MakesParallel,
         "getLooper" if is(&["android.os.HandlerThread"]) => HandoffModel::WorkerLooper,
         "runOnUiThread" if is(&["android.app.Activity"]) => HandoffModel::Arguments(Target::Main),
+        // A `java.util.Timer` runs its tasks on the timer's own thread.
         _ if EXECUTOR_METHODS.contains(&name)
-            && is(&["java.util.concurrent.Executor", "java.util.concurrent.CompletionService"]) =>
+            && is(&["java.util.concurrent.Executor", "java.util.concurrent.CompletionService", "java.util.Timer"]) =>
         {
             HandoffModel::Arguments(Target::Background)
         }
+        // Virtual threads (Java 21): `Thread.startVirtualThread(r)`, `Thread.ofVirtual().start(r)`.
+        "startVirtualThread" if class == "java.lang.Thread" => HandoffModel::Arguments(Target::Background),
+        "start" if class.starts_with("java.lang.Thread$Builder") => HandoffModel::Arguments(Target::Background),
         _ if name.ends_with("Async") && is(&["java.util.concurrent.CompletableFuture"]) => {
             HandoffModel::Arguments(Target::Background)
         }
