@@ -71,9 +71,6 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         {
             HandoffModel::Arguments(Target::Background)
         }
-        // Virtual threads (Java 21): `Thread.startVirtualThread(r)`, `Thread.ofVirtual().start(r)`.
-        "startVirtualThread" if class == "java.lang.Thread" => HandoffModel::Arguments(Target::Background),
-        "start" if class.starts_with("java.lang.Thread$Builder") => HandoffModel::Arguments(Target::Background),
         _ if name.ends_with("Async") && is(&["java.util.concurrent.CompletableFuture"]) => {
             HandoffModel::Arguments(Target::Background)
         }
