@@ -17,6 +17,8 @@ const BACKGROUND_CALLBACKS: &[(&str, &str)] = &[
     ("android.app.IntentService", "onHandleIntent"),
     ("androidx.core.app.JobIntentService", "onHandleWork"),
     ("android.support.v4.app.JobIntentService", "onHandleWork"),
+    // The desktop counterpart of `AsyncTask`.
+    ("javax.swing.SwingWorker", "doInBackground"),
 ];
 
 /// An override of a background callback. Matched by name in a subclass, whatever the

@@ -65,6 +65,10 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         "parallelStream" if is(&["java.util.Collection"]) => HandoffModel::MakesParallel,
         "getLooper" if is(&["android.os.HandlerThread"]) => HandoffModel::WorkerLooper,
         "runOnUiThread" if is(&["android.app.Activity"]) => HandoffModel::Arguments(Target::Main),
+        // Swing and AWT run what they are given on the event dispatch thread, their main thread.
+        "invokeLater" | "invokeAndWait" if matches!(class, "javax.swing.SwingUtilities" | "java.awt.EventQueue") => {
+            HandoffModel::Arguments(Target::Main)
+        }
         // A `java.util.Timer` runs its tasks on the timer's own thread.
         _ if EXECUTOR_METHODS.contains(&name)
             && is(&["java.util.concurrent.Executor", "java.util.concurrent.CompletionService", "java.util.Timer"]) =>
