@@ -366,7 +366,7 @@ impl<'a> ClassReporter<'a> {
         let h = &self.class.methods[self.analysis.methods[method].index].header;
         let offset = if h.is_static() { 0 } else { 1 };
         let d = h.descriptor.as_str();
-        let params = param_descriptors(d);
+        let params = crate::classfile::descriptor::param_types(d);
         let p = params.get(formal.checked_sub(offset)?)?;
         crate::classfile::descriptor::object_class(p).map(|c| Sym::new(&c))
     }
@@ -706,28 +706,6 @@ enum WriteClass {
 
 fn is_ui_thread_marker(v: &str) -> bool {
     matches!(v.to_ascii_lowercase().as_str(), "ui thread" | "ui-thread" | "ui_thread" | "uithread")
-}
-
-fn param_descriptors(d: &str) -> Vec<String> {
-    let inner = d.trim_start_matches('(');
-    let inner = &inner[..inner.find(')').unwrap_or(inner.len())];
-    let bytes = inner.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let start = i;
-        while i < bytes.len() && bytes[i] == b'[' {
-            i += 1;
-        }
-        if i < bytes.len() && bytes[i] == b'L' {
-            while i < bytes.len() && bytes[i] != b';' {
-                i += 1;
-            }
-        }
-        i += 1;
-        out.push(inner[start..i.min(bytes.len())].to_string());
-    }
-    out
 }
 
 /// 2.1 rendering: `this.f.g`, `param.[_]`, `pkg.Class.f` for statics.
