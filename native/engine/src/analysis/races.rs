@@ -412,9 +412,9 @@ impl<'a> ClassReporter<'a> {
             return true;
         }
         let d = mref.descriptor.as_str();
-        // An inherited method (a superclass's, `method` is `usize::MAX`) has no summary here.
-        let Some(summary) = self.analysis.summaries.get(c.method).filter(|_| c.inherited.is_none()) else { return false };
-        d.starts_with("()")
+        let summary = &self.analysis.summaries[c.method];
+        c.inherited.is_none()
+            && d.starts_with("()")
             && !d.ends_with(")V")
             && summary.returned_field.as_ref() == Some(path)
             && summary.accesses.iter().all(|a| a.key.kind.path() == path && !a.key.kind.is_write())
