@@ -597,11 +597,6 @@ pub struct Summary {
     /// for the report's message. Not in summary files: only the analysed module reports.
     #[serde(skip)]
     pub own_monitor_statics: Vec<Path>,
-    /// The field path every normal return gives back as it is (`return mCount;`), whatever
-    /// the locks: what makes a method an accessor of that field, for reporting. Not in
-    /// summary files: only the analysed module reports.
-    #[serde(skip)]
-    pub returned_field: Option<Path>,
 }
 
 impl Summary {
@@ -619,7 +614,6 @@ impl Summary {
             param_stores: Vec::new(),
             return_path: None,
             own_monitor_statics: Vec::new(),
-            returned_field: None,
         }
     }
 }

@@ -398,26 +398,7 @@ impl<'a> ClassReporter<'a> {
         let ext = self.cfg.extensions;
         c.access.key.lock
             && (ext.locked_location_evidence
-                || (ext.locked_getter_evidence && !c.access.key.kind.is_write() && self.is_accessor_of(c)))
-    }
-
-    /// The conflicting read is made by the location's getter: a method without parameters
-    /// returning a value that is named after the field, or that returns the field as it is and
-    /// touches nothing else (`synchronized long get() { return mCount; }`; not
-    /// `synchronized boolean start() { return mPort > 0; }`).
-    fn is_accessor_of(&self, c: &Entry<'a>) -> bool {
-        let path = c.access.key.kind.path();
-        let mref = self.mref_of(c);
-        if is_getter_of(&mref, path) {
-            return true;
-        }
-        let d = mref.descriptor.as_str();
-        let summary = &self.analysis.summaries[c.method];
-        c.inherited.is_none()
-            && d.starts_with("()")
-            && !d.ends_with(")V")
-            && summary.returned_field.as_ref() == Some(path)
-            && summary.accesses.iter().all(|a| a.key.kind.path() == path && !a.key.kind.is_write())
+                || (ext.locked_getter_evidence && !c.access.key.kind.is_write() && is_getter_of(&self.mref_of(c), c.access.key.kind.path())))
     }
 
     fn read_rule(&mut self, e: &Entry<'a>, conflicts: &Conflicts<'_, 'a>) {

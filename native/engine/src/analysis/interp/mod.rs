@@ -180,9 +180,6 @@ struct Interp<'a, 'e> {
     recording: bool,
     /// See [`Summary::own_monitor_statics`].
     own_monitor_statics: Vec<Path>,
-    /// See [`Summary::returned_field`]: None before the first normal return, then what the
-    /// returns so far agree on.
-    returned_field: Option<Option<Path>>,
 }
 
 pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
@@ -199,7 +196,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
             };
         }
     }
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), prepended: Default::default(), recording: true, own_monitor_statics: Vec::new(), returned_field: None };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), prepended: Default::default(), recording: true, own_monitor_statics: Vec::new() };
     interp.run();
     interp.summary()
 }
@@ -414,16 +411,6 @@ impl<'a, 'e> Interp<'a, 'e> {
         let returned = returns.then(|| ReturnedLocks::of(st));
         let stores = returns.then(|| self.param_stores(st));
         let ret_path = returns.then(|| ret.and_then(|r| self.returned_path(st, r)));
-        if returns {
-            let field = match ret {
-                Some(Expr::Path(p)) if !p.steps.is_empty() => Some(p.clone()),
-                _ => None,
-            };
-            self.returned_field = Some(match self.returned_field.take() {
-                Some(earlier) if earlier != field => None,
-                _ => field,
-            });
-        }
         match &mut self.exit {
             None => {
                 let attrs = keeps_attrs.then(|| st.attrs.clone());
@@ -549,7 +536,6 @@ impl<'a, 'e> Interp<'a, 'e> {
             param_stores: exit.param_stores.unwrap_or_default(),
             return_path: exit.ret_path.flatten().filter(|_| !says_more),
             own_monitor_statics,
-            returned_field: self.returned_field.flatten(),
         }
     }
 }
