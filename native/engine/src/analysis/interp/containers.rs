@@ -1,5 +1,7 @@
 //! Container calls (5.7) with the thread-safe container rules (6.4-6.6).
 
+use crate::classfile::model::MethodRef;
+
 use super::super::domain::*;
 use super::super::facts::CallFacts;
 use super::super::models::{ArgumentAccess, ContainerAccess};
@@ -33,21 +35,29 @@ impl<'a, 'e> Interp<'a, 'e> {
                 escape_value(st, a, bound);
             }
         }
-        if st.attrs.get(&receiver) == Some(Attr::Synchronized)
-            || cf.synchronized_container
-            || self.is_synchronized_collection_field(&receiver)
-        {
+        if cf.synchronized_container {
             return view;
         }
-        let own_pre = own(st, &receiver);
+        if let Some(own_pre) = self.record_container_access(st, &receiver, access, resolved) {
+            st.own.set(ret, Some(own_pre));
+        }
+        view
+    }
+
+    /// Records a read or write of the container at `path` through `method`, unless the
+    /// container is known to be thread-safe; returns the container's ownership when recorded.
+    fn record_container_access(&mut self, st: &State, path: &Path, access: ContainerAccess, method: &MethodRef) -> Option<Own> {
+        if st.attrs.get(path) == Some(Attr::Synchronized) || self.is_synchronized_collection_field(path) {
+            return None;
+        }
+        let own_pre = own(st, path);
         let kind = match access {
-            ContainerAccess::Write => AccessKind::ContainerWrite(receiver.clone(), *resolved),
-            ContainerAccess::Read => AccessKind::ContainerRead(receiver.clone(), *resolved),
+            ContainerAccess::Write => AccessKind::ContainerWrite(path.clone(), *method),
+            ContainerAccess::Read => AccessKind::ContainerRead(path.clone(), *method),
         };
         let line = self.line;
         self.record(kind, st, own_pre, Trace::empty(), line);
-        st.own.set(ret, Some(own_pre));
-        view
+        Some(own_pre)
     }
 
     /// Collection-models extension: a library call reading or changing a container or an
@@ -58,15 +68,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             let Some(Expr::Path(p)) = args.get(i) else { continue };
             match access {
                 ArgumentAccess::Container(a) => {
-                    if st.attrs.get(p) == Some(Attr::Synchronized) || self.is_synchronized_collection_field(p) {
-                        continue;
-                    }
-                    let kind = match a {
-                        ContainerAccess::Write => AccessKind::ContainerWrite(p.clone(), cf.resolved),
-                        ContainerAccess::Read => AccessKind::ContainerRead(p.clone(), cf.resolved),
-                    };
-                    let line = self.line;
-                    self.record(kind, st, own(st, p), Trace::empty(), line);
+                    self.record_container_access(st, p, a, &cf.resolved);
                 }
                 ArgumentAccess::Elements(a) => {
                     if let Some(elements) = p.with(Step::Array) {
