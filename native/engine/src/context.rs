@@ -49,11 +49,12 @@ pub fn load(
     // Without upstream files there are no summaries to find, and without a classpath either
     // there are no headers to load: the references are then not even collected.
     let want = Wanted { calls_and_fields: !files.is_empty(), names: !files.is_empty() || !index.is_empty() };
+    let own = if want.calls_and_fields { OwnMembers::of(classes, files) } else { OwnMembers::default() };
     // Gathered per worker, then merged: a set per class would be built and merged again.
     let References(mut wanted, mut calls, field_refs) = classes
         .par_iter()
         .fold(References::default, |mut r, c| {
-            r.add(c, want);
+            r.add(c, want, &own);
             r
         })
         .reduce(References::default, |mut a, b| {
@@ -203,8 +204,45 @@ struct Wanted {
 #[derive(Default)]
 struct References(FxHashSet<Sym>, FxHashSet<MethodRef>, FxHashSet<FieldRef>);
 
+/// The methods and fields the analysed classes declare: a call or field reference naming
+/// one of them resolves to it, so it needs nothing from upstream. Nor does one into
+/// `java.*`, which only the platform defines, unless an upstream file has such classes (a
+/// module made of the platform's own code).
+#[derive(Default)]
+struct OwnMembers {
+    methods: FxHashSet<MethodRef>,
+    fields: FxHashSet<(Sym, Sym)>,
+    platform_upstream: bool,
+}
+
+impl OwnMembers {
+    fn of(classes: &[Arc<Class>], files: &UpstreamFiles) -> OwnMembers {
+        let mut own = OwnMembers { platform_upstream: files.has_packages_under("java."), ..OwnMembers::default() };
+        for c in classes {
+            let class = c.header.name;
+            own.methods.extend(c.header.methods.iter().map(|m| MethodRef { class, name: m.name, descriptor: m.descriptor }));
+            own.fields.extend(c.header.fields.iter().map(|f| (class, f.name)));
+        }
+        own
+    }
+
+    fn call_may_reach_upstream(&self, m: &MethodRef) -> bool {
+        !self.is_platform(m.class) && !self.methods.contains(m)
+    }
+
+    fn field_may_be_upstream(&self, f: &FieldRef) -> bool {
+        !self.is_platform(f.class) && !self.fields.contains(&(f.class, f.name))
+    }
+
+    fn is_platform(&self, class: Sym) -> bool {
+        !self.platform_upstream && class.as_str().starts_with("java.")
+    }
+}
+
+
+
 impl References {
-    fn add(&mut self, class: &Class, want: Wanted) {
+    fn add(&mut self, class: &Class, want: Wanted, own: &OwnMembers) {
         if !want.names && !want.calls_and_fields {
             return;
         }
@@ -218,17 +256,23 @@ impl References {
                 match insn {
                     Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
                         self.0.insert(f.class);
-                        if want.calls_and_fields {
+                        if want.calls_and_fields && own.field_may_be_upstream(f) {
                             self.2.insert(**f);
                         }
                     }
                     Insn::Invoke { method, kind } => {
                         self.0.insert(method.class);
                         if want.calls_and_fields {
-                            self.1.insert(**method);
+                            let mut call = |m: MethodRef| {
+                                if own.call_may_reach_upstream(&m) {
+                                    self.1.insert(m);
+                                }
+                            };
+                            call(**method);
                             if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
-                                let exact = allocated.iter().filter(|&&c| c != method.class);
-                                self.1.extend(exact.map(|&class| MethodRef { class, ..**method }));
+                                for &class in allocated.iter().filter(|&&c| c != method.class) {
+                                    call(MethodRef { class, ..**method });
+                                }
                             }
                         }
                     }
@@ -242,7 +286,7 @@ impl References {
 /// The classes the code of `class` names: supertypes, field and method owners.
 pub fn names(class: &Class) -> FxHashSet<Sym> {
     let mut r = References::default();
-    r.add(class, Wanted { names: true, calls_and_fields: false });
+    r.add(class, Wanted { names: true, calls_and_fields: false }, &OwnMembers::default());
     r.0
 }
 

@@ -61,12 +61,8 @@ pub struct KeyColumns {
 }
 
 impl KeyColumns {
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.kinds.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.kinds.is_empty()
     }
 
     /// Stores keys sorted by content, with their paths' indexes in `paths`.
@@ -398,81 +394,135 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
     }
 }
 
+/// `n` empty cells.
+fn cells<T>(n: usize) -> Vec<OnceCell<T>> {
+    (0..n).map(|_| OnceCell::new()).collect()
+}
+
 /// The summaries of one chunk, decoded one method at a time on first request: a
-/// downstream module usually calls a few methods of the classes it reaches, so the
-/// shared tables are decoded when the chunk is read and each summary only when asked for.
+/// downstream module usually calls a few methods of the classes it reaches. The shared
+/// tables are checked when the chunk is read (index ranges only), and their strings, trace
+/// nodes and access keys made when a summary that uses them is decoded.
 pub struct Decoder {
     encoded: Encoded,
-    syms: Vec<Sym>,
-    methods: Vec<MethodRef>,
-    fields: Vec<Step>,
-    traces: Vec<Trace>,
+    syms: Vec<OnceCell<Sym>>,
+    traces: Vec<OnceCell<Trace>>,
     /// Access keys, decoded when a summary that holds them is; shared by those summaries.
     keys: Vec<OnceCell<Arc<AccessKey>>>,
     /// The index in `encoded.paths` of each key's path.
     key_paths: Vec<usize>,
-    by_method: FxHashMap<MethodRef, usize>,
     decoded: Vec<OnceCell<Arc<Summary>>>,
 }
 
 impl Decoder {
-    /// Decodes the shared tables; errors name what is inconsistent (the caller adds the
-    /// file name).
+    /// Checks the shared tables' indexes; errors name what is inconsistent (the caller adds
+    /// the file name).
     pub fn new(encoded: Encoded) -> Result<Decoder, String> {
-        let syms: Vec<Sym> = encoded.strings.iter().map(|s| Sym::new(s)).collect();
-        let sym = |i: u32| syms.get(i as usize).copied().ok_or_else(|| format!("string index {i} out of range"));
-        let methods: Vec<MethodRef> = encoded
-            .methods
-            .iter()
-            .map(|[c, n, d]| Ok(MethodRef { class: sym(*c)?, name: sym(*n)?, descriptor: sym(*d)? }))
-            .collect::<Result<_, String>>()?;
-        let fields: Vec<Step> = encoded
-            .fields
-            .iter()
-            .map(|[c, n]| Ok(Step::Field { class: sym(*c)?, name: sym(*n)? }))
-            .collect::<Result<_, String>>()?;
-        let method = |i: i64| methods.get(i as usize).copied().ok_or_else(|| format!("method index {i} out of range"));
+        let strings = encoded.strings.len();
+        let string = |i: u32| if (i as usize) < strings { Ok(()) } else { Err(format!("string index {i} out of range")) };
+        for m in &encoded.methods {
+            m.iter().try_for_each(|&i| string(i))?;
+        }
+        for f in &encoded.fields {
+            f.iter().try_for_each(|&i| string(i))?;
+        }
+        let methods = encoded.methods.len();
+        let method = |i: i64| if usize::try_from(i).is_ok_and(|i| i < methods) { Ok(()) } else { Err(format!("method index {i} out of range")) };
         let (callees, lines, nexts) = &encoded.calls;
         if lines.len() != callees.len() || nexts.len() != callees.len() {
             return Err("trace node columns of different lengths".into());
         }
-        let mut traces: Vec<Trace> = Vec::with_capacity(callees.len());
-        for (i, ((m, line), next)) in callees.iter().zip(lines).zip(nexts).enumerate() {
-            let tail = if *next < 0 {
-                Trace::empty()
-            } else if (*next as usize) < i {
-                traces[*next as usize].clone()
-            } else {
+        for (i, (m, next)) in callees.iter().zip(nexts).enumerate() {
+            method(*m as i64)?;
+            if *next >= i as i64 {
                 return Err(format!("trace node {i} refers forward"));
-            };
-            traces.push(tail.prepend(CallSite { callee: method(*m as i64)?, line: *line }));
+            }
         }
-        let by_method =
-            encoded.summaries.iter().enumerate().map(|(i, s)| Ok((method(s.0 as i64)?, i))).collect::<Result<_, String>>()?;
-        let decoded = (0..encoded.summaries.len()).map(|_| OnceCell::new()).collect();
-        let keys = (0..encoded.keys.len()).map(|_| OnceCell::new()).collect();
+        for s in &encoded.summaries {
+            method(s.0 as i64)?;
+        }
         let key_paths = encoded.keys.path_indexes(encoded.paths.len())?;
-        Ok(Decoder { encoded, syms, methods, fields, traces, keys, key_paths, by_method, decoded })
+        Ok(Decoder {
+            syms: cells(strings),
+            traces: cells(callees.len()),
+            keys: cells(encoded.keys.len()),
+            decoded: cells(encoded.summaries.len()),
+            key_paths,
+            encoded,
+        })
     }
 
-    /// The summary of `m`, if the chunk has one.
+    /// The summary of `m`, if the chunk has one (summaries are sorted by method, and
+    /// methods compare by their strings).
     pub fn get(&self, m: &MethodRef) -> Result<Option<Arc<Summary>>, String> {
-        match self.by_method.get(m) {
-            None => Ok(None),
-            Some(&i) => self.decoded[i].get_or_try_init(|| self.decode(i).map(Arc::new)).map(|s| Some(s.clone())),
+        let wanted = (m.class.as_str(), m.name.as_str(), m.descriptor.as_str());
+        let found = self.encoded.summaries.binary_search_by(|s| self.method_strings(s.0).cmp(&wanted));
+        match found {
+            Err(_) => Ok(None),
+            Ok(i) => self.decoded[i].get_or_try_init(|| self.decode(i).map(Arc::new)).map(|s| Some(s.clone())),
         }
     }
 
     /// Every summary of the chunk, in the chunk's order.
     pub fn all(&self) -> Result<Vec<(MethodRef, Arc<Summary>)>, String> {
-        self.encoded
-            .summaries
-            .iter()
-            .map(|s| {
-                let m = self.methods[s.0 as usize];
-                Ok((m, self.get(&m)?.expect("every summarised method is indexed")))
+        (0..self.encoded.summaries.len())
+            .map(|i| {
+                let m = self.method(self.encoded.summaries[i].0 as i64)?;
+                Ok((m, self.decoded[i].get_or_try_init(|| self.decode(i).map(Arc::new))?.clone()))
             })
             .collect()
+    }
+
+    /// String `i` (checked in [`Decoder::new`] where it comes from the tables).
+    fn sym(&self, i: u32) -> Result<Sym, String> {
+        let cell = self.syms.get(i as usize).ok_or_else(|| format!("string index {i} out of range"))?;
+        Ok(*cell.get_or_init(|| Sym::new(&self.encoded.strings[i as usize])))
+    }
+
+    fn method_strings(&self, i: u32) -> (&str, &str, &str) {
+        let [c, n, d] = self.encoded.methods[i as usize];
+        let s = |i: u32| self.encoded.strings[i as usize].as_str();
+        (s(c), s(n), s(d))
+    }
+
+    fn method(&self, i: i64) -> Result<MethodRef, String> {
+        let [c, n, d] = *usize::try_from(i)
+            .ok()
+            .and_then(|i| self.encoded.methods.get(i))
+            .ok_or_else(|| format!("method index {i} out of range"))?;
+        Ok(MethodRef { class: self.sym(c)?, name: self.sym(n)?, descriptor: self.sym(d)? })
+    }
+
+    fn field(&self, i: i64) -> Result<Step, String> {
+        let [c, n] = *usize::try_from(i)
+            .ok()
+            .and_then(|i| self.encoded.fields.get(i))
+            .ok_or_else(|| format!("field index {i} out of range"))?;
+        Ok(Step::Field { class: self.sym(c)?, name: self.sym(n)? })
+    }
+
+    /// Trace node `i` with the nodes it leads to, made on first use. A node's next precedes
+    /// it (checked in [`Decoder::new`]), so the walk ends; it is a loop, not a recursion, as
+    /// traces may be long.
+    fn trace(&self, i: usize) -> Result<Trace, String> {
+        let cell = |i: usize| self.traces.get(i).ok_or_else(|| format!("trace index {i} out of range"));
+        let (callees, lines, nexts) = &self.encoded.calls;
+        let mut pending = Vec::new();
+        let mut at = i as i64;
+        let mut tail = Trace::empty();
+        while at >= 0 {
+            if let Some(t) = cell(at as usize)?.get() {
+                tail = t.clone();
+                break;
+            }
+            pending.push(at as usize);
+            at = nexts[at as usize];
+        }
+        for &n in pending.iter().rev() {
+            tail = tail.prepend(CallSite { callee: self.method(callees[n] as i64)?, line: lines[n] });
+            let _ = self.traces[n].set(tail.clone());
+        }
+        Ok(tail)
     }
 
     fn decode(&self, i: usize) -> Result<Summary, String> {
@@ -488,7 +538,7 @@ impl Decoder {
             let trace = if *trace < 0 {
                 Trace::empty()
             } else {
-                self.traces.get(*trace as usize).cloned().ok_or_else(|| format!("trace index {trace} out of range"))?
+                self.trace(*trace as usize)?
             };
             decoded.push(Access { key: self.key(key)?, site: Site { line: *line, trace } });
         }
@@ -514,7 +564,7 @@ impl Decoder {
             let (i, columns) = (i as usize, &self.encoded.keys);
             let (kind, callee, thread, lock, own) =
                 (columns.kinds[i], columns.callees[i], columns.threads[i], columns.locks[i], columns.owns[i]);
-            let method = |i: i64| self.methods.get(i as usize).copied().ok_or_else(|| format!("method index {i} out of range"));
+            let method = |i: i64| self.method(i);
             let p = self.path(&self.encoded.paths[self.key_paths[i]])?;
             let kind = match kind {
                 0 => AccessKind::Read(p),
@@ -539,7 +589,7 @@ impl Decoder {
         if v.len() < 2 {
             return Err("short path".into());
         }
-        let sym = |i: u32| self.syms.get(i as usize).copied().ok_or_else(|| format!("string index {i} out of range"));
+        let sym = |i: u32| self.sym(i);
         let base = match v[0] {
             0 => Base::This,
             1 => Base::Param(v[1] as u16),
@@ -554,7 +604,7 @@ impl Decoder {
                 if f < 0 {
                     Ok(Step::Array)
                 } else {
-                    self.fields.get(f as usize).copied().ok_or_else(|| format!("field index {f} out of range"))
+                    self.field(f)
                 }
             })
             .collect::<Result<Vec<_>, String>>()?

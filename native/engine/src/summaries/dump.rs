@@ -17,7 +17,10 @@ use crate::api::{Error, TOOL_VERSION};
 pub fn write(path: &Path, out: &mut dyn Write) -> Result<(), Error> {
     let files = UpstreamFiles::open(&[path.to_path_buf()])?;
     // Every chunk is checked before anything is printed: a damaged file prints only its error.
-    files.each_chunk(|path, chunk| chunk.summaries.all().map(drop).map_err(|m| bad(path, &format!("malformed summary file: {m}"))))?;
+    files.each_chunk(|path, chunk| {
+        let decoded = chunk.all_classes().and_then(|_| chunk.all_summaries());
+        decoded.map(drop).map_err(|m| bad(path, &format!("malformed summary file: {m}")))
+    })?;
     let failure = RefCell::new(None);
     let dump = Dump { files: &files, failure: &failure };
     let mut out = std::io::BufWriter::new(out);
@@ -89,21 +92,21 @@ fn elements(path: &Path, chunk: &Loaded, section: Section) -> Result<Vec<serde_j
     let mut out = Vec::new();
     match section {
         Section::Classes => {
-            let mut classes: Vec<_> = chunk.classes.values().collect();
-            classes.sort_by(|a, b| a.name.cmp(&b.name));
-            for c in classes {
-                out.push(json(serde_json::to_value(&**c))?);
+            let malformed = |m: String| bad(path, &format!("malformed summary file: {m}"));
+            for c in chunk.all_classes().map_err(malformed)? {
+                out.push(json(serde_json::to_value(&*c))?);
             }
         }
         Section::Inline => {
-            let mut shapes: Vec<_> = chunk.shapes.iter().collect();
+            let shapes = chunk.shapes().map_err(|m| bad(path, &format!("malformed summary file: {m}")))?;
+            let mut shapes: Vec<_> = shapes.iter().collect();
             shapes.sort_by(|a, b| a.0.cmp(b.0));
             for shape in shapes {
                 out.push(json(serde_json::to_value(shape))?);
             }
         }
         Section::Summaries => {
-            let all = chunk.summaries.all().map_err(|m| bad(path, &format!("malformed summary file: {m}")))?;
+            let all = chunk.all_summaries().map_err(|m| bad(path, &format!("malformed summary file: {m}")))?;
             let mut summaries: Vec<_> = all.iter().collect();
             summaries.sort_by(|a, b| a.0.cmp(&b.0));
             for (m, s) in summaries {

@@ -4,13 +4,21 @@
 //! prefix    magic "RACERSUM" | format version u32 | index length u32 | index CRC-32 u32   (20 bytes, little endian)
 //! index     postcard: tool version, then one entry per chunk (package, first and last
 //!           class, offset, length, uncompressed length, CRC-32 of the stored bytes)
-//! chunks    zstd-compressed postcard [`Chunk`]s: the classes of one package (at most
-//!           CHUNK_CLASSES of them), their inline shapes and their methods' summaries
+//! chunks    zstd-compressed [`Chunk`]s, each the classes of one package (at most
+//!           CHUNK_CLASSES of them): a directory (postcard: class names, and where each
+//!           class's header ends), the class headers (postcard, one after the other), then
+//!           the inline shapes and the methods' summaries (postcard [`codec::Encoded`])
 //! ```
+//!
+//! A reader decodes a class header only when it asks for that class, and a chunk's shapes
+//! and summaries only when it asks for a method of the chunk: a downstream module reaches a
+//! few classes of most chunks it touches (supertypes, field owners).
 //!
 //! A reader checks the prefix and the index when it opens a file, and each chunk's
 //! checksum when it first decodes that chunk: a downstream module reads and checks only
 //! the chunks it reaches, and a corrupt byte anywhere it reads is an error naming the file.
+
+use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
@@ -40,11 +48,27 @@ pub struct ChunkEntry {
 
 /// One chunk's content: class headers sorted by name, inline shapes and summaries
 /// sorted by method, with tables local to the chunk (see [`codec`]).
-#[derive(Serialize, Deserialize)]
 pub struct Chunk {
     pub classes: Vec<ClassHeader>,
     pub inline: Vec<(MethodRef, InlineShape)>,
     pub summaries: codec::Encoded,
+}
+
+/// A chunk's directory: its class names, and where each class's header ends in the bytes
+/// after the directory (the shapes and summaries start at the last end).
+#[derive(Serialize, Deserialize)]
+struct Directory {
+    names: Vec<String>,
+    header_ends: Vec<u32>,
+}
+
+/// A chunk as read: decompressed and checked, its parts still encoded in `bytes`.
+pub struct ReadChunk {
+    pub bytes: Vec<u8>,
+    /// Each class's name and the range of its header in `bytes`.
+    pub classes: Vec<(String, Range<usize>)>,
+    /// Where the inline shapes and summaries start in `bytes`.
+    pub rest: usize,
 }
 
 /// The package of a binary class name (`""` for the unnamed package).
@@ -59,7 +83,16 @@ pub struct EncodedChunk {
 }
 
 pub fn encode_chunk(chunk: &Chunk) -> EncodedChunk {
-    let raw = postcard::to_stdvec(chunk).expect("summary chunks always serialise");
+    let mut headers = Vec::new();
+    let mut header_ends = Vec::with_capacity(chunk.classes.len());
+    for c in &chunk.classes {
+        headers = postcard::to_extend(c, headers).expect("class headers always serialise");
+        header_ends.push(headers.len() as u32);
+    }
+    let names = chunk.classes.iter().map(|c| c.name.to_string()).collect();
+    let mut raw = postcard::to_stdvec(&Directory { names, header_ends }).expect("a directory always serialises");
+    raw.extend_from_slice(&headers);
+    raw = postcard::to_extend(&(&chunk.inline, &chunk.summaries), raw).expect("summaries always serialise");
     let bytes = zstd::bulk::compress(&raw, ZSTD_LEVEL).expect("zstd compression of a buffer in memory");
     let name = |c: Option<&ClassHeader>| c.map(|h| h.name.to_string()).unwrap_or_default();
     EncodedChunk {
@@ -85,13 +118,42 @@ pub fn checksum_matches(bytes: &[u8], expected: u32) -> bool {
 
 /// Checks and decodes one chunk's stored bytes; the error says what is wrong (the
 /// caller names the file).
-pub fn decode_chunk(entry: &ChunkEntry, bytes: &[u8]) -> Result<Chunk, String> {
+pub fn decode_chunk(entry: &ChunkEntry, bytes: &[u8]) -> Result<ReadChunk, String> {
     if !checksum_matches(bytes, entry.crc) {
         return Err(format!("checksum mismatch in the summaries of package '{}' (corrupt file)", entry.package));
     }
-    let raw = zstd::bulk::decompress(bytes, entry.raw_len as usize)
-        .map_err(|e| format!("malformed summary file: package '{}': {e}", entry.package))?;
-    postcard::from_bytes(&raw).map_err(|e| format!("malformed summary file: package '{}': {e}", entry.package))
+    let malformed = |e: &dyn std::fmt::Display| format!("malformed summary file: package '{}': {e}", entry.package);
+    let raw = zstd::bulk::decompress(bytes, entry.raw_len as usize).map_err(|e| malformed(&e))?;
+    let (directory, headers) = postcard::take_from_bytes::<Directory>(&raw).map_err(|e| malformed(&e))?;
+    if directory.names.len() != directory.header_ends.len() {
+        return Err(malformed(&"class directory columns of different lengths"));
+    }
+    let mut start = raw.len() - headers.len();
+    let mut classes = Vec::with_capacity(directory.names.len());
+    for (name, end) in directory.names.into_iter().zip(directory.header_ends) {
+        let end = raw.len() - headers.len() + end as usize;
+        if end < start || end > raw.len() {
+            return Err(malformed(&format!("class '{name}' lies outside the chunk")));
+        }
+        classes.push((name, start..end));
+        start = end;
+    }
+    Ok(ReadChunk { bytes: raw, classes, rest: start })
+}
+
+/// Decodes the header of class `name` (its bytes in a chunk); the error names the class.
+pub fn decode_header(name: &str, bytes: &[u8]) -> Result<ClassHeader, String> {
+    let header: ClassHeader = postcard::from_bytes(bytes).map_err(|e| format!("class '{name}': {e}"))?;
+    if header.name.as_str() != name {
+        return Err(format!("class '{name}' holds the header of '{}'", header.name));
+    }
+    Ok(header)
+}
+
+/// Decodes a chunk's inline shapes and summaries (the bytes from [`ReadChunk::rest`]); the
+/// error names the package.
+pub fn decode_rest(package: &str, bytes: &[u8]) -> Result<(Vec<(MethodRef, InlineShape)>, codec::Encoded), String> {
+    postcard::from_bytes(bytes).map_err(|e| format!("package '{package}': {e}"))
 }
 
 /// The prefix and index of a file whose chunks, of the entries' lengths, follow it in order
@@ -141,4 +203,50 @@ pub fn decode_index(index: &[u8]) -> Result<(String, impl FnOnce() -> Result<Vec
     let (tool, rest) =
         postcard::take_from_bytes::<String>(index).map_err(|e| format!("malformed summary file: index: {e}"))?;
     Ok((tool, move || postcard::from_bytes::<Vec<ChunkEntry>>(rest).map_err(|e| format!("malformed summary file: index: {e}"))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sym::Sym;
+
+    fn class(name: &str) -> ClassHeader {
+        ClassHeader {
+            name: Sym::new(name),
+            flags: 0,
+            super_class: Some(Sym::new("java.lang.Object")),
+            interfaces: Vec::new(),
+            annotations: Vec::new(),
+            fields: Vec::new(),
+            methods: Vec::new(),
+            source_file: None,
+        }
+    }
+
+    fn read(classes: Vec<ClassHeader>) -> ReadChunk {
+        let encoded = encode_chunk(&Chunk { classes, inline: Vec::new(), summaries: codec::Encoded::default() });
+        decode_chunk(&encoded.entry, &encoded.bytes).unwrap()
+    }
+
+    #[test]
+    fn each_class_header_decodes_on_its_own() {
+        let mut chunk = read(vec![class("p.A"), class("p.B")]);
+        let names: Vec<&str> = chunk.classes.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["p.A", "p.B"]);
+        // Damage B's header: A still decodes, B is an error naming it.
+        let b = chunk.classes[1].1.clone();
+        chunk.bytes[b.start] = 0xff;
+        let a = &chunk.classes[0].1;
+        assert_eq!(decode_header("p.A", &chunk.bytes[a.clone()]).unwrap().name.as_str(), "p.A");
+        let err = decode_header("p.B", &chunk.bytes[b]).unwrap_err();
+        assert!(err.starts_with("class 'p.B': "), "{err}");
+        assert!(decode_rest("p", &chunk.bytes[chunk.rest..]).is_ok());
+    }
+
+    #[test]
+    fn a_header_filed_under_another_name_is_an_error() {
+        let chunk = read(vec![class("p.A")]);
+        let err = decode_header("p.Z", &chunk.bytes[chunk.classes[0].1.clone()]).unwrap_err();
+        assert_eq!(err, "class 'p.Z' holds the header of 'p.A'");
+    }
 }

@@ -1,10 +1,12 @@
 //! Lazy reading of upstream summary files: opening a file reads and checks its prefix and
-//! index only; a chunk is read (one positioned read of its bytes), checked and decoded the
-//! first time a class or method in it is asked for. What a downstream module costs thus
+//! index only; a chunk is read (one positioned read of its bytes), checked and its class
+//! headers decoded the first time a class or method in it is asked for, and its summaries
+//! the first time a method in it is. What a downstream module costs thus
 //! follows the classes it reaches, not the size of its upstream modules.
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -18,11 +20,66 @@ use crate::classfile::model::{ClassHeader, InlineShape, MethodRef};
 use crate::fxhash::FxHashMap;
 use crate::sym::Sym;
 
-/// A decoded chunk.
+/// A chunk read and checked, whose parts are decoded when first asked for. Errors say what
+/// is malformed (the caller names the file).
 pub struct Loaded {
-    pub classes: FxHashMap<Sym, Arc<ClassHeader>>,
-    pub summaries: codec::Decoder,
-    pub shapes: FxHashMap<MethodRef, InlineShape>,
+    package: String,
+    bytes: Vec<u8>,
+    classes: FxHashMap<Sym, (Range<usize>, OnceCell<Arc<ClassHeader>>)>,
+    rest: usize,
+    methods: OnceCell<Methods>,
+}
+
+/// A chunk's inline shapes and summaries, decoded.
+struct Methods {
+    shapes: FxHashMap<MethodRef, InlineShape>,
+    summaries: codec::Decoder,
+}
+
+impl Loaded {
+    fn new(package: String, chunk: format::ReadChunk) -> Loaded {
+        let classes = chunk.classes.into_iter().map(|(name, range)| (Sym::new(&name), (range, OnceCell::new()))).collect();
+        Loaded { package, bytes: chunk.bytes, classes, rest: chunk.rest, methods: OnceCell::new() }
+    }
+
+    pub fn has_class(&self, name: Sym) -> bool {
+        self.classes.contains_key(&name)
+    }
+
+    pub fn class(&self, name: Sym) -> Result<Option<Arc<ClassHeader>>, String> {
+        let Some((range, header)) = self.classes.get(&name) else { return Ok(None) };
+        let decode = || format::decode_header(name.as_str(), &self.bytes[range.clone()]).map(Arc::new);
+        header.get_or_try_init(decode).map(|h| Some(h.clone()))
+    }
+
+    /// The chunk's class headers, sorted by name.
+    pub fn all_classes(&self) -> Result<Vec<Arc<ClassHeader>>, String> {
+        let mut names: Vec<Sym> = self.classes.keys().copied().collect();
+        names.sort();
+        names.into_iter().map(|n| self.class(n).map(|h| h.expect("a listed class"))).collect()
+    }
+
+    fn methods(&self) -> Result<&Methods, String> {
+        self.methods.get_or_try_init(|| {
+            let (shapes, encoded) = format::decode_rest(&self.package, &self.bytes[self.rest..])?;
+            Ok(Methods { shapes: shapes.into_iter().collect(), summaries: codec::Decoder::new(encoded)? })
+        })
+    }
+
+    /// The summary and inline shape of method `m` of a class of the chunk.
+    pub fn method(&self, m: &MethodRef) -> Result<(Option<Arc<Summary>>, Option<InlineShape>), String> {
+        let methods = self.methods()?;
+        Ok((methods.summaries.get(m)?, methods.shapes.get(m).cloned()))
+    }
+
+    pub fn shapes(&self) -> Result<&FxHashMap<MethodRef, InlineShape>, String> {
+        Ok(&self.methods()?.shapes)
+    }
+
+    /// Every summary of the chunk, in the chunk's order.
+    pub fn all_summaries(&self) -> Result<Vec<(MethodRef, Arc<Summary>)>, String> {
+        self.methods()?.summaries.all()
+    }
 }
 
 struct OpenFile {
@@ -55,6 +112,11 @@ impl UpstreamFiles {
         self.files.is_empty()
     }
 
+    /// Whether any file has classes in a package starting with `prefix`.
+    pub fn has_packages_under(&self, prefix: &str) -> bool {
+        self.packages.keys().any(|p| p.starts_with(prefix))
+    }
+
     /// The chunks that may hold `class`, first file first.
     fn chunks_of<'s>(&'s self, class: &'s str) -> impl Iterator<Item = (usize, usize)> + 's {
         let candidates = self.packages.get(format::package_of(class)).map(|v| v.as_slice()).unwrap_or(&[]);
@@ -72,8 +134,9 @@ impl UpstreamFiles {
     /// The header of an upstream class (the first file that has it wins).
     pub fn class(&self, name: Sym) -> Result<Option<Arc<ClassHeader>>, Error> {
         for (fi, ci) in self.chunks_of(name.as_str()) {
-            if let Some(h) = self.chunk(fi, ci)?.classes.get(&name) {
-                return Ok(Some(h.clone()));
+            let found = self.chunk(fi, ci)?.class(name).map_err(|e| self.malformed(fi, &e))?;
+            if found.is_some() {
+                return Ok(found);
             }
         }
         Ok(None)
@@ -83,12 +146,15 @@ impl UpstreamFiles {
     pub fn method(&self, m: &MethodRef) -> Result<(Option<Arc<Summary>>, Option<InlineShape>), Error> {
         for (fi, ci) in self.chunks_of(m.class.as_str()) {
             let chunk = self.chunk(fi, ci)?;
-            if chunk.classes.contains_key(&m.class) {
-                let summary = chunk.summaries.get(m).map_err(|e| bad(&self.files[fi].path, &format!("malformed summary file: {e}")))?;
-                return Ok((summary, chunk.shapes.get(m).cloned()));
+            if chunk.has_class(m.class) {
+                return chunk.method(m).map_err(|e| self.malformed(fi, &e));
             }
         }
         Ok((None, None))
+    }
+
+    fn malformed(&self, fi: usize, what: &str) -> Error {
+        bad(&self.files[fi].path, &format!("malformed summary file: {what}"))
     }
 
     /// Visits every chunk of every file in order, each decoded for the visit only and not
@@ -183,11 +249,5 @@ fn load_chunk(f: &OpenFile, ci: usize) -> Result<Loaded, Error> {
             .map_err(|err| Error(format!("racer: {}: cannot read summary file: {err}", f.path.display())))?;
     }
     let chunk = format::decode_chunk(e, &bytes).map_err(|m| bad(&f.path, &m))?;
-    let summaries =
-        codec::Decoder::new(chunk.summaries).map_err(|m| bad(&f.path, &format!("malformed summary file: {m}")))?;
-    Ok(Loaded {
-        classes: chunk.classes.into_iter().map(|c| (c.name, Arc::new(c))).collect(),
-        summaries,
-        shapes: chunk.inline.into_iter().collect(),
-    })
+    Ok(Loaded::new(e.package.clone(), chunk))
 }
