@@ -2,6 +2,7 @@
 //! a callee summary, and calls without a summary.
 
 use std::sync::Arc;
+use std::collections::hash_map::Entry;
 
 use crate::classfile::descriptor::return_kind;
 use crate::classfile::model::*;
@@ -16,7 +17,7 @@ use super::state::*;
 use super::{Callee, Interp, MAX_INLINE_DEPTH};
 
 /// What the accesses added by one summary application depend on.
-#[derive(PartialEq)]
+#[derive(PartialEq, Eq, Hash)]
 pub(super) struct AppliedAt {
     pub(super) threads: Threads,
     pub(super) lock: bool,
@@ -248,15 +249,18 @@ impl<'a, 'e> Interp<'a, 'e> {
                 .map(|a| (if let Expr::Path(p) = a { Some(p.clone()) } else { None }, own_e(st, a)))
                 .collect(),
         };
-        let site_key = (self.pc as u32, self.inline_depth);
-        let seen = self.applied.entry(site_key).or_default();
-        let accesses: &[Access] = if seen.contains(&at) {
-            &[]
-        } else {
-            seen.push(at);
-            &s.accesses
-        };
-        for acc in accesses {
+        // The same summary applied in the same circumstances adds the same accesses, whose
+        // sites differ only by the call's line: none is kept unless the line is earlier
+        // (see `add_callee_access`). So a loop body run again, or a callee called again
+        // later in the method, adds nothing.
+        match self.applied.entry((*callee, s as *const Summary as usize, at)) {
+            Entry::Occupied(e) if *e.get() <= self.line => return,
+            Entry::Occupied(mut e) => *e.get_mut() = self.line,
+            Entry::Vacant(e) => {
+                e.insert(self.line);
+            }
+        }
+        for acc in &s.accesses {
             let path = acc.key.kind.path();
             // The callee reassigned the formal before this access: it is not on the caller's
             // argument, whose accesses depend on its ownership. (`Unowned` may also be the
@@ -310,7 +314,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             None => (site.outer_line(), site.trace.len(), site.line),
         };
         match self.accesses.entry(key) {
-            std::collections::hash_map::Entry::Occupied(mut e) => {
+            Entry::Occupied(mut e) => {
                 let existing = &mut e.get_mut().0;
                 let old_rank = (existing.outer_line(), existing.trace.len(), existing.line);
                 if rank <= old_rank {
@@ -319,7 +323,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     *existing = Site::preferred(old, site);
                 }
             }
-            std::collections::hash_map::Entry::Vacant(e) => {
+            Entry::Vacant(e) => {
                 let shared = (e.key() == &**callee_key).then(|| callee_key.clone());
                 e.insert((new_site(), shared));
             }

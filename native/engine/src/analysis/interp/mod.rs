@@ -164,9 +164,9 @@ struct Interp<'a, 'e> {
     line: u32,
     pc: usize,
     inline_depth: u32,
-    /// Call sites whose summary accesses were already added, with the caller facts
-    /// they depend on: re-running a loop body does not re-add them.
-    applied: crate::fxhash::FxHashMap<(u32, u32), Vec<AppliedAt>>,
+    /// The summaries whose accesses were already added (callee, summary address), with the
+    /// caller facts they depend on, and the earliest line they were added at.
+    applied: crate::fxhash::FxHashMap<(MethodRef, usize, AppliedAt), u32>,
     /// Thread handoffs: what the code made at an instruction captured (see `handoffs.rs`).
     handed_values: crate::fxhash::FxHashMap<u32, Vec<Expr>>,
     /// States flowing into exception handlers from the block being run.
