@@ -54,6 +54,29 @@ pub fn dynamic_call(c: DynamicCall) -> &'static DynamicCall {
     DYNAMIC_CALLS.intern(c)
 }
 
+/// An interned value as a set or map key, compared and hashed by address: cheaper than by
+/// content, and the same thing since each distinct value has one address.
+#[derive(Debug)]
+pub struct ByAddress<T: 'static>(pub &'static T);
+
+impl<T> Clone for ByAddress<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for ByAddress<T> {}
+impl<T> PartialEq for ByAddress<T> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl<T> Eq for ByAddress<T> {}
+impl<T> Hash for ByAddress<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::ptr::hash(self.0, state)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! The RacerD analysis: domains, transfer functions, scheduling and reporting.
 pub mod android;
 pub mod annotations;
+pub mod callgraph;
 pub mod cfg;
 pub mod dedup;
 pub mod domain;

@@ -16,7 +16,8 @@ use crate::sym::Sym;
 
 use super::annotations::{is_assumed_thread_safe, is_synthetic_name, method_facts, AnnotationConfig, MethodFacts};
 use super::domain::{AccessKind, Step, Summary};
-use super::interp::{analyze_method, Callee, Env, MethodInput, MAX_INLINE_DEPTH};
+use super::callgraph::CallGraph;
+use super::interp::{analyze_method, Callee, Env, MethodInput};
 
 /// One method of an analysed class.
 pub struct MethodEntry {
@@ -132,99 +133,18 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
     } else {
         FxHashSet::default()
     };
-    // Call graph over analysed methods; on the way, whether a method's own code can
-    // make it run on any thread (a lock, a monitor, a background assertion or a
-    // main-thread query: 8.5), for the demand below.
-    let scanned: Vec<(Vec<usize>, bool, bool)> = methods
-        .par_iter()
-        .map(|e| {
-            let mut out = Vec::new();
-            let mut concurrent = false;
-            // Whether it hands code to a background thread, or calls an upstream method that
-            // does: its summary then has accesses on any thread, and so do its callers'.
-            let mut hands = false;
-            if !e.analysed {
-                return (out, concurrent, hands);
-            }
-            let mut edge_to = |callee: &MethodRef| {
-                if let Some(&c) = by_ref.get(callee) {
-                    if methods[c].analysed && !out.contains(&c) {
-                        out.push(c);
-                    }
-                }
-            };
-            if let Some(body) = &bodies[e.class][e.index] {
-                // A call on an object the method allocates may run the allocated class's
-                // implementation (fresh_receiver_dispatch): an edge to each such candidate.
-                let allocated = if inputs.extensions.fresh_receiver_dispatch { body.allocated_classes() } else { Vec::new() };
-                for insn in &body.insns {
-                    // Thread handoffs: the handed code's summary is applied where it is handed.
-                    match insn {
-                        Insn::InvokeDynamic(DynamicCall { lambda: Some(l), .. }) if inputs.extensions.thread_handoffs => {
-                            edge_to(&table.resolve_method(l).unwrap_or(*l));
-                        }
-                        Insn::New { class } => {
-                            if let Some(b) = handed_classes.get(class) {
-                                edge_to(b);
-                            }
-                        }
-                        Insn::Invoke { method, .. } if inputs.extensions.thread_handoffs => {
-                            if let Some(model) = super::handoffs::handoff_model(table, method) {
-                                hands |= super::handoffs::may_hand_to_background(model);
-                                concurrent |= hands;
-                                // `new Thread(this)`, `executor.execute(this)`: the class's own body.
-                                if let Some(b) = super::handoffs::body_of_class(table, e.mref.class) {
-                                    edge_to(&b);
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                    match insn {
-                        Insn::MonitorEnter | Insn::MonitorExit => concurrent = true,
-                        Insn::Invoke { method, kind } => {
-                            if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
-                                for &class in &allocated {
-                                    if let Some(exact) = table.resolve_exact(class, method) {
-                                        edge_to(&exact);
-                                    }
-                                }
-                            }
-                            let mut target = **method;
-                            let mut hops = 0;
-                            loop {
-                                let resolved = table.resolve_method(&target).unwrap_or(target);
-                                concurrent |= may_go_concurrent(table, &target, &resolved, inputs.extensions);
-                                hands |= upstream_hands.contains(&resolved);
-                                match shapes.get(&target) {
-                                    // The interpreter inlines a forward at depths 0..=MAX_INLINE_DEPTH:
-                                    // the edge goes to the method it finally calls.
-                                    Some(InlineShape::Forward(next, _)) if hops <= MAX_INLINE_DEPTH => {
-                                        target = *next;
-                                        hops += 1;
-                                    }
-                                    _ => {
-                                        edge_to(&resolved);
-                                        break;
-                                    }
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            (out, concurrent, hands)
-        })
-        .collect();
-    let mut edges = Vec::with_capacity(scanned.len());
-    let mut own_code_concurrent = Vec::with_capacity(scanned.len());
-    let mut hands_off = Vec::with_capacity(scanned.len());
-    for (out, concurrent, hands) in scanned {
-        edges.push(out);
-        own_code_concurrent.push(concurrent);
-        hands_off.push(hands);
+    let graph = super::callgraph::Scan {
+        table,
+        methods: &methods,
+        bodies: &bodies,
+        by_ref: &by_ref,
+        shapes: &shapes,
+        handed_classes: &handed_classes,
+        upstream_hands: &upstream_hands,
+        extensions: inputs.extensions,
     }
+    .build();
+    let CallGraph { edges, own_code_concurrent, hands_off } = graph;
 
     phase(start, "call graph");
     let mut order = BottomUp::new(&edges);
@@ -455,15 +375,6 @@ fn has_handed_background(s: &Summary) -> bool {
     s.accesses.iter().any(|a| a.key.handed && a.key.thread.is_any())
 }
 
-/// The lock and thread models that make a caller run on any thread (as `facts::call_facts`
-/// and the interpreter apply them), on the named and the resolved callee.
-fn may_go_concurrent(table: &ClassTable, named: &MethodRef, resolved: &MethodRef, ext: super::extensions::Extensions) -> bool {
-    use super::models::{self, ThreadEffect};
-    models::lock_effect(table, named, ext).is_some()
-        || models::lock_effect(table, resolved, ext).is_some()
-        || matches!(models::thread_effect(named), Some(ThreadEffect::AssertBackground | ThreadEffect::IsMainQuery))
-        || super::android::looper_effect(named).is_some()
-}
 
 /// The strongly connected components of a call graph, run bottom-up in parallel: an SCC
 /// starts once every SCC it calls is done, and its members run one after the other.

@@ -1,0 +1,170 @@
+//! The call graph over the analysed methods, and what each method's own code says of the
+//! threads it runs on: whether it takes a lock, enters a monitor, asserts or queries its
+//! thread (8.5: it may then run on any thread), and whether it hands code to a background
+//! thread (thread handoffs). The scheduler's demand and order are built on it.
+
+use rayon::prelude::*;
+
+use crate::classfile::model::*;
+use crate::fxhash::{FxHashMap, FxHashSet};
+use crate::hierarchy::ClassTable;
+use crate::interned::ByAddress;
+use crate::sym::Sym;
+
+use super::extensions::Extensions;
+use super::handoffs::{self, HandoffModel};
+use super::interp::MAX_INLINE_DEPTH;
+use super::schedule::{Bodies, MethodEntry};
+
+/// The graph: callee indexes by method, and per method whether its own code may make it
+/// run on any thread and whether it hands code to the background (directly or through an
+/// upstream method that does).
+pub struct CallGraph {
+    pub edges: Vec<Vec<usize>>,
+    pub own_code_concurrent: Vec<bool>,
+    pub hands_off: Vec<bool>,
+}
+
+/// What a call to one method means, the same at every call site: worked out once per
+/// method called (the corpus has about ten call sites per distinct callee).
+#[derive(Clone, Copy)]
+struct Meaning {
+    /// The analysed method the call runs, after the forwarders the interpreter inlines.
+    runs: Option<usize>,
+    /// It takes a lock, asserts or queries the thread (on the way through forwarders too).
+    concurrent: bool,
+    /// It reaches an upstream method that hands code to the background.
+    hands: bool,
+    handoff: Option<HandoffModel>,
+}
+
+pub struct Scan<'a> {
+    pub table: &'a ClassTable,
+    pub methods: &'a [MethodEntry],
+    pub bodies: &'a Bodies,
+    pub by_ref: &'a FxHashMap<MethodRef, usize>,
+    pub shapes: &'a FxHashMap<MethodRef, InlineShape>,
+    /// The code each allocated `Runnable`/`Callable` class runs (thread handoffs).
+    pub handed_classes: &'a FxHashMap<Sym, MethodRef>,
+    /// Upstream methods whose summaries hand code to a background thread.
+    pub upstream_hands: &'a FxHashSet<MethodRef>,
+    pub extensions: Extensions,
+}
+
+impl Scan<'_> {
+    pub fn build(&self) -> CallGraph {
+        // Each worker remembers the meanings it has worked out.
+        let scanned: Vec<(Vec<usize>, bool, bool)> = (0..self.methods.len())
+            .into_par_iter()
+            .map_init(FxHashMap::default, |meanings, i| self.scan_method(i, meanings))
+            .collect();
+        let mut graph = CallGraph { edges: Vec::new(), own_code_concurrent: Vec::new(), hands_off: Vec::new() };
+        for (out, concurrent, hands) in scanned {
+            graph.edges.push(out);
+            graph.own_code_concurrent.push(concurrent);
+            graph.hands_off.push(hands);
+        }
+        graph
+    }
+
+    fn body(&self, i: usize) -> Option<&Body> {
+        let e = &self.methods[i];
+        if e.analysed {
+            self.bodies[e.class][e.index].as_ref()
+        } else {
+            None
+        }
+    }
+
+    fn analysed_index(&self, m: &MethodRef) -> Option<usize> {
+        self.by_ref.get(m).copied().filter(|&c| self.methods[c].analysed)
+    }
+
+    fn meaning(&self, named: &MethodRef) -> Meaning {
+        let handoff = if self.extensions.thread_handoffs { handoffs::handoff_model(self.table, named) } else { None };
+        let (mut concurrent, mut hands) = (false, false);
+        let mut target = *named;
+        let mut hops = 0;
+        loop {
+            let resolved = self.table.resolve_method(&target).unwrap_or(target);
+            concurrent |= may_go_concurrent(self.table, &target, &resolved, self.extensions);
+            hands |= self.upstream_hands.contains(&resolved);
+            match self.shapes.get(&target) {
+                // The interpreter inlines a forward at depths 0..=MAX_INLINE_DEPTH: the edge
+                // goes to the method it finally calls.
+                Some(InlineShape::Forward(next, _)) if hops <= MAX_INLINE_DEPTH => {
+                    target = *next;
+                    hops += 1;
+                }
+                _ => return Meaning { runs: self.analysed_index(&resolved), concurrent, hands, handoff },
+            }
+        }
+    }
+
+    /// Method `i`'s callees, whether its own code may make it run on any thread, and whether
+    /// it hands code to a background thread.
+    fn scan_method(&self, i: usize, meanings: &mut FxHashMap<ByAddress<MethodRef>, Meaning>) -> (Vec<usize>, bool, bool) {
+        let mut out = Vec::new();
+        let (mut concurrent, mut hands) = (false, false);
+        let Some(body) = self.body(i) else { return (out, concurrent, hands) };
+        let mut edge_to = |callee: Option<usize>| {
+            if let Some(c) = callee {
+                if !out.contains(&c) {
+                    out.push(c);
+                }
+            }
+        };
+        let table = self.table;
+        let handoffs = self.extensions.thread_handoffs;
+        // A call on an object the method allocates may run the allocated class's
+        // implementation (fresh_receiver_dispatch): an edge to each such candidate.
+        let allocated = if self.extensions.fresh_receiver_dispatch { body.allocated_classes() } else { Vec::new() };
+        for insn in &body.insns {
+            match insn {
+                Insn::MonitorEnter | Insn::MonitorExit => concurrent = true,
+                // Thread handoffs: the handed code's summary is applied where it is handed.
+                Insn::InvokeDynamic(DynamicCall { lambda: Some(l), .. }) if handoffs => {
+                    edge_to(self.analysed_index(&table.resolve_method(l).unwrap_or(*l)));
+                }
+                Insn::New { class } => {
+                    if let Some(b) = self.handed_classes.get(class) {
+                        edge_to(self.analysed_index(b));
+                    }
+                }
+                Insn::Invoke { method, kind } => {
+                    let meaning = *meanings.entry(ByAddress(method)).or_insert_with(|| self.meaning(method));
+                    if let Some(model) = meaning.handoff {
+                        hands |= handoffs::may_hand_to_background(model);
+                        concurrent |= hands;
+                        // `new Thread(this)`, `executor.execute(this)`: the class's own body.
+                        if let Some(b) = handoffs::body_of_class(table, self.methods[i].mref.class) {
+                            edge_to(self.analysed_index(&b));
+                        }
+                    }
+                    if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
+                        for &class in &allocated {
+                            if let Some(exact) = table.resolve_exact(class, method) {
+                                edge_to(self.analysed_index(&exact));
+                            }
+                        }
+                    }
+                    concurrent |= meaning.concurrent;
+                    hands |= meaning.hands;
+                    edge_to(meaning.runs);
+                }
+                _ => {}
+            }
+        }
+        (out, concurrent, hands)
+    }
+}
+
+/// Whether a call makes its caller possibly run on any thread (8.5): a lock model, a
+/// background assertion, a main-thread query or a looper query.
+fn may_go_concurrent(table: &ClassTable, named: &MethodRef, resolved: &MethodRef, ext: Extensions) -> bool {
+    use super::models::{self, ThreadEffect};
+    models::lock_effect(table, named, ext).is_some()
+        || models::lock_effect(table, resolved, ext).is_some()
+        || matches!(models::thread_effect(named), Some(ThreadEffect::AssertBackground | ThreadEffect::IsMainQuery))
+        || super::android::looper_effect(named).is_some()
+}
