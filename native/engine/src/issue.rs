@@ -64,6 +64,10 @@ pub struct TraceElem {
     pub descriptor: String,
     pub line: u32,
     pub description: String,
+    /// The `SourceFile` of `class` when it is another top-level class than the issue's
+    /// (a Kotlin file's functions, a class in a file of another name); empty otherwise.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source_file: String,
 }
 
 /// The other side of a race: the conflicting access and the method it is reached from.
@@ -78,6 +82,9 @@ pub struct Conflict {
     pub access: String,
     pub locked: bool,
     pub trace: Vec<TraceElem>,
+    /// As [`TraceElem::source_file`], for `class`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub source_file: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -139,5 +146,14 @@ mod line_or_null {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
         Ok(Option::<u32>::deserialize(d)?.unwrap_or(0))
+    }
+}
+
+/// `a.b.Foo` for `a.b.Foo$Inner$1`: the class whose source file holds it.
+pub fn top_level_class(class: &str) -> &str {
+    let start = class.rfind('.').map_or(0, |i| i + 1);
+    match class[start..].find('$') {
+        Some(0) | None => class,
+        Some(i) => &class[..start + i],
     }
 }

@@ -601,3 +601,50 @@ fn message_explains_a_static_field_under_the_monitor_of_this() {
     assert!(!of("m.UnderOwnMonitor").is_empty() && of("m.UnderOwnMonitor").iter().all(|m| m.contains(note)), "{messages:?}");
     assert!(!of("m.Unlocked").is_empty() && of("m.Unlocked").iter().all(|m| !m.contains(note)), "{messages:?}");
 }
+
+#[test]
+fn trace_steps_in_another_file_name_that_file() {
+    let tmp = tempdir("trace-files");
+    let classes = javac(
+        tmp.path(),
+        &[
+            ("javax/annotation/concurrent/ThreadSafe.java", THREAD_SAFE),
+            (
+                "m/Account.java",
+                "package m;\n\
+                 @javax.annotation.concurrent.ThreadSafe\n\
+                 public class Account {\n\
+                   int balance;\n\
+                   public synchronized int get() { return balance; }\n\
+                   public void deposit(int n) { Ledger.add(this, n); }\n\
+                 }\n",
+            ),
+            // A top-level class in a file named otherwise, as a Kotlin file's functions are.
+            ("m/Books.java", "package m;\n\nclass Ledger {\n  static void add(Account a, int n) { a.balance += n; }\n}\n"),
+        ],
+    );
+    let (_, report) = analyze_json(&[&classes]);
+    let issue = report["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["method"] == "deposit" && i["access_path"] == "this.balance")
+        .unwrap_or_else(|| panic!("deposit's race: {report}"));
+    let trace = issue["trace"].as_array().unwrap();
+    let steps: Vec<(&str, Option<&str>)> =
+        trace.iter().map(|t| (t["class"].as_str().unwrap(), t.get("source_file").and_then(|f| f.as_str()))).collect();
+    assert_eq!(steps.first(), Some(&("m.Account", None)), "the issue's own file is not repeated: {steps:?}");
+    assert_eq!(steps.last(), Some(&("m.Ledger", Some("Books.java"))), "{steps:?}");
+
+    let out = racer(&[&"analyze", &"--format", &"sarif", &"--source-path", &tmp.join("src"), &classes]);
+    let sarif = json(&out);
+    let uris: Vec<String> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["codeFlows"][0]["threadFlows"][0]["locations"].as_array().cloned().unwrap_or_default())
+        .map(|l| l["location"]["physicalLocation"]["artifactLocation"]["uri"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert!(uris.iter().any(|u| u == "m/Books.java"), "{uris:?}");
+    assert!(!uris.iter().any(|u| u == "m/Ledger.java"), "no guessed file: {uris:?}");
+}

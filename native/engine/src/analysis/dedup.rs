@@ -84,6 +84,7 @@ mod tests {
             descriptor: "()V".into(),
             line,
             description: "access to `util.Cache.sValue` (write)".into(),
+            source_file: String::new(),
         };
         i.trace = vec![i.trace[0].clone(); depth];
         i.trace.push(end);

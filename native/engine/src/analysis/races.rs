@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
-use crate::report::{Conflict, FieldId, Issue, IssueKind, TraceElem};
+use crate::issue::{top_level_class, Conflict, FieldId, Issue, IssueKind, TraceElem};
 use crate::sym::Sym;
 
 use super::annotations::is_synthetic_name;
@@ -469,7 +469,7 @@ impl<'a> ClassReporter<'a> {
     fn build_issue(&self, kind: IssueKind, e: &Entry<'a>, conflict: Option<&Entry<'a>>, line: u32) -> Issue {
         let mref = self.analysis.methods[e.method].mref;
         let path = render_path(e.access.key.kind.path(), self.formal_names(e.method));
-        let trace = self.trace(e, &path);
+        let trace = self.trace(e, &path, mref.class);
         let conflicts = conflict
             .map(|c| {
                 let cref = self.mref_of(c);
@@ -482,7 +482,8 @@ impl<'a> ClassReporter<'a> {
                     access_path: cpath.clone(),
                     access: if c.is_write() { "write" } else { "read" }.into(),
                     locked: c.access.key.lock,
-                    trace: self.trace(c, &cpath),
+                    trace: self.trace(c, &cpath, mref.class),
+                    source_file: self.other_source_file(cref.class, mref.class),
                 }]
             })
             .unwrap_or_default();
@@ -505,7 +506,16 @@ impl<'a> ClassReporter<'a> {
         }
     }
 
-    fn trace(&self, e: &Entry<'a>, path: &str) -> Vec<TraceElem> {
+    /// [`TraceElem::source_file`]: the `SourceFile` of `class`, named in an issue of
+    /// `issue_class`, when it is another top-level class (and its header is known).
+    fn other_source_file(&self, class: Sym, issue_class: Sym) -> String {
+        if top_level_class(class.as_str()) == top_level_class(issue_class.as_str()) {
+            return String::new();
+        }
+        self.cfg.table.get(class).and_then(|h| h.source_file).map(|f| f.to_string()).unwrap_or_default()
+    }
+
+    fn trace(&self, e: &Entry<'a>, path: &str, issue_class: Sym) -> Vec<TraceElem> {
         let calls = e.access.site.trace.len();
         // A report lists at most REPORTED_CALLS calls (the outermost and innermost halves):
         // every report of a call chain thousands deep would otherwise repeat the whole
@@ -526,6 +536,7 @@ impl<'a> ClassReporter<'a> {
                     descriptor: current.descriptor.to_string(),
                     line: call.line,
                     description,
+                    source_file: self.other_source_file(current.class, issue_class),
                 });
             }
             current = call.callee;
@@ -543,6 +554,7 @@ impl<'a> ClassReporter<'a> {
             descriptor: current.descriptor.to_string(),
             line: e.access.site.line,
             description,
+            source_file: self.other_source_file(current.class, issue_class),
         });
         out
     }

@@ -168,7 +168,7 @@ fn render_issue(out: &mut String, n: usize, issue: &Issue, sources: &SourceIndex
     if !issue.conflicts.is_empty() {
         out.push_str("<div>Conflicts with:</div>\n<ul>\n");
         for c in &issue.conflicts {
-            let file = source_in_issue(sources, issue, &c.class).file_name;
+            let file = source_in_issue(sources, issue, &c.class, &c.source_file).file_name;
             let sync = if c.locked { "with" } else { "without" };
             let _ = writeln!(
                 out,
@@ -222,7 +222,7 @@ fn trace_list(out: &mut String, trace: &[TraceElem], sources: &SourceIndex, issu
             let _ = writeln!(out, "<li class=\"label\">{}</li>", rich(&elem.description));
             continue;
         }
-        let file = source_in_issue(sources, issue, &elem.class).file_name;
+        let file = source_in_issue(sources, issue, &elem.class, &elem.source_file).file_name;
         let _ = writeln!(
             out,
             "<li><code>{}.{}({}:{})</code>: {}</li>",

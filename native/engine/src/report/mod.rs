@@ -16,7 +16,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-pub use crate::issue::{BaselineState, Conflict, FieldId, Issue, IssueKind, Suppression, TraceElem};
+pub use crate::issue::{top_level_class, BaselineState, Conflict, FieldId, Issue, IssueKind, Suppression, TraceElem};
 pub use sources::{SourceIndex, SourceRef};
 pub use write::write_atomic;
 
@@ -112,19 +112,13 @@ pub(crate) fn sorted_diagnostics(response: &Response) -> Vec<&Diagnostic> {
     d
 }
 
-/// `a.b.Foo` for `a.b.Foo$Inner$1`.
-pub(crate) fn top_level_class(class: &str) -> &str {
-    let start = class.rfind('.').map_or(0, |i| i + 1);
-    match class[start..].find('$') {
-        Some(0) | None => class,
-        Some(i) => &class[..start + i],
-    }
-}
-
-/// The source of `class`, a class mentioned in `issue` (its trace or conflicts): the
-/// issue's `SourceFile` applies when both share a top-level class.
-pub(crate) fn source_in_issue(sources: &SourceIndex, issue: &Issue, class: &str) -> SourceRef {
-    if top_level_class(class) == top_level_class(&issue.class) {
+/// The source of `class`, a class mentioned in `issue` (its trace or conflicts) with the
+/// `source_file` given there: the issue's own applies when both share a top-level class,
+/// and an older report without one falls back to the class name.
+pub(crate) fn source_in_issue(sources: &SourceIndex, issue: &Issue, class: &str, source_file: &str) -> SourceRef {
+    if !source_file.is_empty() {
+        sources.resolve(class, source_file)
+    } else if top_level_class(class) == top_level_class(&issue.class) {
         sources.resolve(class, &issue.source_file)
     } else {
         sources.resolve(class, "")
@@ -194,6 +188,7 @@ pub(crate) mod test_support {
                 descriptor: "()V".into(),
                 line,
                 description: format!("access to `{path}`"),
+                source_file: String::new(),
             }],
             conflicts: vec![],
             other_entry_points: 0,
@@ -208,9 +203,9 @@ pub(crate) mod test_support {
         let mut i = issue("a.b.Foo$Inner", "get", "this.h", 4);
         i.message = "Read/Write race. Reads `this.h` <without> \"synchronization\" & more.\nSecond line.".into();
         i.trace = vec![
-            TraceElem { class: "a.b.Foo$Inner".into(), method: "get".into(), descriptor: "()V".into(), line: 0, description: "read trace".into() },
-            TraceElem { class: "a.b.Foo$Inner".into(), method: "get".into(), descriptor: "()V".into(), line: 3, description: "call to `Helper.peek()`".into() },
-            TraceElem { class: "c.Helper".into(), method: "peek".into(), descriptor: "()V".into(), line: 9, description: "access to `this.h`".into() },
+            TraceElem { class: "a.b.Foo$Inner".into(), method: "get".into(), descriptor: "()V".into(), line: 0, description: "read trace".into(), source_file: String::new() },
+            TraceElem { class: "a.b.Foo$Inner".into(), method: "get".into(), descriptor: "()V".into(), line: 3, description: "call to `Helper.peek()`".into(), source_file: String::new() },
+            TraceElem { class: "c.Helper".into(), method: "peek".into(), descriptor: "()V".into(), line: 9, description: "access to `this.h`".into(), source_file: String::new() },
         ];
         i.conflicts = vec![Conflict {
             class: "a.b.Foo$Inner".into(),
@@ -221,6 +216,7 @@ pub(crate) mod test_support {
             access: "write".into(),
             locked: false,
             trace: vec![],
+            source_file: String::new(),
         }];
         i
     }
@@ -284,6 +280,15 @@ mod tests {
         for f in Format::ALL {
             assert_eq!(f.to_string().parse::<Format>(), Ok(f));
         }
+    }
+
+    #[test]
+    fn a_step_in_another_top_level_class_uses_its_own_source_file() {
+        let sources = SourceIndex::new(&[]);
+        let i = rich_issue();
+        assert_eq!(source_in_issue(&sources, &i, "a.b.Foo$Other", "").relative, "a/b/Foo.java", "the issue's file");
+        assert_eq!(source_in_issue(&sources, &i, "c.HelperKt", "").relative, "c/HelperKt.java", "guessed without one");
+        assert_eq!(source_in_issue(&sources, &i, "c.HelperKt", "Helpers.kt").relative, "c/Helpers.kt");
     }
 
     #[test]

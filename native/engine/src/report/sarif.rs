@@ -117,7 +117,7 @@ fn result(issue: &Issue, print: &str, sources: &SourceIndex, baseline_applied: b
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let uri = source_in_issue(sources, issue, &c.class).relative;
+                let uri = source_in_issue(sources, issue, &c.class, &c.source_file).relative;
                 let sync = if c.locked { "with" } else { "without" };
                 json!({
                     "id": i + 1,
@@ -160,7 +160,7 @@ fn thread_flow(trace: &[TraceElem], sources: &SourceIndex, issue: &Issue) -> Vec
             Some(l) => format!("{l}: {}", elem.description),
             None => elem.description.clone(),
         };
-        let uri = source_in_issue(sources, issue, &elem.class).relative;
+        let uri = source_in_issue(sources, issue, &elem.class, &elem.source_file).relative;
         locations.push(json!({
             "location": {
                 "physicalLocation": physical(&uri, elem.line),

@@ -90,8 +90,8 @@ pub(crate) fn render_issue(out: &mut String, issue: &Issue, sources: &SourceInde
 }
 
 /// `Foo.java:12` (or just `Foo.java` for line 0).
-fn file_line(sources: &SourceIndex, issue: &Issue, class: &str, line: u32) -> String {
-    let file = source_in_issue(sources, issue, class).file_name;
+fn file_line(sources: &SourceIndex, issue: &Issue, class: &str, source_file: &str, line: u32) -> String {
+    let file = source_in_issue(sources, issue, class, source_file).file_name;
     if line == 0 {
         file
     } else {
@@ -114,7 +114,7 @@ fn trace_line(out: &mut String, indent: &str, elem: &TraceElem, sources: &Source
         "{indent}at {}.{}({}): {}",
         elem.class,
         elem.method,
-        file_line(sources, issue, &elem.class, elem.line),
+        file_line(sources, issue, &elem.class, &elem.source_file, elem.line),
         one_line(&elem.description)
     );
 }
@@ -128,7 +128,7 @@ fn conflict_line(out: &mut String, c: &Conflict, sources: &SourceIndex, issue: &
         c.access_path,
         c.class,
         c.method,
-        file_line(sources, issue, &c.class, c.line)
+        file_line(sources, issue, &c.class, &c.source_file, c.line)
     );
     for elem in &c.trace {
         trace_line(out, "    ", elem, sources, issue);
