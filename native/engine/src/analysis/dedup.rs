@@ -11,24 +11,26 @@
 
 use std::collections::BTreeMap;
 
-use crate::report::{Issue, TraceElem};
+use crate::issue::{top_level_class, Issue, IssueKind, TraceElem};
 
-/// Where a trace ends: the access itself (the line may be 0 in classes without
-/// line numbers; the method and the access description still tell sites apart).
-type End<'a> = Option<&'a TraceElem>;
+/// Where a trace ends: the access itself, by method, line and description (the line may
+/// be 0 in classes without line numbers; the method and the access description still tell
+/// sites apart). Not by source file, which a trace names only for steps outside the
+/// issue's own file.
+type End<'a> = Option<(&'a str, &'a str, &'a str, u32, &'a str)>;
 
-fn race_key(issue: &Issue) -> (crate::report::IssueKind, End<'_>, End<'_>) {
-    let conflict = issue.conflicts.first().and_then(|c| c.trace.last());
-    (issue.kind, issue.trace.last(), conflict)
+fn end_of(trace: &[TraceElem]) -> End<'_> {
+    trace.last().map(|e| (e.class.as_str(), e.method.as_str(), e.descriptor.as_str(), e.line, e.description.as_str()))
 }
 
-fn top_level(class: &str) -> &str {
-    class.split('$').next().unwrap_or(class)
+fn race_key(issue: &Issue) -> (IssueKind, End<'_>, End<'_>) {
+    let conflict = issue.conflicts.first().and_then(|c| end_of(&c.trace));
+    (issue.kind, end_of(&issue.trace), conflict)
 }
 
 /// Does the access end in another top-level class than the reporting method's?
 fn ends_elsewhere(issue: &Issue) -> bool {
-    issue.trace.last().is_some_and(|end| top_level(&end.class) != top_level(&issue.class))
+    issue.trace.last().is_some_and(|end| top_level_class(&end.class) != top_level_class(&issue.class))
 }
 
 /// Keeps one issue per race, in the input order (which is deterministic).
@@ -73,6 +75,7 @@ pub fn one_report_per_race(issues: Vec<Issue>) -> Vec<Issue> {
 mod tests {
     use super::*;
     use crate::report::test_support::issue;
+    use crate::issue::Conflict;
 
     /// An issue reported in `class.method` whose access ends in `end_class.end_method` at `line`,
     /// after `depth` calls.
@@ -103,6 +106,37 @@ mod tests {
         let names: Vec<(&str, u32)> = kept.iter().map(|i| (i.method.as_str(), i.other_entry_points)).collect();
         assert_eq!(names, [("first", 2), ("elsewhere", 0)]);
         assert!(kept[0].message.ends_with("also reached from 2 other entry points."));
+    }
+
+    #[test]
+    fn a_source_file_named_in_one_trace_only_does_not_split_a_race() {
+        let mut a = reaching("a.A", "first", "util.Cache", 9, 1);
+        let mut b = reaching("b.B", "second", "util.Cache", 9, 1);
+        // The same access and conflicting access; only one trace names the file they are in.
+        let conflict = |source_file: &str| Conflict {
+            class: "util.Cache".into(),
+            method: "set".into(),
+            descriptor: "()V".into(),
+            line: 4,
+            access_path: "util.Cache.sValue".into(),
+            access: "write".into(),
+            locked: false,
+            trace: vec![TraceElem {
+                class: "util.Cache".into(),
+                method: "set".into(),
+                descriptor: "()V".into(),
+                line: 4,
+                description: "access to `util.Cache.sValue` (write)".into(),
+                source_file: source_file.into(),
+            }],
+            source_file: source_file.into(),
+        };
+        a.trace.last_mut().unwrap().source_file = "Cache.java".into();
+        a.conflicts = vec![conflict("Cache.java")];
+        b.conflicts = vec![conflict("")];
+        let kept = one_report_per_race(vec![a, b]);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].other_entry_points, 1);
     }
 
     #[test]
