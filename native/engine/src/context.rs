@@ -239,8 +239,6 @@ impl OwnMembers {
     }
 }
 
-
-
 impl References {
     fn add(&mut self, class: &Class, want: Wanted, own: &OwnMembers) {
         if !want.names && !want.calls_and_fields {

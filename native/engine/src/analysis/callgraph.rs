@@ -115,7 +115,7 @@ impl Scan<'_> {
             }
         };
         let table = self.table;
-        let handoffs = self.extensions.thread_handoffs;
+        let with_handoffs = self.extensions.thread_handoffs;
         // A call on an object the method allocates may run the allocated class's
         // implementation (fresh_receiver_dispatch): an edge to each such candidate.
         let allocated = if self.extensions.fresh_receiver_dispatch { body.allocated_classes() } else { Vec::new() };
@@ -123,7 +123,7 @@ impl Scan<'_> {
             match insn {
                 Insn::MonitorEnter | Insn::MonitorExit => concurrent = true,
                 // Thread handoffs: the handed code's summary is applied where it is handed.
-                Insn::InvokeDynamic(DynamicCall { lambda: Some(l), .. }) if handoffs => {
+                Insn::InvokeDynamic(DynamicCall { lambda: Some(l), .. }) if with_handoffs => {
                     edge_to(self.analysed_index(&table.resolve_method(l).unwrap_or(*l)));
                 }
                 Insn::New { class } => {

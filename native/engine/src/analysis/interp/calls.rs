@@ -1,8 +1,8 @@
 //! Calls (5.4-5.6): dispatch order, inlined accessors, interface calls, applying
 //! a callee summary, and calls without a summary.
 
-use std::sync::Arc;
 use std::collections::hash_map::Entry;
+use std::sync::Arc;
 
 use crate::classfile::descriptor::return_kind;
 use crate::classfile::model::*;
