@@ -93,6 +93,12 @@ fn pair_of_modules_matches_whole_analysis() {
     assert!(counts[1] >= 5, "the application module must have cross-module races, got {counts:?}");
 }
 
+#[test]
+fn calls_into_an_upstream_module_of_platform_classes_use_its_summaries() {
+    let counts = check_equivalence("platform", &["a", "b"], &["java.racerdemo.", "com.acme.app."]);
+    assert_eq!(counts[1], 1, "the race on java.racerdemo.Counter.count, reached from Tally.record");
+}
+
 /// Module `b` of the pair analysed alone, with the summaries of `a`.
 fn pair_b_alone(tag: &str) -> Response {
     let tmp = TempDir::new(&format!("racer-summaries-{tag}"));
