@@ -375,10 +375,11 @@ const COLLECTION_PARAMETERS: &[&str] = &[
 /// [`ARGUMENT_ACCESSES`] have no receiver; a library collection's constructors and methods
 /// read the whole collection they are given.
 pub fn argument_accesses(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> Vec<(usize, ArgumentAccess)> {
-    if !ext.collection_models {
+    let (class, name) = (callee.class.as_str(), callee.name.as_str());
+    // Every class of the table and every collection is in one of these packages.
+    if !ext.collection_models || !(class.starts_with("java.util.") || class.starts_with("java.lang.")) {
         return Vec::new();
     }
-    let (class, name) = (callee.class.as_str(), callee.name.as_str());
     let params = crate::classfile::descriptor::param_types(callee.descriptor.as_str());
     let fits = |i: usize, access: ArgumentAccess| match (params.get(i), access) {
         // `System.arraycopy` declares its arrays as `Object`.
