@@ -370,3 +370,89 @@ fn a_call_on_a_fresh_object_of_an_upstream_class_runs_its_summary() {
     assert_eq!(races.len(), 1, "{:#?}", alone.issues);
     assert_eq!((races[0].method.as_str(), races[0].access_path.as_str()), ("sample", "this.total.samples"));
 }
+
+/// The static fields a method's summary reads as a whole (a path of one step), from the dump.
+fn static_reads(file: &Path, method: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    racer::summaries::dump::write(file, &mut out).expect("dump");
+    let dump: serde_json::Value = serde_json::from_slice(&out).expect("dump json");
+    let summary = dump["summaries"].as_array().expect("summaries").iter().find(|s| s["method"]["name"] == method);
+    let accesses = summary.and_then(|s| s["summary"]["accesses"].as_array()).cloned().unwrap_or_default();
+    let mut reads: Vec<String> = accesses
+        .iter()
+        .filter_map(|a| {
+            let path = &a["kind"]["Read"];
+            let steps = path["steps"].as_array()?;
+            (path["base"]["Static"].is_string() && steps.len() == 1).then(|| steps[0]["Field"]["name"].as_str().unwrap_or("?").to_string())
+        })
+        .collect();
+    reads.sort();
+    reads
+}
+
+/// Sets `ACC_FINAL` on the field `name` of a class file: a class that writes a final static
+/// outside its class initializer, as older class files may (javac refuses to compile one).
+fn made_final(class_file: &[u8], name: &str) -> Vec<u8> {
+    let u2 = |at: usize| u16::from_be_bytes([class_file[at], class_file[at + 1]]) as usize;
+    let u4 = |at: usize| u32::from_be_bytes(class_file[at..at + 4].try_into().unwrap()) as usize;
+    let (mut at, mut index, count) = (10, 1, u2(8));
+    let mut wanted = 0;
+    while index < count {
+        let tag = class_file[at];
+        let (size, slots) = match tag {
+            1 => (3 + u2(at + 1), 1),
+            3 | 4 | 9 | 10 | 11 | 12 | 17 | 18 => (5, 1),
+            5 | 6 => (9, 2),
+            7 | 8 | 16 | 19 | 20 => (3, 1),
+            15 => (4, 1),
+            other => panic!("constant pool tag {other}"),
+        };
+        if tag == 1 && &class_file[at + 3..at + size] == name.as_bytes() {
+            wanted = index;
+        }
+        at += size;
+        index += slots;
+    }
+    at += 6;
+    at += 2 + 2 * u2(at);
+    let fields = u2(at);
+    at += 2;
+    for _ in 0..fields {
+        if u2(at + 2) == wanted {
+            let mut out = class_file.to_vec();
+            out[at + 1] |= 0x10;
+            return out;
+        }
+        let attributes = u2(at + 6);
+        at += 8;
+        for _ in 0..attributes {
+            at += 6 + u4(at + 2);
+        }
+    }
+    panic!("no field {name}");
+}
+
+/// A static final field set by its class initializer only is never written after another thread
+/// can see the class, so its reads race with nothing and summaries leave them out. A static that
+/// is not final, or a final one some other method writes, keeps its reads.
+#[test]
+fn reads_of_static_finals_set_only_by_the_class_initializer_are_left_out() {
+    let tmp = TempDir::new("racer-summaries-init-only");
+    let sources = tmp.join("src/p");
+    std::fs::create_dir_all(&sources).expect("source dir");
+    let source = "package p;\npublic class Settings {\n  static final int[] SIZES = {1, 2};\n  static int hits;\n  \
+                  static Object cache;\n  public synchronized int read() { return SIZES.length + hits + (cache == null ? 0 : 1); }\n  \
+                  public void reset() { cache = new Object(); }\n}\n";
+    std::fs::write(sources.join("Settings.java"), source).expect("source");
+    let classes = tmp.join("classes");
+    compile(&tmp.join("src"), &classes, &[], &["--release", "8"]);
+    let file = tmp.join("settings.summaries");
+    run(&request(vec![classes.clone()], vec![], vec![], Some(file.clone())));
+    assert_eq!(static_reads(&file, "read"), ["cache", "hits"]);
+
+    let class_file = classes.join("p/Settings.class");
+    let bytes = std::fs::read(&class_file).expect("class file");
+    std::fs::write(&class_file, made_final(&bytes, "cache")).expect("patched class file");
+    run(&request(vec![classes], vec![], vec![], Some(file.clone())));
+    assert_eq!(static_reads(&file, "read"), ["cache", "hits"], "`reset` writes the final `cache`: its reads stay");
+}

@@ -108,6 +108,45 @@ pub fn is_safe_field(table: &ClassTable, class: Sym, name: Sym) -> bool {
     }
 }
 
+/// The static final fields of the analysed classes that no code but their own class
+/// initializer writes. Reading one races with nothing: the JVM lets only the declaring class's
+/// `<clinit>` set a final static (JVMS 6.5 `putstatic`; javac emits nothing else), and a class is
+/// initialised once, before any thread can use it (JLS 12.4.2). `bodies` are every method body
+/// of the analysed classes, with their method: a store made anywhere else (a lenient older class
+/// file) keeps the field out.
+pub fn init_only_statics<'a>(
+    table: &ClassTable,
+    analysed: impl Iterator<Item = &'a ClassHeader>,
+    bodies: impl ParallelIterator<Item = (&'a MethodRef, &'a Body)>,
+) -> FxHashSet<(Sym, Sym)> {
+    let written_elsewhere: FxHashSet<(Sym, Sym)> = bodies
+        .fold(FxHashSet::default, |mut set, (m, body)| {
+            for insn in &body.insns {
+                if let Insn::PutStatic(f) = insn {
+                    let declaring = table.resolve_field(f.class, f.name);
+                    if m.name.as_str() != "<clinit>" || m.class != declaring {
+                        set.insert((declaring, f.name));
+                    }
+                }
+            }
+            set
+        })
+        .reduce(FxHashSet::default, |mut a, b| {
+            a.extend(b);
+            a
+        });
+    let mut out = FxHashSet::default();
+    for class in analysed {
+        for f in &class.fields {
+            let key = (class.name, f.name);
+            if f.flags & (ACC_STATIC | ACC_FINAL) == ACC_STATIC | ACC_FINAL && !written_elsewhere.contains(&key) {
+                out.insert(key);
+            }
+        }
+    }
+    out
+}
+
 /// Every store in `body` into a field that can hold a read lock and be locked as a `Lock`
 /// (declared `Lock` or `Object`; a `ReadLock`-typed field is a read lock by its type), and
 /// whether it stores the read lock a call just returned.
@@ -141,6 +180,9 @@ pub struct Facts {
     /// Lock precision: fields only ever given a read lock (`r = rwLock.readLock()`), by
     /// (declaring class, name): `lock()` on one is a read-mode acquisition.
     pub read_lock_fields: FxHashSet<(Sym, Sym)>,
+    /// Static final fields of the analysed classes written by their class initializer only, by
+    /// (declaring class, name): filled in by the scheduler, which sees every body.
+    pub init_only_statics: FxHashSet<(Sym, Sym)>,
 }
 
 pub fn collect<'a>(
@@ -211,7 +253,7 @@ pub fn collect<'a>(
     for (f, ff) in &field_facts {
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
-    Facts { calls, fields: field_facts.into_iter().collect(), safe_steps, handed_classes: FxHashMap::default(), handler_fields, read_lock_fields }
+    Facts { calls, fields: field_facts.into_iter().collect(), safe_steps, handed_classes: FxHashMap::default(), handler_fields, read_lock_fields, init_only_statics: FxHashSet::default() }
 }
 
 #[cfg(test)]

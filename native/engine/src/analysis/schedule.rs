@@ -185,6 +185,11 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
     );
     let mut facts = facts;
     facts.handed_classes = handed_classes;
+    facts.init_only_statics = super::facts::init_only_statics(
+        table,
+        inputs.classes.iter().map(|c| &*c.header),
+        methods.par_iter().filter_map(|e| bodies[e.class][e.index].as_ref().map(|b| (&e.mref, b))),
+    );
     phase(start, "callee facts");
     let takes_lock = |r: &MethodRef| {
         by_ref.get(r).map_or(false, |&i| {

@@ -8,6 +8,7 @@ use crate::sym::Sym;
 
 pub const ACC_PRIVATE: u16 = 0x0002;
 pub const ACC_STATIC: u16 = 0x0008;
+pub const ACC_FINAL: u16 = 0x0010;
 pub const ACC_SYNCHRONIZED: u16 = 0x0020;
 pub const ACC_VOLATILE: u16 = 0x0040;
 pub const ACC_BRIDGE: u16 = 0x0040;

@@ -43,6 +43,11 @@ impl<'a, 'e> Interp<'a, 'e> {
                 if name.as_str() == "$assertionsDisabled" {
                     continue;
                 }
+                // Set once, before any other thread sees the class: no write to race with.
+                let read = !(is_write && k == p.steps.len());
+                if read && k == 1 && matches!(p.base, Base::Static(_)) && self.env.facts.init_only_statics.contains(&(class, name)) {
+                    continue;
+                }
             }
             let prefix = p.prefix(k - 1);
             let access = p.prefix(k);
