@@ -38,6 +38,9 @@ struct Entry<'a> {
     /// `thread_safe_inherited`): its entries
     /// are conflicts and concurrency evidence only, reported in their own class.
     inherited: Option<MethodRef>,
+    /// The method's place in processing order (8.6): the class's reportable methods in
+    /// declaration order, then the inherited ones.
+    rank: u32,
 }
 
 impl Entry<'_> {
@@ -199,31 +202,36 @@ impl<'a> ClassReporter<'a> {
         }
         // Grouped by hash (cheap); the groups are then visited in key order.
         let mut groups: FxHashMap<GroupKey, Vec<Entry<'a>>> = FxHashMap::default();
-        // Method declaration order, then line (8.6).
+        let mut rank = 0u32;
         for &i in self.methods {
             if !self.is_reportable(i) {
                 continue;
             }
             let summary = &self.analysis.summaries[i];
-            let mut accesses: Vec<&Access> = summary.accesses.iter().collect();
-            accesses.sort_unstable_by(|a, b| {
-                (a.site.outer_line(), a.site.line).cmp(&(b.site.outer_line(), b.site.line)).then_with(|| a.key.cmp(&b.key))
-            });
-            for a in accesses {
+            for a in summary.accesses.iter() {
                 let t = if a.key.handed { a.key.thread } else { summary.threads };
-                groups.entry(group_key(a, i)).or_default().push(Entry { access: a, method: i, t, inherited: None });
+                groups.entry(group_key(a, i)).or_default().push(Entry { access: a, method: i, t, inherited: None, rank });
             }
+            rank += 1;
         }
         // After the class's own entries, so that their conflicts are found first.
         for (mref, summary) in &inherited {
-            let mut accesses: Vec<&Access> = summary.accesses.iter().filter(|a| a.key.kind.path().base == Base::This).collect();
-            accesses.sort_unstable_by(|a, b| {
-                (a.site.outer_line(), a.site.line).cmp(&(b.site.outer_line(), b.site.line)).then_with(|| a.key.cmp(&b.key))
-            });
-            for a in accesses {
-                let entry = Entry { access: a, method: usize::MAX, t: summary.threads, inherited: Some(*mref) };
+            for a in summary.accesses.iter().filter(|a| a.key.kind.path().base == Base::This) {
+                let entry = Entry { access: a, method: usize::MAX, t: summary.threads, inherited: Some(*mref), rank };
                 groups.entry(group_key(a, usize::MAX)).or_default().push(entry);
             }
+            rank += 1;
+        }
+        // Each method's entries by line, then key (8.6). Sorting each group, not each method's
+        // accesses, sorts far fewer at a time; a summary holds a key once, so the order is total.
+        for entries in groups.values_mut() {
+            entries.sort_unstable_by(|a, b| {
+                let (x, y) = (&a.access, &b.access);
+                a.rank
+                    .cmp(&b.rank)
+                    .then((x.site.outer_line(), x.site.line).cmp(&(y.site.outer_line(), y.site.line)))
+                    .then_with(|| x.key.cmp(&y.key))
+            });
         }
         let mut groups: Vec<(GroupKey, Vec<Entry<'a>>)> = groups.into_iter().collect();
         groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
