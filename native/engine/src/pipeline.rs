@@ -116,6 +116,8 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let analysed = analysis.methods.iter().filter(|m| m.analysed).count();
     progress.say(classes.len(), || format!("analysed {analysed} methods"));
     let library_packages: Vec<String> = request.options.library_packages.iter().map(|p| package_prefix(p)).collect();
+    // Only a file name: an upstream file that cannot be read here gives none.
+    let upstream_source_file = |class| upstream_files.class(class).ok().flatten().and_then(|h| h.source_file);
     let report_config = ReportConfig {
         table: &table,
         ignore_classes: &ignore,
@@ -123,6 +125,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         upstream: &upstream.summaries,
         thread_safe_aliases: &request.options.thread_safe_annotations,
         extensions,
+        upstream_source_file: &upstream_source_file,
     };
     // The summary file does not depend on the report: both are made at once, so that the
     // serial stretches of each leave the other a core.

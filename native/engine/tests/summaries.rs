@@ -195,6 +195,14 @@ fn chain_of_three_modules_matches_whole_analysis() {
     assert!(counts[2] >= 2, "the race two modules deep must be found, got {counts:?}");
 }
 
+/// A trace step in an upstream class the module never names (known only to an upstream
+/// module's summary file) names that class's source file, as the whole analysis does.
+#[test]
+fn a_trace_step_in_a_class_only_upstream_code_names_keeps_its_source_file() {
+    let counts = check_equivalence("deep", &["a", "b", "c"], &["com.acme.deep.Cell", "com.acme.deep.Box", "com.acme.deep.shop."]);
+    assert_eq!(counts[2], 1, "the race in `Cell` reached from `Shop.refund`");
+}
+
 #[test]
 fn chain_trace_goes_two_modules_deep() {
     let tmp = TempDir::new("racer-summaries-chain-trace");

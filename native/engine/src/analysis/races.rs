@@ -25,6 +25,9 @@ pub struct ReportConfig<'a> {
     pub upstream: &'a FxHashMap<MethodRef, Arc<Summary>>,
     pub thread_safe_aliases: &'a [String],
     pub extensions: Extensions,
+    /// The source file of an upstream class whose header the context did not load (a trace
+    /// step in a class that no loaded code or access path names), from the summary files.
+    pub upstream_source_file: &'a (dyn Fn(Sym) -> Option<Sym> + Sync),
 }
 
 /// One pooled entry: a snapshot of a reportable method.
@@ -520,7 +523,8 @@ impl<'a> ClassReporter<'a> {
         if top_level_class(class.as_str()) == top_level_class(issue_class.as_str()) {
             return String::new();
         }
-        self.cfg.table.get(class).and_then(|h| h.source_file).map(|f| f.to_string()).unwrap_or_default()
+        let upstream = || (self.cfg.upstream_source_file)(class);
+        self.cfg.table.get(class).and_then(|h| h.source_file).or_else(upstream).map(|f| f.to_string()).unwrap_or_default()
     }
 
     fn trace(&self, e: &Entry<'a>, path: &str, issue_class: Sym) -> Vec<TraceElem> {
