@@ -597,6 +597,11 @@ pub struct Summary {
     /// for the report's message. Not in summary files: only the analysed module reports.
     #[serde(skip)]
     pub own_monitor_statics: Vec<Path>,
+    /// The field of `this` whose value every normal return gives as it was read, under any
+    /// lock (`synchronized int size() { return count; }`): the method is that field's getter
+    /// (locked-getter evidence). Not in summary files: only the analysed module reports.
+    #[serde(skip)]
+    pub returned_field: Option<Path>,
 }
 
 impl Summary {
@@ -614,6 +619,7 @@ impl Summary {
             param_stores: Vec::new(),
             return_path: None,
             own_monitor_statics: Vec::new(),
+            returned_field: None,
         }
     }
 }

@@ -50,8 +50,8 @@ pub struct Extensions {
     pub locked_location_evidence: bool,
     /// Reporting: the narrow form of `locked_location_evidence`: an unprotected write races
     /// with a read of the same location made under a lock by the field's getter (a method
-    /// without parameters, returning a value, named after the field) in a concurrent method:
-    /// a synchronized getter with a plain setter.
+    /// without parameters, returning a value, named after the field or returning the field as
+    /// it read it) in a concurrent method: a synchronized getter with a plain setter.
     pub locked_getter_evidence: bool,
     /// Ownership: a fresh object stops being owned when it escapes (stored into a
     /// location that is not owned, added to a container, passed to a callee whose

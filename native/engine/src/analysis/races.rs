@@ -409,7 +409,17 @@ impl<'a> ClassReporter<'a> {
         let ext = self.cfg.extensions;
         c.access.key.lock
             && (ext.locked_location_evidence
-                || (ext.locked_getter_evidence && !c.access.key.kind.is_write() && is_getter_of(&self.mref_of(c), c.access.key.kind.path())))
+                || (ext.locked_getter_evidence && !c.access.key.kind.is_write() && self.is_getter(c)))
+    }
+
+    /// Whether `c`, a read, is made by the getter of its location: a method without parameters
+    /// that returns a value and is named after the field, or returns the field as it read it
+    /// (`synchronized int size() { return count; }`).
+    fn is_getter(&self, c: &Entry<'a>) -> bool {
+        let m = self.mref_of(c);
+        let path = c.access.key.kind.path();
+        let returns_it = c.inherited.is_none() && self.analysis.summaries[c.method].returned_field.as_ref() == Some(path);
+        is_getter_of(&m, path) || (returns_it && m.descriptor.as_str().starts_with("()"))
     }
 
     fn read_rule(&mut self, e: &Entry<'a>, conflicts: &Conflicts<'_, 'a>) {

@@ -554,6 +554,7 @@ impl Decoder {
             param_stores: stores.iter().map(|(i, p)| Ok((*i, self.path(p)?))).collect::<Result<_, String>>()?,
             return_path: returned.as_ref().map(|p| self.path(p)).transpose()?,
             own_monitor_statics: Vec::new(),
+            returned_field: None,
         })
     }
 

@@ -76,6 +76,8 @@ struct Exit {
     /// The path returned by every normal return so far (None: no normal return yet;
     /// Some(None): a return gave something else).
     ret_path: Option<Option<Path>>,
+    /// Likewise, the field of `this` returned as read, under any lock.
+    ret_field: Option<Option<Path>>,
 }
 
 #[derive(Clone, Copy)]
@@ -411,6 +413,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let returned = returns.then(|| ReturnedLocks::of(st));
         let stores = returns.then(|| self.param_stores(st));
         let ret_path = returns.then(|| ret.and_then(|r| self.returned_path(st, r)));
+        let ret_field = returns.then(|| ret.and_then(returned_field));
         match &mut self.exit {
             None => {
                 let attrs = keeps_attrs.then(|| st.attrs.clone());
@@ -424,11 +427,16 @@ impl<'a, 'e> Interp<'a, 'e> {
                     param_escapes: escapes,
                     param_stores: stores,
                     ret_path,
+                    ret_field,
                 })
             }
             Some(e) => {
                 // Kept where every normal return agrees.
                 e.ret_path = match (e.ret_path.take(), ret_path) {
+                    (Some(a), Some(b)) => Some(if a == b { a } else { None }),
+                    (a, b) => a.or(b),
+                };
+                e.ret_field = match (e.ret_field.take(), ret_field) {
                     (Some(a), Some(b)) => Some(if a == b { a } else { None }),
                     (a, b) => a.or(b),
                 };
@@ -536,6 +544,15 @@ impl<'a, 'e> Interp<'a, 'e> {
             param_stores: exit.param_stores.unwrap_or_default(),
             return_path: exit.ret_path.flatten().filter(|_| !says_more),
             own_monitor_statics,
+            returned_field: exit.ret_field.flatten(),
         }
+    }
+}
+
+/// A returned value that is a field of `this` as read (for locked-getter evidence).
+fn returned_field(ret: &Expr) -> Option<Path> {
+    match ret {
+        Expr::Path(p) if p.base == Base::This && p.steps.len() == 1 => Some(p.clone()),
+        _ => None,
     }
 }
