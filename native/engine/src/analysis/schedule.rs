@@ -380,7 +380,6 @@ fn has_handed_background(s: &Summary) -> bool {
     s.accesses.iter().any(|a| a.key.handed && a.key.thread.is_any())
 }
 
-
 /// The strongly connected components of a call graph, run bottom-up in parallel: an SCC
 /// starts once every SCC it calls is done, and its members run one after the other.
 struct BottomUp {

@@ -16,7 +16,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-pub use crate::issue::{top_level_class, BaselineState, Conflict, FieldId, Issue, IssueKind, Suppression, TraceElem};
+use crate::issue::top_level_class;
+pub use crate::issue::{BaselineState, Conflict, FieldId, Issue, IssueKind, Suppression, TraceElem};
 pub use sources::{SourceIndex, SourceRef};
 pub use write::write_atomic;
 

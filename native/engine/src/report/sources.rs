@@ -172,11 +172,8 @@ pub fn package_dirs(class: &str) -> String {
 
 /// `Foo` for `a.b.Foo$Inner$1`.
 pub fn outer_simple_name(class: &str) -> &str {
-    let simple = class.rsplit('.').next().unwrap_or(class);
-    match simple.find('$') {
-        Some(0) | None => simple,
-        Some(i) => &simple[..i],
-    }
+    let top = crate::issue::top_level_class(class);
+    top.rsplit('.').next().unwrap_or(top)
 }
 
 /// The path used when the file is not found: `<package dirs>/<source_file>`, where an

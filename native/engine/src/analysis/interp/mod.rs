@@ -432,14 +432,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             Some(e) => {
                 // Kept where every normal return agrees.
-                e.ret_path = match (e.ret_path.take(), ret_path) {
-                    (Some(a), Some(b)) => Some(if a == b { a } else { None }),
-                    (a, b) => a.or(b),
-                };
-                e.ret_field = match (e.ret_field.take(), ret_field) {
-                    (Some(a), Some(b)) => Some(if a == b { a } else { None }),
-                    (a, b) => a.or(b),
-                };
+                e.ret_path = agreed(e.ret_path.take(), ret_path);
+                e.ret_field = agreed(e.ret_field.take(), ret_field);
                 e.param_stores = match (e.param_stores.take(), stores) {
                     (Some(a), Some(b)) => Some(a.into_iter().filter(|s| b.contains(s)).collect()),
                     (a, b) => a.or(b),
@@ -457,10 +451,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     (Some(a), Some(b)) => Some(a.join(b)),
                     (a, b) => a.or(b),
                 };
-                e.ret_attr = match (e.ret_attr, ra) {
-                    (Some(a), Some(b)) => Some(if a == b { a } else { None }),
-                    (a, b) => a.or(b),
-                };
+                e.ret_attr = agreed(e.ret_attr, ra);
                 for (i, bound) in escapes {
                     match e.param_escapes.binary_search_by_key(&i, |(j, _)| *j) {
                         Ok(k) => e.param_escapes[k].1 = e.param_escapes[k].1.join(bound),
@@ -546,6 +537,15 @@ impl<'a, 'e> Interp<'a, 'e> {
             own_monitor_statics,
             returned_field: exit.ret_field.flatten(),
         }
+    }
+}
+
+/// What the exits said so far (None: no exit yet) joined with what one more says: the value
+/// where they all agree, `Some(None)` where two differ.
+fn agreed<T: PartialEq>(so_far: Option<Option<T>>, this_exit: Option<Option<T>>) -> Option<Option<T>> {
+    match (so_far, this_exit) {
+        (Some(a), Some(b)) => Some(if a == b { a } else { None }),
+        (a, b) => a.or(b),
     }
 }
 
