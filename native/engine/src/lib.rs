@@ -18,6 +18,7 @@ pub mod guard;
 pub mod memory;
 pub mod summaries;
 pub mod sym;
+pub mod timings;
 pub mod triage;
 
 pub use api::{Error, Request, Response};

@@ -19,6 +19,7 @@ use crate::context;
 use crate::report::{console, SourceIndex};
 use crate::summaries;
 use crate::triage::glob::{is_glob, ClassGlob};
+use crate::timings::phase;
 use crate::triage::{self, Triage};
 use crate::sym::Sym;
 
@@ -30,15 +31,6 @@ pub fn run(request: &Request) -> Result<Response, Error> {
     }
     let pool = builder.build().map_err(|e| Error(format!("racer: cannot start worker threads: {e}")))?;
     pool.install(|| run_in_pool(request))
-}
-
-/// `RACER_TIMINGS=1` prints the time of each phase, and the heap then held, to stderr
-/// (for benchmarking).
-fn phase(start: Instant, name: &str) {
-    if std::env::var_os("RACER_TIMINGS").is_some() {
-        let live = crate::memory::live_bytes() >> 20;
-        eprintln!("racer: timing: {name}: {:.3}s ({live} MiB live)", start.elapsed().as_secs_f64());
-    }
 }
 
 fn run_in_pool(request: &Request) -> Result<Response, Error> {

@@ -52,10 +52,7 @@ pub struct Inputs<'a> {
 }
 
 fn phase(start: std::time::Instant, name: &str) {
-    if std::env::var_os("RACER_TIMINGS").is_some() {
-        let live = crate::memory::live_bytes() >> 20;
-        eprintln!("racer: timing:   {name}: {:.3}s ({live} MiB live)", start.elapsed().as_secs_f64());
-    }
+    crate::timings::phase(start, &format!("  {name}"));
 }
 
 /// The method bodies of the analysed classes by class and method index, taken out of the
@@ -147,12 +144,41 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
     let CallGraph { edges, own_code_concurrent, hands_off } = graph;
 
     phase(start, "call graph");
-    let mut order = BottomUp::new(&edges);
-    // Deterministic order inside an SCC (its members see each other's summaries in this order).
-    for scc in &mut order.sccs {
-        scc.sort_by(|a, b| methods[*a].mref.cmp(&methods[*b].mref));
-    }
-
+    // The bottom-up order (serial) and the demand with the facts of what it needs do not
+    // depend on each other: computed at once, the order takes one core while the rest runs.
+    let (order, (needed, candidate, pooled_inherited, mut facts)) = rayon::join(
+        || {
+            let mut order = BottomUp::new(&edges);
+            // Deterministic order inside an SCC (its members see each other's summaries in this order).
+            for scc in &mut order.sccs {
+                scc.sort_by(|a, b| methods[*a].mref.cmp(&methods[*b].mref));
+            }
+            order
+        },
+        || {
+            let (needed, candidate, pooled_inherited) =
+                needed_for_reporting(inputs, &methods, &by_ref, &edges, &own_code_concurrent, &hands_off);
+            phase(start, &format!("demand ({} of {} methods)", needed.iter().filter(|n| **n).count(), methods.len()));
+            let facts = super::facts::collect(
+                table,
+                inputs.ignore_classes,
+                inputs.extensions,
+                methods
+                    .par_iter()
+                    .zip(needed.par_iter())
+                    .filter(|(e, n)| e.analysed && **n)
+                    .filter_map(|(e, _)| bodies[e.class][e.index].as_ref()),
+            );
+            (needed, candidate, pooled_inherited, facts)
+        },
+    );
+    let needed: Vec<AtomicBool> = needed.into_iter().map(AtomicBool::new).collect();
+    facts.handed_classes = handed_classes;
+    facts.init_only_statics = super::facts::init_only_statics(
+        table,
+        inputs.classes.iter().map(|c| &*c.header),
+        methods.par_iter().filter_map(|e| bodies[e.class][e.index].as_ref().map(|b| (&e.mref, b))),
+    );
     let cells: Vec<OnceCell<Arc<Summary>>> = (0..methods.len()).map(|_| OnceCell::new()).collect();
     let empty = Arc::new(Summary::empty());
     let callee = |r: &MethodRef| -> Callee<'_> {
@@ -169,27 +195,6 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
         }
     };
     let shape = |r: &MethodRef| shapes.get(r).cloned();
-    let (needed, candidate, pooled_inherited) =
-        needed_for_reporting(inputs, &methods, &by_ref, &edges, &own_code_concurrent, &hands_off);
-    let needed: Vec<AtomicBool> = needed.into_iter().map(AtomicBool::new).collect();
-    phase(start, &format!("demand ({} of {} methods)", needed.iter().filter(|n| n.load(Ordering::Relaxed)).count(), methods.len()));
-    let facts = super::facts::collect(
-        table,
-        inputs.ignore_classes,
-        inputs.extensions,
-        methods
-            .par_iter()
-            .zip(needed.par_iter())
-            .filter(|(e, n)| e.analysed && n.load(Ordering::Relaxed))
-            .filter_map(|(e, _)| bodies[e.class][e.index].as_ref()),
-    );
-    let mut facts = facts;
-    facts.handed_classes = handed_classes;
-    facts.init_only_statics = super::facts::init_only_statics(
-        table,
-        inputs.classes.iter().map(|c| &*c.header),
-        methods.par_iter().filter_map(|e| bodies[e.class][e.index].as_ref().map(|b| (&e.mref, b))),
-    );
     phase(start, "callee facts");
     let takes_lock = |r: &MethodRef| {
         by_ref.get(r).map_or(false, |&i| {
@@ -233,8 +238,7 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
         let _ = cells[i].set(Arc::new(summary));
     };
     phase(start, "schedule");
-    let run_round = || order.run(&analyse);
-    run_round();
+    order.run(&analyse, None);
     // 8.4 looks at the constructors and class initialisers of the classes declaring the
     // container fields that the reported classes use: a second round summarises those.
     {
@@ -258,15 +262,18 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
                     && matches!(methods[i].mref.name.as_str(), "<init>" | "<clinit>")
             })
             .collect();
-        let more = !stack.is_empty();
+        let mut in_round = vec![false; order.sccs.len()];
         while let Some(i) = stack.pop() {
             if needed[i].swap(true, Ordering::Relaxed) {
                 continue;
             }
+            in_round[order.scc_of[i]] = true;
             stack.extend(edges[i].iter().copied().filter(|&c| !needed[c].load(Ordering::Relaxed)));
         }
-        if more {
-            run_round();
+        // Only the SCCs of the methods needed now: everything they call is summarised already
+        // or needed now too.
+        if in_round.contains(&true) {
+            order.run(&analyse, Some(&in_round));
         }
     }
     phase(start, "interpretation");
@@ -384,6 +391,8 @@ fn has_handed_background(s: &Summary) -> bool {
 /// starts once every SCC it calls is done, and its members run one after the other.
 struct BottomUp {
     sccs: Vec<Vec<usize>>,
+    /// The SCC of each node.
+    scc_of: Vec<usize>,
     callers_of: Vec<Vec<usize>>,
     callee_count: Vec<usize>,
 }
@@ -409,31 +418,53 @@ impl BottomUp {
                 callers_of[c].push(i);
             }
         }
-        BottomUp { sccs, callers_of, callee_count }
+        BottomUp { sccs, scc_of, callers_of, callee_count }
     }
 
-    /// Calls `visit` once on every node, callees before callers (across SCCs).
-    fn run(&self, visit: &(dyn Fn(usize) + Sync)) {
-        let pending: Vec<AtomicUsize> = self.callee_count.iter().map(|&n| AtomicUsize::new(n)).collect();
+    /// Calls `visit` once on every node, callees before callers (across SCCs). With `only`,
+    /// on the nodes of the SCCs it marks, which must include every marked SCC's callees that
+    /// are not done yet.
+    fn run(&self, visit: &(dyn Fn(usize) + Sync), only: Option<&[bool]>) {
+        let pending: Vec<AtomicUsize> = match only {
+            None => self.callee_count.iter().map(|&n| AtomicUsize::new(n)).collect(),
+            Some(only) => {
+                let mut count = vec![0; self.sccs.len()];
+                for callee in (0..self.sccs.len()).filter(|&s| only[s]) {
+                    for &caller in &self.callers_of[callee] {
+                        count[caller] += 1;
+                    }
+                }
+                count.into_iter().map(AtomicUsize::new).collect()
+            }
+        };
+        let runs = |s: usize| only.map_or(true, |only| only[s]);
         // The leaves are listed before any is spawned: a counter that a running SCC brings to
         // zero must not be read here as a leaf, or that SCC would run (and count down its
         // callers) twice, and a caller could start before its callees are done.
-        let leaves: Vec<usize> = (0..self.sccs.len()).filter(|&s| self.callee_count[s] == 0).collect();
-        let pending = &pending;
+        let leaves: Vec<usize> =
+            (0..self.sccs.len()).filter(|&s| runs(s) && pending[s].load(Ordering::Relaxed) == 0).collect();
+        let (pending, runs) = (&pending, &runs);
         rayon::scope(|scope| {
             for s in leaves {
-                scope.spawn(move |scope| self.run_scc(scope, s, pending, visit));
+                scope.spawn(move |scope| self.run_scc(scope, s, pending, runs, visit));
             }
         });
     }
 
-    fn run_scc<'s>(&'s self, scope: &rayon::Scope<'s>, s: usize, pending: &'s [AtomicUsize], visit: &'s (dyn Fn(usize) + Sync)) {
+    fn run_scc<'s>(
+        &'s self,
+        scope: &rayon::Scope<'s>,
+        s: usize,
+        pending: &'s [AtomicUsize],
+        runs: &'s (dyn Fn(usize) -> bool + Sync),
+        visit: &'s (dyn Fn(usize) + Sync),
+    ) {
         for &m in &self.sccs[s] {
             visit(m);
         }
-        for &caller in &self.callers_of[s] {
+        for &caller in self.callers_of[s].iter().filter(|&&c| runs(c)) {
             if pending[caller].fetch_sub(1, Ordering::AcqRel) == 1 {
-                scope.spawn(move |scope| self.run_scc(scope, caller, pending, visit));
+                scope.spawn(move |scope| self.run_scc(scope, caller, pending, runs, visit));
             }
         }
     }
@@ -520,11 +551,32 @@ mod tests {
                         early.fetch_add(1, Ordering::Relaxed);
                     }
                     runs[n].fetch_add(1, Ordering::AcqRel);
-                })
+                }, None)
             });
             let twice = runs.iter().filter(|r| r.load(Ordering::Relaxed) != 1).count();
             assert_eq!((twice, early.load(Ordering::Relaxed)), (0, 0), "nodes not run exactly once, nodes run before a callee");
         }
     }
-}
 
+    /// A round over some SCCs runs exactly those, each after its marked callees.
+    #[test]
+    fn a_round_over_some_sccs_runs_only_those_after_their_callees() {
+        // A chain 0 <- 1 <- 2 <- 3 and a node 4 calling 1: the round marks 2, 3 and 4's SCCs.
+        let edges: Vec<Vec<usize>> = vec![vec![], vec![0], vec![1], vec![2], vec![1]];
+        let order = BottomUp::new(&edges);
+        let mut only = vec![false; order.sccs.len()];
+        for n in [2, 3, 4] {
+            only[order.scc_of[n]] = true;
+        }
+        let ran = Mutex::new(Vec::new());
+        rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| {
+            order.run(&|n| ran.lock().unwrap().push(n), Some(&only))
+        });
+        let ran = ran.into_inner().unwrap();
+        let mut sorted = ran.clone();
+        sorted.sort();
+        assert_eq!(sorted, vec![2, 3, 4]);
+        let at = |n: usize| ran.iter().position(|&m| m == n).unwrap();
+        assert!(at(2) < at(3), "3 ran before the 2 it calls: {ran:?}");
+    }
+}
