@@ -29,7 +29,11 @@ impl Default for SharedKeys {
 impl SharedKeys {
     /// The shared copy of `key`.
     pub fn share(&self, key: AccessKey) -> Arc<AccessKey> {
-        let hash = FxBuildHasher.hash_one(&key);
+        self.share_hashed(FxBuildHasher.hash_one(&key), key)
+    }
+
+    /// The shared copy of `key`, whose `FxBuildHasher` hash is `hash`.
+    pub fn share_hashed(&self, hash: u64, key: AccessKey) -> Arc<AccessKey> {
         // Middle bits pick the shard: the table itself uses the low and the top ones.
         let mut table = self.shards[(hash >> 32) as usize % SHARDS].lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, shared)) = table.find(hash, |(h, k)| *h == hash && **k == key) {

@@ -14,6 +14,7 @@ use super::super::models::{in_read_mode, LockEffect, ThreadEffect};
 use super::locks::{acquire, apply_lock_effect, apply_lock_thread, protects, release};
 use super::ownership::{escape_value, keep_arguments, own, own_e, Holders};
 use super::state::*;
+use super::access_set::Hashed;
 use super::{Callee, Interp, MAX_INLINE_DEPTH};
 
 /// What the accesses added by one summary application depend on.
@@ -313,9 +314,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             Some(c) => (c.line, site.trace.len() + 1, site.line),
             None => (site.outer_line(), site.trace.len(), site.line),
         };
-        match self.accesses.entry(key) {
-            Entry::Occupied(mut e) => {
-                let existing = &mut e.get_mut().0;
+        let key = Hashed::new(key);
+        match self.accesses.site_mut(&key) {
+            Some(existing) => {
                 let old_rank = (existing.outer_line(), existing.trace.len(), existing.line);
                 if rank <= old_rank {
                     let site = new_site();
@@ -323,9 +324,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                     *existing = Site::preferred(old, site);
                 }
             }
-            Entry::Vacant(e) => {
-                let shared = (e.key() == &**callee_key).then(|| callee_key.clone());
-                e.insert((new_site(), shared));
+            None => {
+                let shared = (key.key() == &**callee_key).then(|| callee_key.clone());
+                let site = new_site();
+                self.accesses.insert(key, site, shared);
             }
         }
     }

@@ -6,7 +6,6 @@
 //! the summary); the transfer functions live in one submodule per concern.
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
@@ -19,6 +18,7 @@ use super::extensions::Extensions;
 use super::facts::Facts;
 use super::models;
 
+mod access_set;
 mod accesses;
 mod aliases;
 mod dispatch;
@@ -31,6 +31,7 @@ mod locks;
 mod ownership;
 mod state;
 
+use access_set::AccessSet;
 use calls::AppliedAt;
 use ownership::own_e;
 use state::*;
@@ -157,10 +158,8 @@ struct Interp<'a, 'e> {
     env: &'a Env<'e>,
     input: &'a MethodInput<'a>,
     body: &'a Body,
-    /// Each access snapshot with its preferred site, and the shared copy of its key when it
-    /// is a callee's key unchanged (most are: the same field, thread and lock), which then
-    /// need not be looked up in the run's shared keys.
-    accesses: crate::fxhash::FxHashMap<AccessKey, (Site, Option<Arc<AccessKey>>)>,
+    /// Each access snapshot with its preferred site.
+    accesses: AccessSet,
     exit: Option<Exit>,
     exits_after: Vec<bool>,
     line: u32,
@@ -485,11 +484,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         };
         // Unordered: consumers that need an order sort (reporting, summary files).
         let keys = self.env.keys;
-        let accesses: Vec<Access> = self
-            .accesses
-            .into_iter()
-            .map(|(key, (site, shared))| Access { key: shared.unwrap_or_else(|| keys.share(key)), site })
-            .collect();
+        let accesses: Vec<Access> = self.accesses.into_accesses(keys);
         let mut synchronized_fields: Vec<Path> = exit
             .attrs
             .iter()
