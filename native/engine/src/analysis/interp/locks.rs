@@ -42,7 +42,11 @@ impl<'a, 'e> Interp<'a, 'e> {
                 _ => continue,
             };
             self.read_expr(st, &e);
-            let flushed = Expr::opaque(Vec::new(), attr_e(st, &e), own_e(st, &e));
+            let (attr, own) = (attr_e(st, &e), own_e(st, &e));
+            let flushed = match e {
+                Expr::Path(p) => Expr::read_before_release(p, attr, own),
+                _ => Expr::opaque(Vec::new(), attr, own),
+            };
             st.stack[k] = Slot::Val(flushed);
         }
     }

@@ -544,10 +544,13 @@ fn agreed<T: PartialEq>(so_far: Option<Option<T>>, this_exit: Option<Option<T>>)
     }
 }
 
-/// A returned value that is a field of `this` as read (for locked-getter evidence).
+/// A returned value that is a field of `this` as read, also when read inside a block that
+/// released its lock before the return (for locked-getter evidence).
 fn returned_field(ret: &Expr) -> Option<Path> {
-    match ret {
-        Expr::Path(p) if p.base == Base::This && p.steps.len() == 1 => Some(p.clone()),
-        _ => None,
-    }
+    let read = match ret {
+        Expr::Path(p) => p,
+        Expr::Compound(c) => c.read_before_release.as_ref()?,
+        Expr::Const(_) => return None,
+    };
+    (read.base == Base::This && read.steps.len() == 1).then(|| read.clone())
 }

@@ -20,6 +20,10 @@ pub(super) struct Compound {
     /// accessed through it is accessed through each (extension `local_aliases`). Otherwise
     /// the value is only computed from them.
     pub(super) either: bool,
+    /// The value is this path as read before a lock was released (`synchronized (this) {
+    /// return count; }`): the field's value, but no longer the field (see
+    /// [`super::Interp::flush_pending_reads`]).
+    pub(super) read_before_release: Option<Path>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -38,12 +42,17 @@ impl Expr {
         }
     }
     pub(super) fn opaque(paths: Vec<Path>, attr: Option<Attr>, own: Own) -> Expr {
-        Expr::Compound(Rc::new(Compound { paths, attr, own, either: false }))
+        Expr::Compound(Rc::new(Compound { paths, attr, own, either: false, read_before_release: None }))
+    }
+
+    /// The value of `path` as read before a lock was released.
+    pub(super) fn read_before_release(path: Path, attr: Option<Attr>, own: Own) -> Expr {
+        Expr::Compound(Rc::new(Compound { paths: Vec::new(), attr, own, either: false, read_before_release: Some(path) }))
     }
 
     /// A value that is one of `paths` (see [`Compound::either`]).
     pub(super) fn either(paths: Vec<Path>, attr: Option<Attr>, own: Own) -> Expr {
-        Expr::Compound(Rc::new(Compound { paths, attr, own, either: true }))
+        Expr::Compound(Rc::new(Compound { paths, attr, own, either: true, read_before_release: None }))
     }
 
     /// Whether the value is one of its paths: a path, `null` (none), or a value from branches
