@@ -96,7 +96,7 @@ for _ in $(seq "$runs"); do
     read -r w _ _ < <(time_racer "$tmp/t.json" "$lucene" "$h2"); scratch+=("$w")
     RACER_TIMINGS=1 "$racer" analyze --format json --output "$tmp/s.json" --summaries-in "$tmp/lucene.summaries" "$h2" 2>"$tmp/timings" >/dev/null || true
     read -r w _ _ < <(time_racer "$tmp/s.json" --summaries-in "$tmp/lucene.summaries" "$h2"); with+=("$w")
-    loads+=("$(awk -F': ' '/load upstream summaries/ {print $4}' "$tmp/timings" | tr -d s)")
+    loads+=("$(awk -F': ' '/load upstream summaries/ {split($4, t, "s"); print t[1]}' "$tmp/timings")")
 done
 scratch_wall=$(printf '%s\n' "${scratch[@]}" | median)
 with_wall=$(printf '%s\n' "${with[@]}" | median)

@@ -164,7 +164,7 @@ fn lambda_implementations(cf: &ClassFile<'_>) -> Vec<Option<MethodRef>> {
 }
 
 fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodRef>]) -> Method {
-    let name = Sym::new(&m.name);
+    let name = cached(&m.name, false);
     let descriptor = Sym::new(&m.descriptor.to_string());
     let flags = m.access_flags.bits();
     let mut annotations = Vec::new();
@@ -202,7 +202,7 @@ fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodR
     let mut formal_names: Vec<Sym> = (0..formal_slots.len())
         .map(|i| {
             if !is_static && i == 0 {
-                Sym::new("this")
+                *THIS
             } else {
                 arg_name(if is_static { i } else { i - 1 })
             }
@@ -217,7 +217,7 @@ fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodR
             if let AttributeData::LocalVariableTable(vars) = &attr.data {
                 for v in vars.iter().filter(|v| v.start_pc == 0) {
                     if let Some(i) = formal_slots.iter().position(|&s| s == v.index) {
-                        formal_names[i] = Sym::new(&v.name);
+                        formal_names[i] = cached(&v.name, false);
                     }
                 }
             }
@@ -458,6 +458,9 @@ fn inline_shape_of(body: &Body, formals: usize) -> Option<InlineShape> {
     None
 }
 
+
+/// The name of an instance method's receiver, interned once.
+static THIS: once_cell::sync::Lazy<Sym> = once_cell::sync::Lazy::new(|| Sym::new("this"));
 
 /// `argN`: the name of a parameter without debug information.
 fn arg_name(i: usize) -> Sym {
