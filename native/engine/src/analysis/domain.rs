@@ -423,6 +423,60 @@ pub struct AccessKey {
     pub handed: bool,
 }
 
+/// An access key with its hash, as summaries share it (see `shared_keys`): applying a callee's
+/// access unchanged at a call reuses both, without hashing its path again.
+#[derive(Debug)]
+pub struct SharedKey {
+    hash: u64,
+    key: AccessKey,
+}
+
+impl SharedKey {
+    pub fn new(key: AccessKey) -> SharedKey {
+        SharedKey { hash: key_hash(&key), key }
+    }
+
+    /// A key whose [`key_hash`] is `hash`.
+    pub fn with_hash(hash: u64, key: AccessKey) -> SharedKey {
+        SharedKey { hash, key }
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// The hash of an access key that shared keys and access sets use.
+pub fn key_hash(key: &AccessKey) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(key)
+}
+
+impl std::ops::Deref for SharedKey {
+    type Target = AccessKey;
+    fn deref(&self) -> &AccessKey {
+        &self.key
+    }
+}
+
+impl PartialEq for SharedKey {
+    fn eq(&self, other: &SharedKey) -> bool {
+        self.hash == other.hash && self.key == other.key
+    }
+}
+impl Eq for SharedKey {}
+
+impl Serialize for SharedKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.key.serialize(s)
+    }
+}
+impl<'de> Deserialize<'de> for SharedKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SharedKey, D::Error> {
+        AccessKey::deserialize(d).map(SharedKey::new)
+    }
+}
+
 /// A call site on the way from a summary's method to an access.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct CallSite {
@@ -552,7 +606,7 @@ impl Site {
 pub struct Access {
     /// Shared between the summaries that have the same snapshot (see `shared_keys`).
     #[serde(flatten)]
-    pub key: Arc<AccessKey>,
+    pub key: Arc<SharedKey>,
     pub site: Site,
 }
 

@@ -3,21 +3,19 @@
 //! same thread, lock and ownership), so sharing them keeps summaries of large code small: on
 //! the Android framework, 18.8 million accesses have 1.6 million distinct keys.
 
-use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex};
 
 use hashbrown::HashTable;
-use rustc_hash::FxBuildHasher;
 
-use super::domain::AccessKey;
+use super::domain::{key_hash, AccessKey, SharedKey};
 
 const SHARDS: usize = 64;
 
-/// Sharded so that the analysis threads rarely wait on each other. Each entry keeps its hash,
+/// Sharded so that the analysis threads rarely wait on each other. Each key keeps its hash,
 /// so a key is hashed once when shared and never again. Dropped with the run, so a
 /// long-lived process (a build daemon) keeps nothing.
 pub struct SharedKeys {
-    shards: Vec<Mutex<HashTable<(u64, Arc<AccessKey>)>>>,
+    shards: Vec<Mutex<HashTable<Arc<SharedKey>>>>,
 }
 
 impl Default for SharedKeys {
@@ -28,19 +26,19 @@ impl Default for SharedKeys {
 
 impl SharedKeys {
     /// The shared copy of `key`.
-    pub fn share(&self, key: AccessKey) -> Arc<AccessKey> {
-        self.share_hashed(FxBuildHasher.hash_one(&key), key)
+    pub fn share(&self, key: AccessKey) -> Arc<SharedKey> {
+        self.share_hashed(key_hash(&key), key)
     }
 
-    /// The shared copy of `key`, whose `FxBuildHasher` hash is `hash`.
-    pub fn share_hashed(&self, hash: u64, key: AccessKey) -> Arc<AccessKey> {
+    /// The shared copy of `key`, whose [`key_hash`] is `hash`.
+    pub fn share_hashed(&self, hash: u64, key: AccessKey) -> Arc<SharedKey> {
         // Middle bits pick the shard: the table itself uses the low and the top ones.
         let mut table = self.shards[(hash >> 32) as usize % SHARDS].lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, shared)) = table.find(hash, |(h, k)| *h == hash && **k == key) {
+        if let Some(shared) = table.find(hash, |k| k.hash() == hash && ***k == key) {
             return shared.clone();
         }
-        let shared = Arc::new(key);
-        table.insert_unique(hash, (hash, shared.clone()), |(h, _)| *h);
+        let shared = Arc::new(SharedKey::with_hash(hash, key));
+        table.insert_unique(hash, shared.clone(), |k| k.hash());
         shared
     }
 }
@@ -63,6 +61,6 @@ mod tests {
         assert!(Arc::ptr_eq(&a, &keys.share(key("f", false))));
         assert!(!Arc::ptr_eq(&a, &keys.share(key("f", true))));
         assert!(!Arc::ptr_eq(&a, &keys.share(key("g", false))));
-        assert_eq!(*a, key("f", false));
+        assert_eq!(**a, key("f", false));
     }
 }

@@ -408,7 +408,7 @@ pub struct Decoder {
     syms: Vec<OnceCell<Sym>>,
     traces: Vec<OnceCell<Trace>>,
     /// Access keys, decoded when a summary that holds them is; shared by those summaries.
-    keys: Vec<OnceCell<Arc<AccessKey>>>,
+    keys: Vec<OnceCell<Arc<SharedKey>>>,
     /// The index in `encoded.paths` of each key's path.
     key_paths: Vec<usize>,
     decoded: Vec<OnceCell<Arc<Summary>>>,
@@ -559,7 +559,7 @@ impl Decoder {
     }
 
     /// Access key `i`, decoded on first use and shared by the summaries that hold it.
-    fn key(&self, i: u32) -> Result<Arc<AccessKey>, String> {
+    fn key(&self, i: u32) -> Result<Arc<SharedKey>, String> {
         let cell = self.keys.get(i as usize).ok_or_else(|| format!("access key index {i} out of range"))?;
         cell.get_or_try_init(|| {
             let (i, columns) = (i as usize, &self.encoded.keys);
@@ -575,13 +575,13 @@ impl Decoder {
                 4 => AccessKind::InterfaceCall(p, method(callee)?),
                 k => return Err(format!("bad access kind {k}")),
             };
-            Ok(Arc::new(AccessKey {
+            Ok(Arc::new(SharedKey::new(AccessKey {
                 kind,
                 thread: threads_of(thread & !HANDED)?,
                 lock: lock != 0,
                 own_pre: own_of(own),
                 handed: thread & HANDED != 0,
-            }))
+            })))
         })
         .cloned()
     }
@@ -634,20 +634,20 @@ mod tests {
 
     #[test]
     fn an_access_key_is_stored_once_per_chunk_and_decoded_once() {
-        let shared = Arc::new(key("f"));
-        let at = |line: u32, key: Arc<AccessKey>| Access { key, site: Site { line, trace: Trace::empty() } };
+        let shared = Arc::new(SharedKey::new(key("f")));
+        let at = |line: u32, key: Arc<SharedKey>| Access { key, site: Site { line, trace: Trace::empty() } };
         // Two summaries hold the same key (one shared copy, one equal but separate) and another.
-        let a = summary(vec![at(1, shared.clone()), at(2, Arc::new(key("g")))]);
+        let a = summary(vec![at(1, shared.clone()), at(2, Arc::new(SharedKey::new(key("g"))))]);
         let b = summary(vec![at(7, shared)]);
-        let c = summary(vec![at(3, Arc::new(key("f")))]);
+        let c = summary(vec![at(3, Arc::new(SharedKey::new(key("f"))))]);
         let encoded = encode(&[(method("a"), &a), (method("b"), &b), (method("c"), &c)]);
         assert_eq!(encoded.keys.len(), 2, "keys f and g, each once");
         let decoder = Decoder::new(encoded).unwrap();
         let decoded = |m: &str| decoder.get(&method(m)).unwrap().unwrap();
         let (da, db, dc) = (decoded("a"), decoded("b"), decoded("c"));
-        let f_of = |s: &Summary| s.accesses.iter().find(|x| *x.key == key("f")).unwrap().key.clone();
+        let f_of = |s: &Summary| s.accesses.iter().find(|x| **x.key == key("f")).unwrap().key.clone();
         assert!(Arc::ptr_eq(&f_of(&da), &f_of(&db)) && Arc::ptr_eq(&f_of(&db), &f_of(&dc)));
-        assert_eq!(da.accesses.iter().map(|x| (x.site.line, (*x.key).clone())).collect::<Vec<_>>(), vec![(1, key("f")), (2, key("g"))]);
+        assert_eq!(da.accesses.iter().map(|x| (x.site.line, (**x.key).clone())).collect::<Vec<_>>(), vec![(1, key("f")), (2, key("g"))]);
         assert_eq!(dc.accesses[0].site.line, 3);
     }
 
@@ -662,7 +662,7 @@ mod tests {
 
     #[test]
     fn an_access_key_index_out_of_range_is_an_error() {
-        let a = summary(vec![Access { key: Arc::new(key("f")), site: Site { line: 1, trace: Trace::empty() } }]);
+        let a = summary(vec![Access { key: Arc::new(SharedKey::new(key("f"))), site: Site { line: 1, trace: Trace::empty() } }]);
         let mut encoded = encode(&[(method("a"), &a)]);
         encoded.summaries[0].7 .0[0] = 5;
         let decoder = Decoder::new(encoded).unwrap();
@@ -671,7 +671,7 @@ mod tests {
 
     #[test]
     fn inconsistent_columns_are_errors() {
-        let a = summary(vec![Access { key: Arc::new(key("f")), site: Site { line: 1, trace: Trace::empty() } }]);
+        let a = summary(vec![Access { key: Arc::new(SharedKey::new(key("f"))), site: Site { line: 1, trace: Trace::empty() } }]);
         let mut short = encode(&[(method("a"), &a)]);
         short.keys.locks.clear();
         assert_eq!(Decoder::new(short).err().unwrap(), "access key columns of different lengths");

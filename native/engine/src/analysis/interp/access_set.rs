@@ -1,24 +1,63 @@
 //! The access snapshots a method records, each with its preferred site. Each entry keeps
 //! its key's hash: large summaries add thousands of keys, and the hash of a key (its whole
 //! access path) is then computed once, not again when the table grows nor when the key
-//! is shared at the end.
+//! is shared at the end. A callee's key applied unchanged at a call (most are: the same
+//! field, thread and lock) is kept as the callee's shared key, with the hash it already has.
 
-use std::hash::BuildHasher;
 use std::sync::Arc;
 
 use hashbrown::HashTable;
-use rustc_hash::FxBuildHasher;
 
-use super::super::domain::{Access, AccessKey, Site};
+use super::super::domain::{key_hash, Access, AccessKey, SharedKey, Site};
 use super::super::shared_keys::SharedKeys;
 
+/// A key to look up or add.
+pub(super) enum NewKey {
+    /// A key made in this method, with its hash.
+    Made { hash: u64, key: AccessKey },
+    /// A callee's shared key, unchanged.
+    Shared(Arc<SharedKey>),
+}
+
+impl NewKey {
+    pub(super) fn made(key: AccessKey) -> NewKey {
+        NewKey::Made { hash: key_hash(&key), key }
+    }
+
+    fn hash(&self) -> u64 {
+        match self {
+            NewKey::Made { hash, .. } => *hash,
+            NewKey::Shared(k) => k.hash(),
+        }
+    }
+
+    fn key(&self) -> &AccessKey {
+        match self {
+            NewKey::Made { key, .. } => key,
+            NewKey::Shared(k) => k,
+        }
+    }
+
+    /// The shared key when this one has the same content as `shared`.
+    pub(super) fn or_shared(self, shared: &Arc<SharedKey>) -> NewKey {
+        match self {
+            NewKey::Made { hash, key } if hash == shared.hash() && key == ***shared => NewKey::Shared(shared.clone()),
+            other => other,
+        }
+    }
+
+    /// Whether both are the same key (by address first: a callee's keys meet each other).
+    fn same(&self, other: &NewKey) -> bool {
+        match (self, other) {
+            (NewKey::Shared(a), NewKey::Shared(b)) if Arc::ptr_eq(a, b) => true,
+            _ => self.hash() == other.hash() && self.key() == other.key(),
+        }
+    }
+}
+
 struct Entry {
-    hash: u64,
-    key: AccessKey,
+    key: NewKey,
     site: Site,
-    /// The shared copy of the key when it is a callee's key unchanged (most are: the same
-    /// field, thread and lock), which then need not be looked up in the run's shared keys.
-    shared: Option<Arc<AccessKey>>,
 }
 
 #[derive(Default)]
@@ -26,38 +65,28 @@ pub(super) struct AccessSet {
     table: HashTable<Entry>,
 }
 
-/// A key with its hash, computed once.
-pub(super) struct Hashed {
-    hash: u64,
-    key: AccessKey,
-}
-
-impl Hashed {
-    pub(super) fn new(key: AccessKey) -> Hashed {
-        Hashed { hash: FxBuildHasher.hash_one(&key), key }
-    }
-
-    pub(super) fn key(&self) -> &AccessKey {
-        &self.key
-    }
-}
-
 impl AccessSet {
     /// The site kept for `key`, if any.
-    pub(super) fn site_mut(&mut self, key: &Hashed) -> Option<&mut Site> {
-        self.table.find_mut(key.hash, |e| e.hash == key.hash && e.key == key.key).map(|e| &mut e.site)
+    pub(super) fn site_mut(&mut self, key: &NewKey) -> Option<&mut Site> {
+        self.table.find_mut(key.hash(), |e| e.key.same(key)).map(|e| &mut e.site)
     }
 
     /// Adds a key not in the set.
-    pub(super) fn insert(&mut self, key: Hashed, site: Site, shared: Option<Arc<AccessKey>>) {
-        self.table.insert_unique(key.hash, Entry { hash: key.hash, key: key.key, site, shared }, |e| e.hash);
+    pub(super) fn insert(&mut self, key: NewKey, site: Site) {
+        self.table.insert_unique(key.hash(), Entry { key, site }, |e| e.key.hash());
     }
 
     /// The accesses, in no particular order, with keys shared through `keys`.
     pub(super) fn into_accesses(self, keys: &SharedKeys) -> Vec<Access> {
         self.table
             .into_iter()
-            .map(|e| Access { key: e.shared.unwrap_or_else(|| keys.share_hashed(e.hash, e.key)), site: e.site })
+            .map(|e| {
+                let key = match e.key {
+                    NewKey::Made { hash, key } => keys.share_hashed(hash, key),
+                    NewKey::Shared(k) => k,
+                };
+                Access { key, site: e.site }
+            })
             .collect()
     }
 }

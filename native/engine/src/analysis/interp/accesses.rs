@@ -7,7 +7,7 @@ use super::super::facts;
 use super::locks::protects;
 use super::ownership::{escape_value, escaped_bound, holder_own, own, own_e, Holders};
 use super::state::*;
-use super::access_set::Hashed;
+use super::access_set::NewKey;
 use super::Interp;
 
 impl<'a, 'e> Interp<'a, 'e> {
@@ -19,14 +19,14 @@ impl<'a, 'e> Interp<'a, 'e> {
         // A read-mode lock excludes writers only: it protects reads, not writes.
         let lock = protects(st, path) || (st.read_locks > 0 && !kind.is_write());
         self.note_own_monitor_static(st, path, lock);
-        let key = Hashed::new(AccessKey { kind, thread: st.threads, lock, own_pre, handed: false });
+        let key = NewKey::made(AccessKey { kind, thread: st.threads, lock, own_pre, handed: false });
         let site = Site { line, trace };
         match self.accesses.site_mut(&key) {
             Some(existing) => {
                 let old = std::mem::replace(existing, site.clone());
                 *existing = Site::preferred(old, site);
             }
-            None => self.accesses.insert(key, site, None),
+            None => self.accesses.insert(key, site),
         }
     }
 

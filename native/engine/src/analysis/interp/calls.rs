@@ -14,7 +14,7 @@ use super::super::models::{in_read_mode, LockEffect, ThreadEffect};
 use super::locks::{acquire, apply_lock_effect, apply_lock_thread, protects, release};
 use super::ownership::{escape_value, keep_arguments, own, own_e, Holders};
 use super::state::*;
-use super::access_set::Hashed;
+use super::access_set::NewKey;
 use super::{Callee, Interp, MAX_INLINE_DEPTH};
 
 /// What the accesses added by one summary application depend on.
@@ -271,17 +271,30 @@ impl<'a, 'e> Interp<'a, 'e> {
                     continue;
                 }
             }
-            let Some(new_path) = substitute(path, args) else { continue };
-            if !new_path.base.is_reportable() {
-                continue;
-            }
             let own_pre = own_at_call(st, acc.key.own_pre, args);
             if own_pre.is_owned() {
                 continue;
             }
             let (thread, lock) = thread_and_lock_at_call(st, &acc.key);
-            self.note_own_monitor_static(st, &new_path, lock);
-            let key = key_at_call(&acc.key, new_path, own_pre, thread, lock, false);
+            let key = if is_same_path_at_call(path, args) {
+                if !path.base.is_reportable() {
+                    continue;
+                }
+                self.note_own_monitor_static(st, path, lock);
+                let unchanged = own_pre == acc.key.own_pre && (acc.key.handed || (thread == acc.key.thread && lock == acc.key.lock));
+                if unchanged {
+                    NewKey::Shared(acc.key.clone())
+                } else {
+                    NewKey::made(key_at_call(&acc.key, path.clone(), own_pre, thread, lock, false))
+                }
+            } else {
+                let Some(new_path) = substitute(path, args) else { continue };
+                if !new_path.base.is_reportable() {
+                    continue;
+                }
+                self.note_own_monitor_static(st, &new_path, lock);
+                NewKey::made(key_at_call(&acc.key, new_path, own_pre, thread, lock, false))
+            };
             self.add_callee_access(key, &acc.key, &acc.site, Some(&call_site));
         }
     }
@@ -291,8 +304,8 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// `callee_key` is the callee's own key for it, reused when the call did not change it.
     pub(super) fn add_callee_access(
         &mut self,
-        key: AccessKey,
-        callee_key: &Arc<AccessKey>,
+        key: NewKey,
+        callee_key: &Arc<SharedKey>,
         site: &Site,
         call_site: Option<&CallSite>,
     ) {
@@ -314,7 +327,6 @@ impl<'a, 'e> Interp<'a, 'e> {
             Some(c) => (c.line, site.trace.len() + 1, site.line),
             None => (site.outer_line(), site.trace.len(), site.line),
         };
-        let key = Hashed::new(key);
         match self.accesses.site_mut(&key) {
             Some(existing) => {
                 let old_rank = (existing.outer_line(), existing.trace.len(), existing.line);
@@ -325,9 +337,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             None => {
-                let shared = (key.key() == &**callee_key).then(|| callee_key.clone());
                 let site = new_site();
-                self.accesses.insert(key, site, shared);
+                self.accesses.insert(key.or_shared(callee_key), site);
             }
         }
     }
@@ -365,6 +376,15 @@ impl<'a, 'e> Interp<'a, 'e> {
 /// through another object assigned to the formal.
 fn reached_otherwise(o: Own, i: usize) -> bool {
     matches!(o, Own::OwnedIf(set) if i < 64 && set & (1 << i) == 0)
+}
+
+/// Whether [`substitute`] gives `path` back unchanged: a path not on a formal, or on a formal
+/// whose argument is the same base (a call on `this` from a method of the same object).
+fn is_same_path_at_call(path: &Path, args: &[Expr]) -> bool {
+    match path.base.formal_index() {
+        None => true,
+        Some(i) => matches!(args.get(i), Some(Expr::Path(actual)) if actual.steps.is_empty() && actual.base == path.base),
+    }
 }
 
 /// 5.5: a callee's formal-rooted path in terms of the actual arguments (None: the argument

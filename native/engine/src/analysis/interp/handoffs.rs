@@ -8,6 +8,7 @@ use crate::classfile::model::*;
 
 use super::super::domain::*;
 use super::super::handoffs::{HandoffModel, Target};
+use super::access_set::NewKey;
 use super::calls::{key_at_call, own_at_call, substitute, thread_and_lock_at_call};
 use super::ownership::escape_value;
 use super::state::*;
@@ -265,7 +266,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     key_at_call(&acc.key, new_path, own_pre, thread, lock, false)
                 }
             };
-            self.add_callee_access(key, &acc.key, &acc.site, (!handed.inline).then_some(&call_site));
+            self.add_callee_access(NewKey::made(key), &acc.key, &acc.site, (!handed.inline).then_some(&call_site));
         }
     }
 }
