@@ -1,6 +1,7 @@
 //! Calls (5.4-5.6): dispatch order, inlined accessors, interface calls, applying
 //! a callee summary, and calls without a summary.
 
+use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::sync::Arc;
 
@@ -276,24 +277,24 @@ impl<'a, 'e> Interp<'a, 'e> {
                 continue;
             }
             let (thread, lock) = thread_and_lock_at_call(st, &acc.key);
-            let key = if is_same_path_at_call(path, args) {
-                if !path.base.is_reportable() {
-                    continue;
-                }
-                self.note_own_monitor_static(st, path, lock);
-                let unchanged = own_pre == acc.key.own_pre && (acc.key.handed || (thread == acc.key.thread && lock == acc.key.lock));
-                if unchanged {
-                    NewKey::Shared(acc.key.clone())
-                } else {
-                    NewKey::made(key_at_call(&acc.key, path.clone(), own_pre, thread, lock, false))
-                }
+            // Most paths come out of the call as they went in: borrowed, not copied.
+            let new_path = if is_same_path_at_call(path, args) {
+                Cow::Borrowed(path)
             } else {
-                let Some(new_path) = substitute(path, args) else { continue };
-                if !new_path.base.is_reportable() {
-                    continue;
-                }
-                self.note_own_monitor_static(st, &new_path, lock);
-                NewKey::made(key_at_call(&acc.key, new_path, own_pre, thread, lock, false))
+                let Some(p) = substitute(path, args) else { continue };
+                Cow::Owned(p)
+            };
+            if !new_path.base.is_reportable() {
+                continue;
+            }
+            self.note_own_monitor_static(st, &new_path, lock);
+            let unchanged = matches!(new_path, Cow::Borrowed(_))
+                && own_pre == acc.key.own_pre
+                && (acc.key.handed || (thread == acc.key.thread && lock == acc.key.lock));
+            let key = if unchanged {
+                NewKey::Shared(acc.key.clone())
+            } else {
+                NewKey::made(key_at_call(&acc.key, new_path.into_owned(), own_pre, thread, lock, false))
             };
             self.add_callee_access(key, &acc.key, &acc.site, Some(&call_site));
         }
