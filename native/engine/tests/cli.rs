@@ -648,3 +648,29 @@ fn trace_steps_in_another_file_name_that_file() {
     assert!(uris.iter().any(|u| u == "m/Books.java"), "{uris:?}");
     assert!(!uris.iter().any(|u| u == "m/Ledger.java"), "no guessed file: {uris:?}");
 }
+
+/// `RACER_TIMINGS=1` (read by `bench/run.sh`): one line per phase on stderr, each with the
+/// wall time since the run started and the process's CPU time, in the order the phases end.
+#[test]
+fn timings_give_wall_and_cpu_time_per_phase() {
+    let tmp = tempdir("timings");
+    let classes = racy_project(&tmp);
+    let report = tmp.join("r.json");
+    let out = Command::new(RACER)
+        .args([OsStr::new("analyze"), OsStr::new("--quiet"), OsStr::new("--format"), OsStr::new("json"), OsStr::new("--output")])
+        .arg(&report)
+        .arg(&classes)
+        .env("RACER_TIMINGS", "1")
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    let phases: Vec<&str> = err.lines().filter(|l| l.starts_with("racer: timing: ") && !l.starts_with("racer: timing:   ")).collect();
+    let names: Vec<&str> = phases.iter().map(|l| l["racer: timing: ".len()..].split(':').next().unwrap()).collect();
+    assert_eq!(names, ["read+parse", "classpath+hierarchy", "summaries", "reporting and summary file"], "{err}");
+    for line in phases {
+        let rest = line.rsplit_once(": ").unwrap().1;
+        let (wall, cpu) = rest.split_once("s, cpu ").unwrap_or_else(|| panic!("no cpu time in {line:?}"));
+        let cpu = cpu.split_once('s').unwrap().0;
+        assert!(wall.parse::<f64>().is_ok() && cpu.parse::<f64>().is_ok(), "{line:?}");
+    }
+}

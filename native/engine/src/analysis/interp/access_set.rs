@@ -90,3 +90,36 @@ impl AccessSet {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::domain::{AccessKind, Base, Own, Path, Threads, Trace};
+    use crate::sym::Sym;
+
+    fn key(field: &str) -> AccessKey {
+        let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new(field)).unwrap();
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: false, own_pre: Own::Unowned, handed: false }
+    }
+
+    fn site(line: u32) -> Site {
+        Site { line, trace: Trace::empty() }
+    }
+
+    #[test]
+    fn a_callee_key_is_kept_as_shared_and_a_made_key_is_shared_at_the_end() {
+        let keys = SharedKeys::default();
+        let callee_f = keys.share(key("f"));
+        let mut set = AccessSet::default();
+        set.insert(NewKey::Shared(callee_f.clone()), site(1));
+        // The same key made here finds the callee's entry.
+        assert_eq!(set.site_mut(&NewKey::made(key("f"))).map(|s| s.line), Some(1));
+        // A made key equal to the callee's is stored as the callee's.
+        assert!(matches!(NewKey::made(key("f")).or_shared(&callee_f), NewKey::Shared(k) if Arc::ptr_eq(&k, &callee_f)));
+        set.insert(NewKey::made(key("g")), site(2));
+        let accesses = set.into_accesses(&keys);
+        let of = |name: &str| accesses.iter().find(|a| **a.key == key(name)).unwrap().key.clone();
+        assert!(Arc::ptr_eq(&of("f"), &callee_f), "the callee's key is not copied");
+        assert!(Arc::ptr_eq(&of("g"), &keys.share(key("g"))), "a key made here is shared with the run");
+    }
+}

@@ -272,21 +272,16 @@ impl<'a, 'e> Interp<'a, 'e> {
                     continue;
                 }
             }
+            // Most paths come out of the call as they went in: borrowed, not copied.
+            let Some(new_path) = substituted(path, args) else { continue };
+            if !new_path.base.is_reportable() {
+                continue;
+            }
             let own_pre = own_at_call(st, acc.key.own_pre, args);
             if own_pre.is_owned() {
                 continue;
             }
             let (thread, lock) = thread_and_lock_at_call(st, &acc.key);
-            // Most paths come out of the call as they went in: borrowed, not copied.
-            let new_path = if is_same_path_at_call(path, args) {
-                Cow::Borrowed(path)
-            } else {
-                let Some(p) = substitute(path, args) else { continue };
-                Cow::Owned(p)
-            };
-            if !new_path.base.is_reportable() {
-                continue;
-            }
             self.note_own_monitor_static(st, &new_path, lock);
             let unchanged = matches!(new_path, Cow::Borrowed(_))
                 && own_pre == acc.key.own_pre
@@ -379,20 +374,19 @@ fn reached_otherwise(o: Own, i: usize) -> bool {
     matches!(o, Own::OwnedIf(set) if i < 64 && set & (1 << i) == 0)
 }
 
-/// Whether [`substitute`] gives `path` back unchanged: a path not on a formal, or on a formal
-/// whose argument is the same base (a call on `this` from a method of the same object).
-fn is_same_path_at_call(path: &Path, args: &[Expr]) -> bool {
-    match path.base.formal_index() {
-        None => true,
-        Some(i) => matches!(args.get(i), Some(Expr::Path(actual)) if actual.steps.is_empty() && actual.base == path.base),
-    }
-}
-
 /// 5.5: a callee's formal-rooted path in terms of the actual arguments (None: the argument
 /// is no path, or the result would be too long).
 pub(super) fn substitute(path: &Path, args: &[Expr]) -> Option<Path> {
-    let Some(i) = path.base.formal_index() else { return Some(path.clone()) };
+    substituted(path, args).map(Cow::into_owned)
+}
+
+/// [`substitute`], borrowing `path` where the call leaves it as it is: a path not on a
+/// formal, or on a formal whose argument is the same base (a call on `this` from a method
+/// of the same object), as most are.
+fn substituted<'p>(path: &'p Path, args: &[Expr]) -> Option<Cow<'p, Path>> {
+    let Some(i) = path.base.formal_index() else { return Some(Cow::Borrowed(path)) };
     match args.get(i) {
+        Some(Expr::Path(actual)) if actual.steps.is_empty() && actual.base == path.base => Some(Cow::Borrowed(path)),
         Some(Expr::Path(actual)) => {
             if actual.steps.len() + path.steps.len() > MAX_PATH_STEPS {
                 return None;
@@ -402,7 +396,7 @@ pub(super) fn substitute(path: &Path, args: &[Expr]) -> Option<Path> {
             } else {
                 actual.steps.iter().chain(path.steps.iter()).copied().collect()
             };
-            Some(Path { base: actual.base, steps })
+            Some(Cow::Owned(Path { base: actual.base, steps }))
         }
         _ => None,
     }
@@ -455,3 +449,30 @@ fn looper_attr(effect: ThreadEffect, receiver: Option<Attr>) -> Option<Attr> {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sym::Sym;
+
+    fn field(base: Base, name: &str) -> Path {
+        Path::of(base).field(Sym::new("p.C"), Sym::new(name)).unwrap()
+    }
+
+    #[test]
+    fn a_path_the_call_leaves_as_it_is_is_borrowed_and_others_are_rebuilt() {
+        let on_this = field(Base::This, "f");
+        let on_static = field(Base::Static(Sym::new("p.C")), "s");
+        let this_arg = [Expr::Path(Path::of(Base::This))];
+        assert!(matches!(substituted(&on_this, &this_arg), Some(Cow::Borrowed(_))));
+        assert!(matches!(substituted(&on_static, &this_arg), Some(Cow::Borrowed(_))));
+        // The callee's `this` is the caller's `this.g`: `this.g.f`.
+        let field_arg = [Expr::Path(field(Base::This, "g"))];
+        let rebuilt = substituted(&on_this, &field_arg);
+        assert!(matches!(rebuilt, Some(Cow::Owned(_))));
+        assert_eq!(rebuilt.map(Cow::into_owned), field(Base::This, "g").field(Sym::new("p.C"), Sym::new("f")));
+        // The caller's parameter 1 as the callee's `this`: same steps, another base.
+        let param_arg = [Expr::Path(Path::of(Base::Param(1)))];
+        assert_eq!(substitute(&on_this, &param_arg), Some(field(Base::Param(1), "f")));
+    }
+}
