@@ -113,6 +113,95 @@ fn group_key(a: &Access, method: usize) -> GroupKey {
     }
 }
 
+/// A class's pool split into groups by location (8.6), visited in key order.
+#[derive(Default)]
+struct Grouper<'a> {
+    keys: Vec<GroupKey>,
+    by_group: FxHashMap<GroupKey, u32>,
+    /// The group of an access key already met, by the key's address (and the method, for a
+    /// key on a formal): callers carry their callees' shared keys, so most entries find their
+    /// group without building, hashing or comparing a path.
+    by_key: FxHashMap<(usize, usize), u32>,
+    /// The entries with their groups, in the order pushed; split into groups at the end,
+    /// when the sizes are known.
+    pending: Vec<(u32, Entry<'a>)>,
+}
+
+struct Group<'a> {
+    key: GroupKey,
+    entries: Vec<Entry<'a>>,
+    /// Whether an entry runs on any thread: without one, only the @GuardedBy check (before
+    /// the gate, 8.5) can report in the group.
+    any_thread: bool,
+}
+
+impl<'a> Grouper<'a> {
+    fn push(&mut self, a: &Access, method: usize, entry: Entry<'a>) {
+        let on_formal = matches!(a.key.kind.path().base, Base::Param(_));
+        let address = (Arc::as_ptr(&a.key) as usize, if on_formal { method } else { 0 });
+        let g = match self.by_key.get(&address) {
+            Some(&g) => g,
+            None => {
+                let key = group_key(a, method);
+                let g = match self.by_group.get(&key) {
+                    Some(&g) => g,
+                    None => {
+                        self.keys.push(key.clone());
+                        self.by_group.insert(key, self.keys.len() as u32 - 1);
+                        self.keys.len() as u32 - 1
+                    }
+                };
+                self.by_key.insert(address, g);
+                g
+            }
+        };
+        self.pending.push((g, entry));
+    }
+
+    /// The groups that can report, in key order, each in processing order: by method (the
+    /// entries were pushed in rank order), then line, then key (8.6). A summary holds a key
+    /// once, so the order is total; only the runs of one method need sorting, and most are
+    /// one entry long. Without `@GuardedBy` fields in the class, a group with no entry on
+    /// any thread reports nothing and is left out.
+    fn into_sorted(self, guarded_fields: bool) -> Vec<Group<'a>> {
+        let mut sizes = vec![0usize; self.keys.len()];
+        let mut any_thread = vec![false; self.keys.len()];
+        for (g, e) in &self.pending {
+            sizes[*g as usize] += 1;
+            any_thread[*g as usize] |= e.t.is_any();
+        }
+        let mut groups: Vec<Group<'a>> = self
+            .keys
+            .into_iter()
+            .zip(sizes)
+            .zip(&any_thread)
+            .map(|((key, size), &any_thread)| {
+                let kept = any_thread || guarded_fields;
+                Group { key, entries: Vec::with_capacity(if kept { size } else { 0 }), any_thread }
+            })
+            .collect();
+        for (g, e) in self.pending {
+            let group = &mut groups[g as usize];
+            if group.any_thread || guarded_fields {
+                group.entries.push(e);
+            }
+        }
+        groups.retain(|g| !g.entries.is_empty());
+        for group in &mut groups {
+            for run in group.entries.chunk_by_mut(|a, b| a.rank == b.rank) {
+                if run.len() > 1 {
+                    run.sort_unstable_by(|a, b| {
+                        let (x, y) = (&a.access, &b.access);
+                        (x.site.outer_line(), x.site.line).cmp(&(y.site.outer_line(), y.site.line)).then_with(|| x.key.cmp(&y.key))
+                    });
+                }
+            }
+        }
+        groups.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+        groups
+    }
+}
+
 pub fn report(analysis: &Analysis, classes: &[Arc<Class>], cfg: &ReportConfig<'_>) -> Vec<Issue> {
     let mut by_class: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (i, e) in analysis.methods.iter().enumerate() {
@@ -203,8 +292,7 @@ impl<'a> ClassReporter<'a> {
         if !any_thread && !guarded_fields {
             return Vec::new();
         }
-        // Grouped by hash (cheap); the groups are then visited in key order.
-        let mut groups: FxHashMap<GroupKey, Vec<Entry<'a>>> = FxHashMap::default();
+        let mut grouper = Grouper::default();
         let mut rank = 0u32;
         for &i in self.methods {
             if !self.is_reportable(i) {
@@ -213,7 +301,7 @@ impl<'a> ClassReporter<'a> {
             let summary = &self.analysis.summaries[i];
             for a in summary.accesses.iter() {
                 let t = if a.key.handed { a.key.thread } else { summary.threads };
-                groups.entry(group_key(a, i)).or_default().push(Entry { access: a, method: i, t, inherited: None, rank });
+                grouper.push(a, i, Entry { access: a, method: i, t, inherited: None, rank });
             }
             rank += 1;
         }
@@ -221,24 +309,12 @@ impl<'a> ClassReporter<'a> {
         for (mref, summary) in &inherited {
             for a in summary.accesses.iter().filter(|a| a.key.kind.path().base == Base::This) {
                 let entry = Entry { access: a, method: usize::MAX, t: summary.threads, inherited: Some(*mref), rank };
-                groups.entry(group_key(a, usize::MAX)).or_default().push(entry);
+                grouper.push(a, usize::MAX, entry);
             }
             rank += 1;
         }
-        // Each method's entries by line, then key (8.6). Sorting each group, not each method's
-        // accesses, sorts far fewer at a time; a summary holds a key once, so the order is total.
-        for entries in groups.values_mut() {
-            entries.sort_unstable_by(|a, b| {
-                let (x, y) = (&a.access, &b.access);
-                a.rank
-                    .cmp(&b.rank)
-                    .then((x.site.outer_line(), x.site.line).cmp(&(y.site.outer_line(), y.site.line)))
-                    .then_with(|| x.key.cmp(&y.key))
-            });
-        }
-        let mut groups: Vec<(GroupKey, Vec<Entry<'a>>)> = groups.into_iter().collect();
-        groups.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        for (key, entries) in &groups {
+        let groups = grouper.into_sorted(guarded_fields);
+        for Group { key, entries, any_thread: on_any_thread } in &groups {
             if let GroupKey::Container(_, steps) = key {
                 if self.is_synchronized_container_group(steps) {
                     continue;
@@ -249,7 +325,7 @@ impl<'a> ClassReporter<'a> {
             for e in entries.iter().filter(|e| e.inherited.is_none()) {
                 self.guarded_by(e);
             }
-            if !entries.iter().any(|e| e.t.is_any()) {
+            if !on_any_thread {
                 continue;
             }
             let conflicts = Conflicts::of(entries, |c| self.shows_shared_location(c));
