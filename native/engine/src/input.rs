@@ -40,6 +40,14 @@ impl Unit {
         }
     }
 
+    /// The jar a jar entry comes from, or the class file itself.
+    pub fn container(&self) -> String {
+        match self {
+            Unit::File(p) => p.display().to_string(),
+            Unit::JarEntry { jar, .. } => jar.display.clone(),
+        }
+    }
+
     /// For a jar entry, the class its path names (`a/b/C.class` -> `a.b.C`).
     pub fn entry_class_name(&self) -> Option<String> {
         match self {

@@ -2,6 +2,7 @@
 //! context, summaries bottom-up, race reporting, and output files.
 
 use crate::fxhash::{FxHashMap, FxHashSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -167,20 +168,22 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
 }
 
 /// Said once per run: issues in classes compiled without line numbers (`javac -g:none`)
-/// have no line; they name their method instead.
+/// have no line; they name their method instead. The diagnostic names the first such class.
 fn missing_lines_note(issues: &[crate::report::Issue]) -> Option<Diagnostic> {
     let lineless: Vec<&crate::report::Issue> = issues.iter().filter(|i| i.line == 0).collect();
-    let first = lineless.first()?;
     let mut classes: Vec<&str> = lineless.iter().map(|i| i.class.as_str()).collect();
     classes.sort_unstable();
     classes.dedup();
+    let first = classes.first()?;
+    let which = match classes.len() {
+        1 => "this class was".to_string(),
+        n => format!("this class and {} other(s) were", n - 1),
+    };
     Some(Diagnostic {
-        file: first.class.clone(),
+        file: first.to_string(),
         message: format!(
-            "{} issue(s) in {} class(es) compiled without line numbers (javac -g:none) are reported with no line, \
-             naming their method",
-            lineless.len(),
-            classes.len()
+            "{which} compiled without line numbers (javac -g:none): {} issue(s) are reported with no line, naming their method",
+            lineless.len()
         ),
     })
 }
@@ -232,12 +235,13 @@ fn package_prefix(p: &str) -> String {
 fn load_inputs(units: &[input::Unit], diagnostics: &mut Vec<Diagnostic>) -> Vec<Arc<Class>> {
     // A jar entry's path names its class: a later copy of a class already seen is not
     // even parsed (the first copy wins, as for the JVM's class path).
+    let mut duplicates = Duplicates::default();
     let mut first_by_entry: FxHashMap<String, usize> = FxHashMap::default();
     let mut to_load = Vec::with_capacity(units.len());
     for (k, unit) in units.iter().enumerate() {
         match unit.entry_class_name() {
             Some(name) => match first_by_entry.get(&name) {
-                Some(&first) => diagnostics.push(duplicate(&name, unit, &units[first])),
+                Some(&first) => duplicates.add(name, unit, &units[first]),
                 None => {
                     first_by_entry.insert(name, k);
                     to_load.push(unit.clone());
@@ -253,7 +257,7 @@ fn load_inputs(units: &[input::Unit], diagnostics: &mut Vec<Diagnostic>) -> Vec<
             Ok(class) => {
                 let name = class.header.name;
                 if let Some(&first) = seen.get(&name) {
-                    diagnostics.push(duplicate(name.as_str(), unit, &to_load[first]));
+                    duplicates.add(name.as_str().to_string(), unit, &to_load[first]);
                     continue;
                 }
                 seen.insert(name, k);
@@ -262,14 +266,44 @@ fn load_inputs(units: &[input::Unit], diagnostics: &mut Vec<Diagnostic>) -> Vec<
             Err(d) => diagnostics.push(d),
         }
     }
+    diagnostics.extend(duplicates.into_diagnostics());
     classes.sort_by(|a, b| a.header.name.cmp(&b.header.name));
     classes
 }
 
-fn duplicate(name: &str, unit: &input::Unit, first: &input::Unit) -> Diagnostic {
-    Diagnostic {
-        file: unit.display(),
-        message: format!("duplicate class {name} (already read from {}); this copy is ignored", first.display()),
+/// Classes met again after their first copy, by where the ignored copies and the first ones
+/// come from: two jars that share a package give one warning, not one per class.
+#[derive(Default)]
+struct Duplicates {
+    by_containers: BTreeMap<(String, String), Vec<(String, String)>>,
+}
+
+impl Duplicates {
+    fn add(&mut self, name: String, unit: &input::Unit, first: &input::Unit) {
+        self.by_containers.entry((unit.container(), first.container())).or_default().push((name, first.display()));
+    }
+
+    fn into_diagnostics(self) -> impl Iterator<Item = Diagnostic> {
+        const NAMED: usize = 3;
+        self.by_containers.into_iter().map(|((container, first_container), mut names)| {
+            names.sort();
+            let message = match names.as_slice() {
+                [(name, first)] => format!("duplicate class {name} (already read from {first}); this copy is ignored"),
+                _ => {
+                    let shown: Vec<&str> = names.iter().take(NAMED).map(|(n, _)| n.as_str()).collect();
+                    let more = match names.len().saturating_sub(NAMED) {
+                        0 => String::new(),
+                        n => format!(" and {n} more"),
+                    };
+                    format!(
+                        "{} duplicate classes (already read from {first_container}); these copies are ignored: {}{more}",
+                        names.len(),
+                        shown.join(", ")
+                    )
+                }
+            };
+            Diagnostic { file: container, message }
+        })
     }
 }
 

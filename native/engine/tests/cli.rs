@@ -456,6 +456,96 @@ fn bad_entry_in_a_jar_is_a_warning() {
     });
 }
 
+/// A jar holding every class of `classes` (a flat directory and `javax/...`), as stored entries.
+fn jar_of(classes: &Path, jar: &Path) {
+    let mut zip = zip::ZipWriter::new(fs::File::create(jar).unwrap());
+    let options = zip::write::SimpleFileOptions::default();
+    let mut stack = vec![classes.to_path_buf()];
+    let mut files = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    for file in files {
+        let name = file.strip_prefix(classes).unwrap().to_string_lossy().replace('\\', "/");
+        zip.start_file(name, options).unwrap();
+        zip.write_all(&fs::read(&file).unwrap()).unwrap();
+    }
+    zip.finish().unwrap();
+}
+
+/// Two jars with the same classes give one warning naming both jars (the first copy wins),
+/// not one per class; a single class met twice is named alone.
+#[test]
+fn duplicate_classes_are_one_warning_per_pair_of_jars() {
+    let tmp = tempdir("duplicates");
+    let classes = tmp.join("classes");
+    copy_tree(&compiled().join("classes"), &classes);
+    let (first, second) = (tmp.join("first.jar"), tmp.join("second.jar"));
+    jar_of(&classes, &first);
+    jar_of(&classes, &second);
+    let loose = tmp.join("loose");
+    fs::create_dir_all(&loose).unwrap();
+    fs::copy(classes.join("Plain.class"), loose.join("Plain.class")).unwrap();
+    let (out, report) = analyze_json(&[&first, &second, &loose]);
+    let warnings: Vec<String> = stderr(&out).lines().filter(|l| l.contains("duplicate")).map(String::from).collect();
+    assert_eq!(
+        warnings,
+        [
+            format!(
+                "racer: warning: {}: duplicate class Plain (already read from {}!/Plain.class); this copy is ignored",
+                loose.join("Plain.class").display(),
+                first.display()
+            ),
+            format!(
+                "racer: warning: {}: 3 duplicate classes (already read from {}); these copies are ignored: Plain, Racy, \
+                 javax.annotation.concurrent.ThreadSafe",
+                second.display(),
+                first.display()
+            ),
+        ]
+    );
+    assert_eq!(report["diagnostics"].as_array().unwrap().len(), 2, "{report:#}");
+    assert_racy_reported(&report);
+}
+
+/// Classes compiled without line numbers: their issues have no line, and one warning says so
+/// for the whole run.
+#[test]
+fn classes_without_line_numbers_are_said_once() {
+    let tmp = tempdir("lineless");
+    let src = tmp.join("src");
+    fs::create_dir_all(&src).unwrap();
+    let sources: Vec<PathBuf> = [("Racy.java", RACY), ("Racy2.java", &RACY.replace("Racy", "Racy2"))]
+        .iter()
+        .map(|(name, text)| {
+            let p = src.join(name);
+            fs::write(&p, text).unwrap();
+            p
+        })
+        .collect();
+    let classes = tmp.join("classes");
+    common::javac(&sources, &classes, &[compiled().join("classes")], &["-g:none"]).unwrap();
+    let (out, report) = analyze_json(&[&classes]);
+    let issues = report["issues"].as_array().unwrap();
+    assert_eq!(issues.len(), 2, "{report:#}");
+    assert!(issues.iter().all(|i| i["line"].is_null()), "{report:#}");
+    let err = stderr(&out);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("racer: warning")).collect();
+    assert_eq!(
+        warnings,
+        ["racer: warning: Racy: this class and 1 other(s) were compiled without line numbers (javac -g:none): \
+          2 issue(s) are reported with no line, naming their method"]
+    );
+}
+
 #[test]
 fn empty_directory_is_a_warning() {
     assert_bad_input_is_a_warning("empty", &["empty-dir"], |tmp, _| {
