@@ -94,7 +94,9 @@ fn is_outer_instance_field(p: &Path) -> bool {
 /// node, what a constructor keeps): they escape when their holder does.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(super) struct Holders {
-    /// (holder, held): the holder is a local or a temporary holding a fresh object.
+    /// (holder, held), sorted and without repeats: the holder is a local or a temporary
+    /// holding a fresh object. Sorted, so that a join is a merge (large methods keep many
+    /// links, and the states of their blocks are joined often).
     links: Vec<(Base, Path)>,
 }
 
@@ -112,18 +114,31 @@ impl Holders {
         }
     }
 
+    /// The links of `holder`: one run of the sorted links.
+    fn of(&self, holder: Base) -> &[(Base, Path)] {
+        let start = self.links.partition_point(|(h, _)| *h < holder);
+        let end = start + self.links[start..].partition_point(|(h, _)| *h == holder);
+        &self.links[start..end]
+    }
+
     fn held_by(&self, p: &Path) -> Vec<Path> {
         match Holders::holder_of(p) {
-            Some(h) => self.links.iter().filter(|(holder, _)| *holder == h).map(|(_, held)| held.clone()).collect(),
+            Some(h) => self.of(h).iter().map(|(_, held)| held.clone()).collect(),
             None => Vec::new(),
+        }
+    }
+
+    fn insert(&mut self, link: (Base, Path)) {
+        if let Err(at) = self.links.binary_search(&link) {
+            self.links.insert(at, link);
         }
     }
 
     /// `holder` now holds each object `value` may be.
     pub(super) fn hold(&mut self, holder: Base, value: &Expr) {
         for p in value.paths() {
-            if !matches!(p.base, Base::Static(_)) && p.base != holder && !self.links.iter().any(|(h, q)| *h == holder && q == p) {
-                self.links.push((holder, p.clone()));
+            if !matches!(p.base, Base::Static(_)) && p.base != holder {
+                self.insert((holder, p.clone()));
             }
         }
     }
@@ -132,16 +147,37 @@ impl Holders {
     pub(super) fn assigned(&mut self, to: Base, value: &Expr) {
         self.links.retain(|(h, _)| *h != to);
         if let Some(from) = Holders::holder_of_value(value) {
-            let moved: Vec<(Base, Path)> =
-                self.links.iter().filter(|(h, _)| *h == from).map(|(_, held)| (to, held.clone())).collect();
-            self.links.extend(moved);
+            let moved: Vec<(Base, Path)> = self.of(from).iter().map(|(_, held)| (to, held.clone())).collect();
+            for link in moved {
+                self.insert(link);
+            }
         }
     }
 
     /// Held on either branch: held after the join.
     pub(super) fn join(&self, other: &Holders) -> Holders {
-        let mut links = self.links.clone();
-        links.extend(other.links.iter().filter(|l| !self.links.contains(l)).cloned());
+        let (a, b) = (&self.links, &other.links);
+        let mut links = Vec::with_capacity(a.len().max(b.len()));
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].cmp(&b[j]) {
+                std::cmp::Ordering::Less => {
+                    links.push(a[i].clone());
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    links.push(b[j].clone());
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    links.push(a[i].clone());
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        links.extend_from_slice(&a[i..]);
+        links.extend_from_slice(&b[j..]);
         Holders { links }
     }
 
@@ -165,5 +201,41 @@ pub(super) fn holder_own(st: &State, lhs: &Path) -> Own {
         (Base::Static(_), 1) => Own::Unowned,
         (_, 0) => OWNED,
         (_, n) => own(st, &lhs.prefix(n - 1)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sym::Sym;
+
+    fn field(base: Base, name: &str) -> Expr {
+        Expr::Path(Path::of(base).field(Sym::new("p.C"), Sym::new(name)).unwrap())
+    }
+
+    fn holding(links: &[(u16, &str)]) -> Holders {
+        let mut h = Holders::default();
+        for (local, name) in links {
+            h.hold(Base::Local(*local), &field(Base::This, name));
+        }
+        h
+    }
+
+    #[test]
+    fn holders_join_to_the_union_whatever_the_order_of_the_links() {
+        let a = holding(&[(2, "x"), (1, "y"), (2, "x")]);
+        let b = holding(&[(1, "z"), (1, "y")]);
+        let joined = a.join(&b);
+        assert_eq!(joined, b.join(&a));
+        assert_eq!(joined, holding(&[(1, "y"), (1, "z"), (2, "x")]));
+        assert_eq!(joined.held_by(&Path::of(Base::Local(1))), vec![field(Base::This, "y").paths()[0].clone(), field(Base::This, "z").paths()[0].clone()]);
+        assert!(joined.held_by(&Path::of(Base::Local(3))).is_empty());
+    }
+
+    #[test]
+    fn an_assigned_local_holds_what_its_value_held_and_nothing_else() {
+        let mut h = holding(&[(1, "x"), (2, "y")]);
+        h.assigned(Base::Local(2), &Expr::Path(Path::of(Base::Local(1))));
+        assert_eq!(h, holding(&[(1, "x"), (2, "x")]));
     }
 }
