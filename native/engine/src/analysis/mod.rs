@@ -11,6 +11,7 @@ pub mod handoffs;
 pub mod inherited;
 pub mod interp;
 pub mod models;
+mod pool;
 pub mod races;
 pub mod schedule;
 pub mod shared_keys;

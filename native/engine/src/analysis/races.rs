@@ -13,6 +13,7 @@ use crate::sym::Sym;
 
 use super::annotations::is_synthetic_name;
 use super::dedup;
+use super::pool::{Entry, Group, GroupKey, Grouper};
 use super::domain::*;
 use super::extensions::Extensions;
 use super::schedule::Analysis;
@@ -28,31 +29,6 @@ pub struct ReportConfig<'a> {
     /// The source file of an upstream class whose header the context did not load (a trace
     /// step in a class that no loaded code or access path names), from the summary files.
     pub upstream_source_file: &'a (dyn Fn(Sym) -> Option<Sym> + Sync),
-}
-
-/// One pooled entry: a snapshot of a reportable method.
-struct Entry<'a> {
-    access: &'a Access,
-    /// The method's index in the analysis (`usize::MAX` for an inherited method).
-    method: usize,
-    /// `T(m)`: the method's summary thread value; for handed code, the thread it is handed to.
-    t: Threads,
-    /// A method inherited from a superclass (extensions `inherited_accesses`,
-    /// `thread_safe_inherited`): its entries
-    /// are conflicts and concurrency evidence only, reported in their own class.
-    inherited: Option<MethodRef>,
-    /// The method's place in processing order (8.6): the class's reportable methods in
-    /// declaration order, then the inherited ones.
-    rank: u32,
-}
-
-impl Entry<'_> {
-    fn unprotected(&self) -> bool {
-        self.access.key.thread != Threads::AnyThreadButSelf && !self.access.key.lock && !self.access.key.own_pre.is_owned()
-    }
-    fn is_write(&self) -> bool {
-        self.access.key.kind.is_write()
-    }
 }
 
 /// What the rules of one group look for among its entries, found once per group rather than
@@ -75,130 +51,6 @@ impl<'g, 'a> Conflicts<'g, 'a> {
             shared_location: group.iter().find(|c| c.t.is_any() && shows_shared_location(c)),
             writes,
         }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-enum BaseKey {
-    This,
-    Static(Sym),
-    Param(usize, u16),
-    Other,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-enum GroupKey {
-    Location(BaseKey, Steps),
-    Container(BaseKey, Steps),
-    Call(MethodRef),
-}
-
-fn base_key(base: Base, method: usize) -> BaseKey {
-    match base {
-        Base::This => BaseKey::This,
-        Base::Static(c) => BaseKey::Static(c),
-        Base::Param(i) => BaseKey::Param(method, i),
-        _ => BaseKey::Other,
-    }
-}
-
-fn group_key(a: &Access, method: usize) -> GroupKey {
-    let p = a.key.kind.path();
-    match &a.key.kind {
-        AccessKind::Read(_) | AccessKind::Write(_) => GroupKey::Location(base_key(p.base, method), p.steps.clone()),
-        AccessKind::ContainerRead(..) | AccessKind::ContainerWrite(..) => {
-            GroupKey::Container(base_key(p.base, method), p.steps.clone())
-        }
-        AccessKind::InterfaceCall(_, callee) => GroupKey::Call(*callee),
-    }
-}
-
-/// A class's pool split into groups by location (8.6), visited in key order.
-#[derive(Default)]
-struct Grouper<'a> {
-    keys: Vec<GroupKey>,
-    by_group: FxHashMap<GroupKey, u32>,
-    /// The group of an access key already met, by the key's address (and the method, for a
-    /// key on a formal): callers carry their callees' shared keys, so most entries find their
-    /// group without building, hashing or comparing a path.
-    by_key: FxHashMap<(usize, usize), u32>,
-    /// The entries with their groups, in the order pushed; split into groups at the end,
-    /// when the sizes are known.
-    pending: Vec<(u32, Entry<'a>)>,
-}
-
-struct Group<'a> {
-    key: GroupKey,
-    entries: Vec<Entry<'a>>,
-    /// Whether an entry runs on any thread: without one, only the @GuardedBy check (before
-    /// the gate, 8.5) can report in the group.
-    any_thread: bool,
-}
-
-impl<'a> Grouper<'a> {
-    fn push(&mut self, a: &Access, method: usize, entry: Entry<'a>) {
-        let on_formal = matches!(a.key.kind.path().base, Base::Param(_));
-        let address = (Arc::as_ptr(&a.key) as usize, if on_formal { method } else { 0 });
-        let g = match self.by_key.get(&address) {
-            Some(&g) => g,
-            None => {
-                let key = group_key(a, method);
-                let g = match self.by_group.get(&key) {
-                    Some(&g) => g,
-                    None => {
-                        self.keys.push(key.clone());
-                        self.by_group.insert(key, self.keys.len() as u32 - 1);
-                        self.keys.len() as u32 - 1
-                    }
-                };
-                self.by_key.insert(address, g);
-                g
-            }
-        };
-        self.pending.push((g, entry));
-    }
-
-    /// The groups that can report, in key order, each in processing order: by method (the
-    /// entries were pushed in rank order), then line, then key (8.6). A summary holds a key
-    /// once, so the order is total; only the runs of one method need sorting, and most are
-    /// one entry long. Without `@GuardedBy` fields in the class, a group with no entry on
-    /// any thread reports nothing and is left out.
-    fn into_sorted(self, guarded_fields: bool) -> Vec<Group<'a>> {
-        let mut sizes = vec![0usize; self.keys.len()];
-        let mut any_thread = vec![false; self.keys.len()];
-        for (g, e) in &self.pending {
-            sizes[*g as usize] += 1;
-            any_thread[*g as usize] |= e.t.is_any();
-        }
-        let mut groups: Vec<Group<'a>> = self
-            .keys
-            .into_iter()
-            .zip(sizes)
-            .zip(&any_thread)
-            .map(|((key, size), &any_thread)| {
-                let kept = any_thread || guarded_fields;
-                Group { key, entries: Vec::with_capacity(if kept { size } else { 0 }), any_thread }
-            })
-            .collect();
-        for (g, e) in self.pending {
-            let group = &mut groups[g as usize];
-            if group.any_thread || guarded_fields {
-                group.entries.push(e);
-            }
-        }
-        groups.retain(|g| !g.entries.is_empty());
-        for group in &mut groups {
-            for run in group.entries.chunk_by_mut(|a, b| a.rank == b.rank) {
-                if run.len() > 1 {
-                    run.sort_unstable_by(|a, b| {
-                        let (x, y) = (&a.access, &b.access);
-                        (x.site.outer_line(), x.site.line).cmp(&(y.site.outer_line(), y.site.line)).then_with(|| x.key.cmp(&y.key))
-                    });
-                }
-            }
-        }
-        groups.sort_unstable_by(|a, b| a.key.cmp(&b.key));
-        groups
     }
 }
 
