@@ -7,6 +7,7 @@ use rayon::prelude::*;
 use crate::classfile::model::*;
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::hierarchy::ClassTable;
+use crate::interned::ByAddress;
 use crate::sym::Sym;
 
 use super::android;
@@ -191,10 +192,11 @@ pub fn collect<'a>(
     ext: Extensions,
     bodies: impl ParallelIterator<Item = &'a Body>,
 ) -> Facts {
+    // References by address: the instructions hold interned ones, one address per content.
     #[derive(Default)]
     struct Refs {
-        methods: FxHashSet<MethodRef>,
-        fields: FxHashSet<FieldRef>,
+        methods: FxHashSet<ByAddress<MethodRef>>,
+        fields: FxHashSet<ByAddress<FieldRef>>,
         handler_fields: Vec<(FieldRef, Target)>,
         /// Stores into fields that may hold a lock, and whether the value stored is a read lock.
         field_stores: Vec<(FieldRef, bool)>,
@@ -204,10 +206,10 @@ pub fn collect<'a>(
             for insn in &body.insns {
                 match insn {
                     Insn::Invoke { method, .. } => {
-                        r.methods.insert(**method);
+                        r.methods.insert(ByAddress(method));
                     }
                     Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
-                        r.fields.insert(**f);
+                        r.fields.insert(ByAddress(f));
                     }
                     _ => {}
                 }
@@ -243,8 +245,8 @@ pub fn collect<'a>(
         *read_lock_fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(true) &= read_lock;
     }
     let read_lock_fields = read_lock_fields.into_iter().filter_map(|(k, read)| read.then_some(k)).collect();
-    let methods: Vec<MethodRef> = methods.into_iter().collect();
-    let fields: Vec<FieldRef> = fields.into_iter().collect();
+    let methods: Vec<MethodRef> = methods.into_iter().map(|m| *m.0).collect();
+    let fields: Vec<FieldRef> = fields.into_iter().map(|f| *f.0).collect();
     let calls = methods.par_iter().map(|m| (*m, call_facts(table, ignore, m, ext))).collect();
     let field_facts: Vec<(FieldRef, FieldFacts)> = fields.par_iter().map(|f| (*f, field_facts(table, f))).collect();
     // References through different classes (a `@ThreadConfined` subclass and its superclass)
