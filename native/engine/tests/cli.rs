@@ -692,6 +692,39 @@ fn message_explains_a_static_field_under_the_monitor_of_this() {
     assert!(!of("m.Unlocked").is_empty() && of("m.Unlocked").iter().all(|m| !m.contains(note)), "{messages:?}");
 }
 
+/// A container read by a constructor it is given (`new ArrayList<>(items)`) is named as Java
+/// writes the call, in the message and in the trace; a method call keeps its name.
+#[test]
+fn container_calls_are_named_as_written() {
+    let tmp = tempdir("container-calls");
+    let classes = javac(
+        tmp.path(),
+        &[(
+            "c/Log.java",
+            "package c;\n\
+             import java.util.*;\n\
+             class Log {\n\
+               private final List<String> items = new ArrayList<>();\n\
+               synchronized void add(String s) { items.add(s); }\n\
+               List<String> copy() { return new ArrayList<>(items); }\n\
+               int size() { return items.size(); }\n\
+             }\n",
+        )],
+    );
+    let (_, report) = analyze_json(&[&classes]);
+    let by_method = |name: &str| -> (String, String) {
+        let issue = report["issues"].as_array().unwrap().iter().find(|i| i["method"] == name).unwrap_or_else(|| panic!("{report:#}"));
+        let last = issue["trace"].as_array().unwrap().last().unwrap();
+        (issue["message"].as_str().unwrap().to_string(), last["description"].as_str().unwrap().to_string())
+    };
+    let (message, step) = by_method("copy");
+    assert!(message.contains("reads without synchronization from container `this.items` via call to `new ArrayList`."), "{message}");
+    assert_eq!(step, "read of container `this.items` via call to `new ArrayList`");
+    let (message, step) = by_method("size");
+    assert!(message.contains("container `this.items` via call to `size`."), "{message}");
+    assert_eq!(step, "read of container `this.items` via call to `size`");
+}
+
 #[test]
 fn trace_steps_in_another_file_name_that_file() {
     let tmp = tempdir("trace-files");

@@ -494,8 +494,8 @@ impl<'a> ClassReporter<'a> {
         let description = match &e.access.key.kind {
             AccessKind::Read(_) => format!("access to `{path}` (read)"),
             AccessKind::Write(_) => format!("access to `{path}` (write)"),
-            AccessKind::ContainerRead(_, m) => format!("read of container `{path}` via call to `{}`", m.name),
-            AccessKind::ContainerWrite(_, m) => format!("write to container `{path}` via call to `{}`", m.name),
+            AccessKind::ContainerRead(_, m) => format!("read of container `{path}` via call to `{}`", container_call(m)),
+            AccessKind::ContainerWrite(_, m) => format!("write to container `{path}` via call to `{}`", container_call(m)),
             AccessKind::InterfaceCall(_, m) => format!("call to interface method {}", render_method(m)),
         };
         out.push(TraceElem {
@@ -516,7 +516,7 @@ impl<'a> ClassReporter<'a> {
         let how = if indirect { " indirectly" } else { "" };
         let what = match &e.access.key.kind {
             AccessKind::ContainerRead(_, m) | AccessKind::ContainerWrite(_, m) => {
-                format!("container `{path}` via call to `{}`", m.name)
+                format!("container `{path}` via call to `{}`", container_call(m))
             }
             _ => format!("`{path}`"),
         };
@@ -695,6 +695,16 @@ pub fn render_method(m: &MethodRef) -> String {
         "<init>" => format!("{simple}{args}"),
         "<clinit>" => format!("{simple}.<clinit>()"),
         n => format!("{simple}.{n}{args}"),
+    }
+}
+
+/// The call that reads or writes a container, as a message names it: the method's name, or
+/// for a constructor given the container (`new ArrayList<>(items)`) the class's, as Java
+/// writes it.
+fn container_call(m: &MethodRef) -> String {
+    match m.name.as_str() {
+        "<init>" => format!("new {}", m.class.as_str().rsplit('.').next().unwrap_or("").replace('$', ".")),
+        name => name.to_string(),
     }
 }
 
