@@ -511,8 +511,11 @@ impl Trace {
         Trace(None)
     }
     pub fn prepend(&self, site: CallSite) -> Trace {
-        let callee = crate::interned::method_ref(site.callee);
-        Trace(Some(Arc::new(TraceNode { callee, line: site.line, len: self.len() as u32 + 1, next: self.clone() })))
+        self.prepend_interned(crate::interned::method_ref(site.callee), site.line)
+    }
+    /// [`Trace::prepend`] with the callee already interned.
+    pub fn prepend_interned(&self, callee: &'static MethodRef, line: u32) -> Trace {
+        Trace(Some(Arc::new(TraceNode { callee, line, len: self.len() as u32 + 1, next: self.clone() })))
     }
     pub fn len(&self) -> usize {
         self.0.as_ref().map_or(0, |n| n.len as usize)

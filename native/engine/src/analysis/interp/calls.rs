@@ -306,12 +306,24 @@ impl<'a, 'e> Interp<'a, 'e> {
         call_site: Option<&CallSite>,
     ) {
         let prepended = &mut self.prepended;
+        let last_callee = &mut self.last_callee;
         let mut new_site = || match call_site {
             Some(c) => {
                 // The entry holds the callee trace too, so its address is not reused.
                 let trace = prepended
                     .entry((*c, site.trace.tail_id()))
-                    .or_insert_with(|| (site.trace.clone(), site.trace.prepend(*c)))
+                    .or_insert_with(|| {
+                        // A call brings in many accesses: its callee is interned once.
+                        let callee = match *last_callee {
+                            Some((m, interned)) if m == c.callee => interned,
+                            _ => {
+                                let interned = crate::interned::method_ref(c.callee);
+                                *last_callee = Some((c.callee, interned));
+                                interned
+                            }
+                        };
+                        (site.trace.clone(), site.trace.prepend_interned(callee, c.line))
+                    })
                     .1
                     .clone();
                 Site { line: site.line, trace }
