@@ -166,6 +166,15 @@ fn assert_warned_about(out: &Output, report: &Value, needle: &str) {
     );
 }
 
+/// Compiles `sources` into a scratch directory (kept while the returned guard lives) and
+/// analyses the classes: the report.
+fn report_of_sources(tag: &str, sources: &[(&str, &str)]) -> (TempDir, Value) {
+    let tmp = tempdir(tag);
+    let classes = javac(tmp.path(), sources);
+    let (_, report) = analyze_json(&[&classes]);
+    (tmp, report)
+}
+
 /// `racer analyze --format json INPUT...`, which must exit with 0: the output and the report.
 fn analyze_json(inputs: &[&Path]) -> (Output, Value) {
     let mut args: Vec<&dyn AsRef<OsStr>> = vec![&"analyze", &"--format", &"json"];
@@ -456,24 +465,11 @@ fn bad_entry_in_a_jar_is_a_warning() {
     });
 }
 
-/// A jar holding every class of `classes` (a flat directory and `javax/...`), as stored entries.
+/// A jar holding every class file below `classes`.
 fn jar_of(classes: &Path, jar: &Path) {
     let mut zip = zip::ZipWriter::new(fs::File::create(jar).unwrap());
     let options = zip::write::SimpleFileOptions::default();
-    let mut stack = vec![classes.to_path_buf()];
-    let mut files = Vec::new();
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    for file in files {
+    for file in common::files_with_extension(classes, "class") {
         let name = file.strip_prefix(classes).unwrap().to_string_lossy().replace('\\', "/");
         zip.start_file(name, options).unwrap();
         zip.write_all(&fs::read(&file).unwrap()).unwrap();
@@ -669,9 +665,8 @@ fn warnings_can_be_silenced() {
 /// message says why it is not, and only there (a static race under no lock at all has no note).
 #[test]
 fn message_explains_a_static_field_under_the_monitor_of_this() {
-    let tmp = tempdir("own-monitor");
-    let classes = javac(
-        tmp.path(),
+    let (_tmp, report) = report_of_sources(
+        "own-monitor",
         &[(
             "m/Counters.java",
             "package m;\n\
@@ -679,7 +674,6 @@ fn message_explains_a_static_field_under_the_monitor_of_this() {
              class Unlocked { static int sCount; void inc() { synchronized (this) {} sCount++; } }\n",
         )],
     );
-    let (_, report) = analyze_json(&[&classes]);
     let messages: Vec<(String, String)> = report["issues"]
         .as_array()
         .unwrap()
@@ -696,9 +690,8 @@ fn message_explains_a_static_field_under_the_monitor_of_this() {
 /// writes the call, in the message and in the trace; a method call keeps its name.
 #[test]
 fn container_calls_are_named_as_written() {
-    let tmp = tempdir("container-calls");
-    let classes = javac(
-        tmp.path(),
+    let (_tmp, report) = report_of_sources(
+        "container-calls",
         &[(
             "c/Log.java",
             "package c;\n\
@@ -711,7 +704,6 @@ fn container_calls_are_named_as_written() {
              }\n",
         )],
     );
-    let (_, report) = analyze_json(&[&classes]);
     let by_method = |name: &str| -> (String, String) {
         let issue = report["issues"].as_array().unwrap().iter().find(|i| i["method"] == name).unwrap_or_else(|| panic!("{report:#}"));
         let last = issue["trace"].as_array().unwrap().last().unwrap();

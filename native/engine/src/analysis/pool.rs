@@ -120,6 +120,7 @@ impl<'a> Grouper<'a> {
     /// one entry long. Without `@GuardedBy` fields in the class, a group with no entry on
     /// any thread reports nothing and is left out.
     pub(super) fn into_sorted(self, guarded_fields: bool) -> Vec<Group<'a>> {
+        let kept = |any_thread: bool| any_thread || guarded_fields;
         let mut sizes = vec![0usize; self.keys.len()];
         let mut any_thread = vec![false; self.keys.len()];
         for (g, e) in &self.pending {
@@ -130,19 +131,18 @@ impl<'a> Grouper<'a> {
             .keys
             .into_iter()
             .zip(sizes)
-            .zip(&any_thread)
-            .map(|((key, size), &any_thread)| {
-                let kept = any_thread || guarded_fields;
-                Group { key, entries: Vec::with_capacity(if kept { size } else { 0 }), any_thread }
+            .zip(any_thread)
+            .map(|((key, size), any_thread)| {
+                Group { key, entries: Vec::with_capacity(if kept(any_thread) { size } else { 0 }), any_thread }
             })
             .collect();
         for (g, e) in self.pending {
             let group = &mut groups[g as usize];
-            if group.any_thread || guarded_fields {
+            if kept(group.any_thread) {
                 group.entries.push(e);
             }
         }
-        groups.retain(|g| !g.entries.is_empty());
+        groups.retain(|g| kept(g.any_thread));
         for group in &mut groups {
             for run in group.entries.chunk_by_mut(|a, b| a.rank == b.rank) {
                 if run.len() > 1 {

@@ -96,16 +96,21 @@ pub fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
 
 /// The `*.java` files below `dir`, in sorted order.
 pub fn java_files(dir: &Path) -> Vec<PathBuf> {
+    files_with_extension(dir, "java")
+}
+
+/// Every file below `dir` whose extension is `ext`, in sorted order.
+pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    collect_java_files(dir, &mut out);
+    collect_files(dir, ext, &mut out);
     out
 }
 
-fn collect_java_files(dir: &Path, out: &mut Vec<PathBuf>) {
+fn collect_files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     for path in sorted_entries(dir) {
         if path.is_dir() {
-            collect_java_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "java") {
+            collect_files(&path, ext, out);
+        } else if path.extension().is_some_and(|e| e == ext) {
             out.push(path);
         }
     }
