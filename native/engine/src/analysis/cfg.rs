@@ -20,6 +20,9 @@ pub struct Cfg {
     /// Whether an edge goes back to a block on the search's path (a loop): blocks may then
     /// run more than once.
     pub has_loop: bool,
+    /// By block: whether a loop reaches it (it is in a loop or after one), so that its entry
+    /// state may change after its first run.
+    pub after_loop: Vec<bool>,
     /// The analysed exception handlers.
     pub handlers: Vec<Handler>,
 }
@@ -97,8 +100,11 @@ impl Cfg {
                 start = i;
             }
         }
-        let mut cfg = Cfg { blocks, block_of, rpo: Vec::new(), has_loop: false, handlers };
-        (cfg.rpo, cfg.has_loop) = cfg.reverse_post_order(insns, splits_after);
+        let mut cfg = Cfg { blocks, block_of, rpo: Vec::new(), has_loop: false, after_loop: Vec::new(), handlers };
+        let loop_heads;
+        (cfg.rpo, loop_heads) = cfg.reverse_post_order(insns, splits_after);
+        cfg.has_loop = !loop_heads.is_empty();
+        cfg.after_loop = cfg.reached_from(insns, splits_after, loop_heads);
         cfg
     }
 
@@ -123,15 +129,28 @@ impl Cfg {
         self.handlers.iter().filter(move |h| h.start < end && start < h.end).map(|h| self.block_of[h.target as usize] as usize)
     }
 
-    /// The reverse post-order of the blocks reachable from the entry, and whether an edge
-    /// goes back to a block still on the search's stack (in that order, to itself or earlier).
-    fn reverse_post_order(&self, insns: &[Insn], splits_after: &dyn Fn(usize) -> bool) -> (Vec<usize>, bool) {
+    /// By block, whether it is one of `from` or reached from one.
+    fn reached_from(&self, insns: &[Insn], splits_after: &dyn Fn(usize) -> bool, from: Vec<usize>) -> Vec<bool> {
+        let mut reached = vec![false; self.blocks.len()];
+        let mut stack = from;
+        while let Some(b) = stack.pop() {
+            if !std::mem::replace(&mut reached[b], true) {
+                stack.extend(self.block_successors(insns, b, splits_after).into_iter().filter(|s| !reached[*s]));
+            }
+        }
+        reached
+    }
+
+    /// The reverse post-order of the blocks reachable from the entry, and the blocks an edge
+    /// goes back to while they are still on the search's stack (itself or earlier): every
+    /// loop has one.
+    fn reverse_post_order(&self, insns: &[Insn], splits_after: &dyn Fn(usize) -> bool) -> (Vec<usize>, Vec<usize>) {
         if self.blocks.is_empty() {
-            return (Vec::new(), false);
+            return (Vec::new(), Vec::new());
         }
         let mut visited = vec![false; self.blocks.len()];
         let mut on_stack = vec![false; self.blocks.len()];
-        let mut has_loop = false;
+        let mut loop_heads = Vec::new();
         let mut order = Vec::new();
         // Iterative DFS: (block, successors, next successor index).
         let mut stack: Vec<(usize, Vec<usize>, usize)> = Vec::new();
@@ -148,7 +167,7 @@ impl Cfg {
                     let succ = self.block_successors(insns, s, splits_after);
                     stack.push((s, succ, 0));
                 } else if on_stack[s] {
-                    has_loop = true;
+                    loop_heads.push(s);
                 }
             } else {
                 order.push(top.0);
@@ -157,7 +176,7 @@ impl Cfg {
             }
         }
         order.reverse();
-        (order, has_loop)
+        (order, loop_heads)
     }
 }
 
@@ -178,5 +197,20 @@ mod tests {
         assert!(cfg(&[Insn::Nop, Insn::Goto { target: 0 }]).has_loop);
         // 0: nop; 1: goto 1 (a block that jumps to itself)
         assert!(cfg(&[Insn::Nop, Insn::Goto { target: 1 }]).has_loop);
+    }
+
+    #[test]
+    fn blocks_in_and_after_a_loop_are_reached_by_it_and_the_others_are_not() {
+        use crate::classfile::model::{Cmp, IfKind};
+        let branch = |target| Insn::If { kind: IfKind::Zero(Cmp::Eq), target };
+        let ret = Insn::Return { value: None };
+        // 0: before the loop, on to 1 or to the other branch at 4; 1: the loop's head, on to 2
+        // or out to 3; 2: the loop's body, back to 1; 3: after the loop; 4: beside it.
+        let insns = [branch(4), branch(3), Insn::Goto { target: 1 }, ret.clone(), ret.clone()];
+        let looping = cfg(&insns);
+        let after_loop: Vec<bool> = (0..insns.len()).map(|i| looping.after_loop[looping.block_of[i] as usize]).collect();
+        assert_eq!(after_loop, [false, true, true, true, false]);
+        // Branches that meet: no loop reaches anything.
+        assert!(cfg(&[branch(2), Insn::Nop, ret]).after_loop.iter().all(|b| !b));
     }
 }

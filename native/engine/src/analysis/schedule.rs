@@ -146,7 +146,7 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
     phase(start, "call graph");
     // The bottom-up order (serial) and the demand with the facts of what it needs do not
     // depend on each other: computed at once, the order takes one core while the rest runs.
-    let (order, (needed, candidate, pooled_inherited, mut facts)) = rayon::join(
+    let (order, (demand, mut facts)) = rayon::join(
         || {
             let mut order = BottomUp::new(&edges);
             // Deterministic order inside an SCC (its members see each other's summaries in this order).
@@ -156,22 +156,28 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
             order
         },
         || {
-            let (needed, candidate, pooled_inherited) =
-                needed_for_reporting(inputs, &methods, &by_ref, &edges, &own_code_concurrent, &hands_off);
-            phase(start, &format!("demand ({} of {} methods)", needed.iter().filter(|n| **n).count(), methods.len()));
+            let demand = needed_for_reporting(inputs, &methods, &by_ref, &edges, &own_code_concurrent, &hands_off);
+            let count = |marks: &[bool]| marks.iter().filter(|n| **n).count();
+            phase(
+                start,
+                &format!("demand ({} of {} methods, up to {})", count(&demand.needed), methods.len(), count(&demand.may_need)),
+            );
+            // The facts of everything that may be needed: the later rounds see the same facts
+            // as if all they analyse had been needed from the start.
             let facts = super::facts::collect(
                 table,
                 inputs.ignore_classes,
                 inputs.extensions,
                 methods
                     .par_iter()
-                    .zip(needed.par_iter())
+                    .zip(demand.may_need.par_iter())
                     .filter(|(e, n)| e.analysed && **n)
                     .filter_map(|(e, _)| bodies[e.class][e.index].as_ref()),
             );
-            (needed, candidate, pooled_inherited, facts)
+            (demand, facts)
         },
     );
+    let Demand { needed, mut candidate, deferred, pooled_inherited, .. } = demand;
     let needed: Vec<AtomicBool> = needed.into_iter().map(AtomicBool::new).collect();
     facts.handed_classes = handed_classes;
     facts.init_only_statics = super::facts::init_only_statics(
@@ -237,10 +243,35 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
         };
         let _ = cells[i].set(Arc::new(summary));
     };
+    // A later round: `roots` not needed yet and everything they call, summarised in the SCCs
+    // they belong to (everything those call is summarised already or needed now).
+    let run_round = |roots: Vec<usize>| {
+        let mut in_round = vec![false; order.sccs.len()];
+        let mut stack = roots;
+        while let Some(i) = stack.pop() {
+            if needed[i].swap(true, Ordering::Relaxed) {
+                continue;
+            }
+            in_round[order.scc_of[i]] = true;
+            stack.extend(edges[i].iter().copied().filter(|&c| !needed[c].load(Ordering::Relaxed)));
+        }
+        if in_round.contains(&true) {
+            order.run(&analyse, Some(&in_round));
+        }
+    };
     phase(start, "schedule");
     order.run(&analyse, None);
+    if !deferred.is_empty() {
+        run_round(deferred.clone());
+        let promoted = promoted_classes(&methods, &deferred, |i| cells[i].get().map(|s| &**s));
+        run_round(promotion_roots(inputs, &methods, &by_ref, &pooled_inherited, &promoted));
+        phase(start, &format!("callers of handoffs ({} classes promoted)", promoted.len()));
+        for ci in promoted {
+            candidate[ci] = true;
+        }
+    }
     // 8.4 looks at the constructors and class initialisers of the classes declaring the
-    // container fields that the reported classes use: a second round summarises those.
+    // container fields that the reported classes use: a last round summarises those.
     {
         let mut declaring: FxHashSet<Sym> = FxHashSet::default();
         for (i, e) in methods.iter().enumerate() {
@@ -255,40 +286,48 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
                 }
             }
         }
-        let mut stack: Vec<usize> = (0..methods.len())
+        let roots: Vec<usize> = (0..methods.len())
             .filter(|&i| {
                 !needed[i].load(Ordering::Relaxed)
                     && declaring.contains(&methods[i].mref.class)
                     && matches!(methods[i].mref.name.as_str(), "<init>" | "<clinit>")
             })
             .collect();
-        let mut in_round = vec![false; order.sccs.len()];
-        while let Some(i) = stack.pop() {
-            if needed[i].swap(true, Ordering::Relaxed) {
-                continue;
-            }
-            in_round[order.scc_of[i]] = true;
-            stack.extend(edges[i].iter().copied().filter(|&c| !needed[c].load(Ordering::Relaxed)));
-        }
-        // Only the SCCs of the methods needed now: everything they call is summarised already
-        // or needed now too.
-        if in_round.contains(&true) {
-            order.run(&analyse, Some(&in_round));
-        }
+        run_round(roots);
     }
-    phase(start, "interpretation");
+    phase(start, &format!("interpretation ({} methods)", needed.iter().filter(|n| n.load(Ordering::Relaxed)).count()));
     // Methods never reached by the levels (cannot happen, but keep every slot filled).
     let summaries = cells.into_iter().map(|c| c.into_inner().unwrap_or_else(|| empty.clone())).collect();
     Analysis { methods, summaries, by_ref, pooled_inherited }
 }
 
+/// What reporting needs summarised, as worked out before any method is analysed.
+struct Demand {
+    /// The methods needed first (see [`needed_for_reporting`]).
+    needed: Vec<bool>,
+    /// The classes reported on if their summaries say so.
+    candidate: Vec<bool>,
+    /// Methods of classes that are not candidates, which call, at some depth, code that hands
+    /// work to a background thread: their class is one if their summaries show the handed
+    /// accesses (see [`promoted_classes`]).
+    deferred: Vec<usize>,
+    /// Everything that may be needed: `needed`, and what promoting every class of `deferred`
+    /// would need.
+    may_need: Vec<bool>,
+    pooled_inherited: FxHashMap<Sym, Vec<MethodRef>>,
+}
+
 /// The methods whose summaries reporting depends on first: every method of a class that
 /// may have a method running on any thread (8.5) or a `@GuardedBy` field (8.7.1), and
-/// everything they call (the constructors 8.4 needs come in a second round). Also
+/// everything they call (the constructors 8.4 needs come in a later round). Also
 /// returns which classes those are. With a summary file, the methods it carries and
 /// everything they call are needed too. With the extensions that let a class's reports
 /// depend on its superclasses' methods, a subclass of such a class is one too, and the
 /// methods it inherits are needed; those pooled methods are returned by class.
+///
+/// A class whose only evidence is a call that reaches a background handoff is deferred:
+/// most such calls hand over code that touches nothing of the caller's, and analysing every
+/// method of every such class, with all they call, would cost a sixth of the analysis.
 fn needed_for_reporting(
     inputs: &Inputs<'_>,
     methods: &[MethodEntry],
@@ -296,7 +335,7 @@ fn needed_for_reporting(
     edges: &[Vec<usize>],
     own_code_concurrent: &[bool],
     hands_off: &[bool],
-) -> (Vec<bool>, Vec<bool>, FxHashMap<Sym, Vec<MethodRef>>) {
+) -> Demand {
     use super::domain::Threads;
     let mut candidate: Vec<bool> = inputs
         .classes
@@ -318,8 +357,10 @@ fn needed_for_reporting(
     }
     let mut reaches = hands_off.to_vec();
     let mut stack: Vec<usize> = (0..methods.len()).filter(|&i| hands_off[i]).collect();
-    while let Some(i) = stack.pop() {
+    for &i in &stack {
         candidate[methods[i].class] = true;
+    }
+    while let Some(i) = stack.pop() {
         for &c in &callers[i] {
             if !reaches[c] {
                 reaches[c] = true;
@@ -368,18 +409,56 @@ fn needed_for_reporting(
             }
         }
     }
-    let mut needed = vec![false; methods.len()];
     let for_file = |i: usize| inputs.summaries_for.is_some_and(|s| s.contains(&methods[i].mref));
-    let mut stack: Vec<usize> = (0..methods.len()).filter(|&i| candidate[methods[i].class] || for_file(i)).collect();
-    stack.extend(inherited_needed);
-    while let Some(i) = stack.pop() {
-        if needed[i] {
-            continue;
-        }
-        needed[i] = true;
-        stack.extend(edges[i].iter().copied().filter(|&c| !needed[c]));
+    let mut roots: Vec<usize> = (0..methods.len()).filter(|&i| candidate[methods[i].class] || for_file(i)).collect();
+    roots.extend(inherited_needed);
+    let needed = with_callees(edges, roots, vec![false; methods.len()]);
+    let deferred: Vec<usize> = (0..methods.len()).filter(|&i| reaches[i] && !candidate[methods[i].class]).collect();
+    let deferred_classes: FxHashSet<usize> = deferred.iter().map(|&i| methods[i].class).collect();
+    let may_need = with_callees(edges, promotion_roots(inputs, methods, by_ref, &pooled_inherited, &deferred_classes), needed.clone());
+    Demand { needed, candidate, deferred, may_need, pooled_inherited }
+}
+
+/// What a class promoted to a candidate needs: its methods and those it pools from its
+/// superclasses.
+fn promotion_roots(
+    inputs: &Inputs<'_>,
+    methods: &[MethodEntry],
+    by_ref: &FxHashMap<MethodRef, usize>,
+    pooled_inherited: &FxHashMap<Sym, Vec<MethodRef>>,
+    promoted: &FxHashSet<usize>,
+) -> Vec<usize> {
+    let mut roots: Vec<usize> = (0..methods.len()).filter(|&i| promoted.contains(&methods[i].class)).collect();
+    for &ci in promoted {
+        let inherited = pooled_inherited.get(&inputs.classes[ci].header.name).map(Vec::as_slice).unwrap_or(&[]);
+        roots.extend(inherited.iter().filter_map(|m| by_ref.get(m).copied()));
     }
-    (needed, candidate, pooled_inherited)
+    roots
+}
+
+/// `marked` with `roots` and everything they call, at any depth, marked too.
+fn with_callees(edges: &[Vec<usize>], mut roots: Vec<usize>, mut marked: Vec<bool>) -> Vec<bool> {
+    while let Some(i) = roots.pop() {
+        if !std::mem::replace(&mut marked[i], true) {
+            roots.extend(edges[i].iter().copied().filter(|&c| !marked[c]));
+        }
+    }
+    marked
+}
+
+/// The classes of the `deferred` methods that reporting looks at after all (the gate of 8.5):
+/// those whose summaries show accesses of code handed to a background thread, or a method
+/// running on any thread.
+fn promoted_classes<'s>(
+    methods: &[MethodEntry],
+    deferred: &[usize],
+    summary: impl Fn(usize) -> Option<&'s Summary>,
+) -> FxHashSet<usize> {
+    deferred
+        .iter()
+        .filter(|&&i| summary(i).is_some_and(|s| s.threads.is_any() || has_handed_background(s)))
+        .map(|&i| methods[i].class)
+        .collect()
 }
 
 /// Whether a summary has accesses of code handed to a background thread.

@@ -253,10 +253,10 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         // A block visited again (a loop) first runs with a state that has not converged, and
         // what it would record then is stale: with loops, the fixpoint is computed without
-        // recording, and everything is recorded once from the converged entry states.
-        // Without loops every block runs once, after all its predecessors.
+        // recording in and after the loops, and those blocks record once from their converged
+        // entry states. A block no loop reaches runs once, after all its predecessors (they
+        // come first in reverse post-order), and records then.
         let record_after = self.env.extensions.converged_loops && cfg.has_loop;
-        self.recording = !record_after;
         let mut entry: Vec<Option<State>> = vec![None; cfg.blocks.len()];
         let mut visits = vec![0u32; cfg.blocks.len()];
         entry[0] = Some(self.initial_state());
@@ -274,6 +274,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Some(s) => s,
                 None => continue,
             };
+            self.recording = !record_after || !cfg.after_loop[b];
             let mut outgoing = self.run_block(&cfg, b, state, &exits_after);
             outgoing.extend(std::mem::take(&mut self.to_handlers));
             for (succ, mut out) in outgoing {
@@ -293,8 +294,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         if record_after {
             self.recording = true;
-            self.exit = None;
-            for &b in &cfg.rpo {
+            for &b in cfg.rpo.iter().filter(|b| cfg.after_loop[**b]) {
                 if let Some(state) = entry[b].clone() {
                     self.run_block(&cfg, b, state, &exits_after);
                 }
@@ -400,6 +400,10 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     /// `returns`: a normal return (the caller resumes after the call).
     fn finish(&mut self, st: &State, ret: Option<&Expr>, returns: bool) {
+        // An exit is taken from converged states only, like the accesses.
+        if !self.recording {
+            return;
+        }
         if let Some(r) = ret {
             self.read_expr(st, r);
         }
