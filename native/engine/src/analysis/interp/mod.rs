@@ -270,25 +270,36 @@ impl<'a, 'e> Interp<'a, 'e> {
             lowest = k;
             let b = cfg.rpo[k];
             visits[b] += 1;
-            let state = match entry[b].clone() {
-                Some(s) => s,
-                None => continue,
-            };
+            // A block no loop reaches runs once: its entry state is not needed again.
+            let state = if cfg.after_loop[b] { entry[b].clone() } else { entry[b].take() };
+            let Some(state) = state else { continue };
             self.recording = !record_after || !cfg.after_loop[b];
             let mut outgoing = self.run_block(&cfg, b, state, &exits_after);
             outgoing.extend(std::mem::take(&mut self.to_handlers));
             for (succ, mut out) in outgoing {
                 gc_temps(&mut out);
-                let merged = match &entry[succ] {
-                    None => out,
-                    Some(old) => join_states(old, &out, self.env.extensions.lock_precision, self.env.extensions.local_aliases),
-                };
-                if entry[succ].as_ref() != Some(&merged) && visits[succ] < MAX_BLOCK_VISITS {
-                    entry[succ] = Some(merged);
-                    if rpo_index[succ] != usize::MAX {
-                        dirty[rpo_index[succ]] = true;
-                        lowest = lowest.min(rpo_index[succ]);
+                let changed = match entry[succ].take() {
+                    None if visits[succ] < MAX_BLOCK_VISITS => {
+                        entry[succ] = Some(out);
+                        true
                     }
+                    None => false,
+                    Some(old) => {
+                        let merged = join_states(&old, &out, self.env.extensions.lock_precision, self.env.extensions.local_aliases);
+                        // A block not run yet is waiting already: whether its state grew does
+                        // not matter.
+                        if visits[succ] == 0 || (merged != old && visits[succ] < MAX_BLOCK_VISITS) {
+                            entry[succ] = Some(merged);
+                            true
+                        } else {
+                            entry[succ] = Some(old);
+                            false
+                        }
+                    }
+                };
+                if changed && rpo_index[succ] != usize::MAX {
+                    dirty[rpo_index[succ]] = true;
+                    lowest = lowest.min(rpo_index[succ]);
                 }
             }
         }
