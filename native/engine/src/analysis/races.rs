@@ -16,7 +16,7 @@ use super::dedup;
 use super::pool::{Entry, Group, GroupKey, Grouper};
 use super::domain::*;
 use super::extensions::Extensions;
-use super::schedule::Analysis;
+use super::schedule::{Analysis, MethodEntry};
 
 pub struct ReportConfig<'a> {
     pub table: &'a ClassTable,
@@ -74,6 +74,19 @@ pub fn report(analysis: &Analysis, classes: &[Arc<Class>], cfg: &ReportConfig<'_
     issues
 }
 
+/// 8.2: whether a method contributes to its class's pool (the other methods' accesses count
+/// only as their callers' accesses).
+pub fn contributes_to_pool(e: &MethodEntry, h: &MethodHeader, ext: Extensions) -> bool {
+    if e.facts.thread_safe_method {
+        return true;
+    }
+    h.flags & ACC_PRIVATE == 0
+        && h.name.as_str() != "<clinit>"
+        && !is_synthetic_name(h.name)
+        && !h.has_annotation("VisibleForTesting")
+        && !(ext.skip_bridges && h.flags & ACC_BRIDGE != 0)
+}
+
 struct ClassReporter<'a> {
     analysis: &'a Analysis,
     class: &'a Class,
@@ -118,15 +131,7 @@ impl<'a> ClassReporter<'a> {
     /// 8.2: does method `i` contribute to its class's pool?
     fn is_reportable(&self, i: usize) -> bool {
         let e = &self.analysis.methods[i];
-        let h = &self.class.methods[e.index].header;
-        if e.facts.thread_safe_method {
-            return true;
-        }
-        h.flags & ACC_PRIVATE == 0
-            && h.name.as_str() != "<clinit>"
-            && !is_synthetic_name(h.name)
-            && !h.has_annotation("VisibleForTesting")
-            && !(self.cfg.extensions.skip_bridges && h.flags & ACC_BRIDGE != 0)
+        contributes_to_pool(e, &self.class.methods[e.index].header, self.cfg.extensions)
     }
 
     fn run(mut self) -> Vec<Issue> {

@@ -413,7 +413,8 @@ fn needed_for_reporting(
         }
     }
     let for_file = |i: usize| inputs.summaries_for.is_some_and(|s| s.contains(&methods[i].mref));
-    let mut roots: Vec<usize> = (0..methods.len()).filter(|&i| candidate[methods[i].class] || for_file(i)).collect();
+    let mut roots: Vec<usize> =
+        (0..methods.len()).filter(|&i| (candidate[methods[i].class] && pooled(inputs, methods, i)) || for_file(i)).collect();
     roots.extend(inherited_needed);
     let needed = with_callees(edges, roots, vec![false; methods.len()]);
     let deferred: Vec<usize> = (0..methods.len()).filter(|&i| reaches[i] && !candidate[methods[i].class]).collect();
@@ -431,12 +432,19 @@ fn promotion_roots(
     pooled_inherited: &FxHashMap<Sym, Vec<MethodRef>>,
     promoted: &FxHashSet<usize>,
 ) -> Vec<usize> {
-    let mut roots: Vec<usize> = (0..methods.len()).filter(|&i| promoted.contains(&methods[i].class)).collect();
+    let mut roots: Vec<usize> = (0..methods.len()).filter(|&i| promoted.contains(&methods[i].class) && pooled(inputs, methods, i)).collect();
     for &ci in promoted {
         let inherited = pooled_inherited.get(&inputs.classes[ci].header.name).map(Vec::as_slice).unwrap_or(&[]);
         roots.extend(inherited.iter().filter_map(|m| by_ref.get(m).copied()));
     }
     roots
+}
+
+/// Whether method `i` is in its class's pool (8.2): of a candidate class, only those are
+/// needed for themselves; the others are needed as their callers' callees.
+fn pooled(inputs: &Inputs<'_>, methods: &[MethodEntry], i: usize) -> bool {
+    let e = &methods[i];
+    super::races::contributes_to_pool(e, &inputs.classes[e.class].methods[e.index].header, inputs.extensions)
 }
 
 /// `marked` with `roots` and everything they call, at any depth, marked too.
