@@ -23,6 +23,9 @@ pub struct CallGraph {
     pub edges: Vec<Vec<usize>>,
     pub own_code_concurrent: Vec<bool>,
     pub hands_off: Vec<bool>,
+    /// Whether the method's own code asks which thread it runs on (a main-thread or looper
+    /// query): what it returns may say so, and a caller branching on it may run on any thread.
+    pub queries_thread: Vec<bool>,
 }
 
 /// What a call to one method means, the same at every call site: worked out once per
@@ -35,6 +38,8 @@ struct Meaning {
     concurrent: bool,
     /// It reaches an upstream method that hands code to the background.
     hands: bool,
+    /// It is a main-thread or looper query.
+    queries: bool,
     handoff: Option<HandoffModel>,
 }
 
@@ -48,21 +53,25 @@ pub struct Scan<'a> {
     pub handed_classes: &'a FxHashMap<Sym, MethodRef>,
     /// Upstream methods whose summaries hand code to a background thread.
     pub upstream_hands: &'a FxHashSet<MethodRef>,
+    /// Upstream methods whose results say which thread runs (see [`is_thread_query`]).
+    pub upstream_queries: &'a FxHashSet<MethodRef>,
     pub extensions: Extensions,
 }
 
 impl Scan<'_> {
     pub fn build(&self) -> CallGraph {
         // Each worker remembers the meanings it has worked out.
-        let scanned: Vec<(Vec<usize>, bool, bool)> = (0..self.methods.len())
+        let scanned: Vec<(Vec<usize>, OwnCode)> = (0..self.methods.len())
             .into_par_iter()
             .map_init(FxHashMap::default, |meanings, i| self.scan_method(i, meanings))
             .collect();
-        let mut graph = CallGraph { edges: Vec::new(), own_code_concurrent: Vec::new(), hands_off: Vec::new() };
-        for (out, concurrent, hands) in scanned {
+        let mut graph =
+            CallGraph { edges: Vec::new(), own_code_concurrent: Vec::new(), hands_off: Vec::new(), queries_thread: Vec::new() };
+        for (out, own) in scanned {
             graph.edges.push(out);
-            graph.own_code_concurrent.push(concurrent);
-            graph.hands_off.push(hands);
+            graph.own_code_concurrent.push(own.concurrent);
+            graph.hands_off.push(own.hands);
+            graph.queries_thread.push(own.queries);
         }
         graph
     }
@@ -82,13 +91,14 @@ impl Scan<'_> {
 
     fn meaning(&self, named: &MethodRef) -> Meaning {
         let handoff = if self.extensions.thread_handoffs { handoffs::handoff_model(self.table, named) } else { None };
-        let (mut concurrent, mut hands) = (false, false);
+        let (mut concurrent, mut hands, mut queries) = (false, false, false);
         let mut target = *named;
         let mut hops = 0;
         loop {
             let resolved = self.table.resolve_method(&target).unwrap_or(target);
             concurrent |= may_go_concurrent(self.table, &target, &resolved, self.extensions);
             hands |= self.upstream_hands.contains(&resolved);
+            queries |= is_thread_query(&target) || self.upstream_queries.contains(&resolved);
             match self.shapes.get(&target) {
                 // The interpreter inlines a forward at depths 0..=MAX_INLINE_DEPTH: the edge
                 // goes to the method it finally calls.
@@ -96,17 +106,16 @@ impl Scan<'_> {
                     target = *next;
                     hops += 1;
                 }
-                _ => return Meaning { runs: self.analysed_index(&resolved), concurrent, hands, handoff },
+                _ => return Meaning { runs: self.analysed_index(&resolved), concurrent, hands, queries, handoff },
             }
         }
     }
 
-    /// Method `i`'s callees, whether its own code may make it run on any thread, and whether
-    /// it hands code to a background thread.
-    fn scan_method(&self, i: usize, meanings: &mut FxHashMap<ByAddress<MethodRef>, Meaning>) -> (Vec<usize>, bool, bool) {
+    /// Method `i`'s callees, and what its own code says of its threads.
+    fn scan_method(&self, i: usize, meanings: &mut FxHashMap<ByAddress<MethodRef>, Meaning>) -> (Vec<usize>, OwnCode) {
         let mut out = Vec::new();
-        let (mut concurrent, mut hands) = (false, false);
-        let Some(body) = self.body(i) else { return (out, concurrent, hands) };
+        let (mut concurrent, mut hands, mut queries) = (false, false, false);
+        let Some(body) = self.body(i) else { return (out, OwnCode { concurrent, hands, queries }) };
         let mut edge_to = |callee: Option<usize>| {
             if let Some(c) = callee {
                 if !out.contains(&c) {
@@ -150,13 +159,27 @@ impl Scan<'_> {
                     }
                     concurrent |= meaning.concurrent;
                     hands |= meaning.hands;
+                    queries |= meaning.queries;
                     edge_to(meaning.runs);
                 }
                 _ => {}
             }
         }
-        (out, concurrent, hands)
+        (out, OwnCode { concurrent, hands, queries })
     }
+}
+
+/// What a method's own code says of the threads it runs on (see [`CallGraph`]).
+struct OwnCode {
+    concurrent: bool,
+    hands: bool,
+    queries: bool,
+}
+
+/// A call whose result says which thread runs (a main-thread or looper query).
+fn is_thread_query(named: &MethodRef) -> bool {
+    use super::models::{self, ThreadEffect};
+    matches!(models::thread_effect(named), Some(ThreadEffect::IsMainQuery)) || super::android::looper_effect(named).is_some()
 }
 
 /// Whether a call makes its caller possibly run on any thread (8.5): a lock model, a

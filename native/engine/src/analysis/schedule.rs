@@ -15,7 +15,7 @@ use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
 use super::annotations::{is_assumed_thread_safe, is_synthetic_name, method_facts, AnnotationConfig, MethodFacts};
-use super::domain::{AccessKind, Step, Summary};
+use super::domain::{AccessKind, Attr, Step, Summary};
 use super::callgraph::CallGraph;
 use super::interp::{analyze_method, Callee, Env, MethodInput};
 
@@ -130,6 +130,8 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
     } else {
         FxHashSet::default()
     };
+    let upstream_queries: FxHashSet<MethodRef> =
+        inputs.upstream.iter().filter(|(_, s)| returns_thread_query(s)).map(|(m, _)| *m).collect();
     let graph = super::callgraph::Scan {
         table,
         methods: &methods,
@@ -138,17 +140,17 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
         shapes: &shapes,
         handed_classes: &handed_classes,
         upstream_hands: &upstream_hands,
+        upstream_queries: &upstream_queries,
         extensions: inputs.extensions,
     }
     .build();
-    let CallGraph { edges, own_code_concurrent, hands_off } = graph;
 
     phase(start, "call graph");
     // The bottom-up order (serial) and the demand with the facts of what it needs do not
     // depend on each other: computed at once, the order takes one core while the rest runs.
     let (order, (demand, mut facts)) = rayon::join(
         || {
-            let mut order = BottomUp::new(&edges);
+            let mut order = BottomUp::new(&graph.edges);
             // Deterministic order inside an SCC (its members see each other's summaries in this order).
             for scc in &mut order.sccs {
                 scc.sort_by(|a, b| methods[*a].mref.cmp(&methods[*b].mref));
@@ -156,7 +158,7 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
             order
         },
         || {
-            let demand = needed_for_reporting(inputs, &methods, &by_ref, &edges, &own_code_concurrent, &hands_off);
+            let demand = needed_for_reporting(inputs, &methods, &by_ref, &graph);
             let count = |marks: &[bool]| marks.iter().filter(|n| **n).count();
             phase(
                 start,
@@ -178,6 +180,7 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
         },
     );
     let Demand { needed, mut candidate, deferred, pooled_inherited, .. } = demand;
+    let CallGraph { edges, own_code_concurrent, .. } = graph;
     let needed: Vec<AtomicBool> = needed.into_iter().map(AtomicBool::new).collect();
     facts.handed_classes = handed_classes;
     facts.init_only_statics = super::facts::init_only_statics(
@@ -310,9 +313,9 @@ struct Demand {
     needed: Vec<bool>,
     /// The classes reported on if their summaries say so.
     candidate: Vec<bool>,
-    /// Methods of classes that are not candidates, which call, at some depth, code that hands
-    /// work to a background thread: their class is one if their summaries show the handed
-    /// accesses (see [`promoted_classes`]).
+    /// The methods whose summaries decide whether a class that may be reported is: a class
+    /// with one of them is a candidate once their summaries say it runs on any thread (see
+    /// [`promoted_classes`]).
     deferred: Vec<usize>,
     /// Everything that may be needed: `needed`, and what promoting every class of `deferred`
     /// would need.
@@ -320,57 +323,52 @@ struct Demand {
     pooled_inherited: FxHashMap<Sym, Vec<MethodRef>>,
 }
 
-/// The methods whose summaries reporting depends on first: every method of a class that
-/// may have a method running on any thread (8.5) or a `@GuardedBy` field (8.7.1), and
-/// everything they call (the constructors 8.4 needs come in a later round). Also
-/// returns which classes those are. With a summary file, the methods it carries and
-/// everything they call are needed too. With the extensions that let a class's reports
-/// depend on its superclasses' methods, a subclass of such a class is one too, and the
-/// methods it inherits are needed; those pooled methods are returned by class.
+/// The methods whose summaries reporting depends on. A class is reported on when a method
+/// of its pool may run on any thread (8.5) or it has a `@GuardedBy` field (8.7.1): then
+/// every method of its pool is needed, with everything they call (the constructors 8.4
+/// needs come in a later round). With a summary file, the methods it carries and everything
+/// they call are needed too. With the extensions that let a class's reports depend on its
+/// superclasses' methods, a subclass of such a class may be one too, and the methods it
+/// inherits are needed; those pooled methods are returned by class.
 ///
-/// A class whose only evidence is a call that reaches a background handoff is deferred:
-/// most such calls hand over code that touches nothing of the caller's, and analysing every
-/// method of every such class, with all they call, would cost a sixth of the analysis.
+/// Whether a method may run on any thread shows in its summary. A class with a
+/// `@GuardedBy` field or inherited methods in its pool is a candidate at once. Of the other
+/// classes, only the methods whose own code may make them run on any thread are needed
+/// first (deferred): a lock, a thread annotation or assertion, a call to a method of the
+/// class that takes a lock, a thread query, a handoff at any depth. Their classes are
+/// candidates if their summaries say so: a third of such classes are not, and analysing all
+/// their methods would cost a tenth of the analysis.
 fn needed_for_reporting(
     inputs: &Inputs<'_>,
     methods: &[MethodEntry],
     by_ref: &FxHashMap<MethodRef, usize>,
-    edges: &[Vec<usize>],
-    own_code_concurrent: &[bool],
-    hands_off: &[bool],
+    graph: &CallGraph,
 ) -> Demand {
     use super::domain::Threads;
-    let mut candidate: Vec<bool> = inputs
+    let edges = &graph.edges;
+    let guarded: Vec<bool> = inputs
         .classes
         .iter()
         .map(|class| class.header.fields.iter().any(|f| f.annotations.iter().any(|a| a.matches("GuardedBy"))))
         .collect();
-    for (e, own_code) in methods.iter().zip(own_code_concurrent) {
+    let mut candidate = guarded.clone();
+    for (e, own_code) in methods.iter().zip(&graph.own_code_concurrent) {
         if *own_code || e.facts.initial_threads == Threads::AnyThread {
             candidate[e.class] = true;
         }
     }
-    // Handed code's accesses reach every caller's summary (thread handoffs): the classes of
-    // the methods that call, at any depth, one that hands code to the background.
+    // Handed code's accesses reach every caller's summary (thread handoffs), and the answer
+    // of a thread query the callers that return it.
     let mut callers: Vec<Vec<usize>> = vec![Vec::new(); methods.len()];
     for (i, out) in edges.iter().enumerate() {
         for &c in out {
             callers[c].push(i);
         }
     }
-    let mut reaches = hands_off.to_vec();
-    let mut stack: Vec<usize> = (0..methods.len()).filter(|&i| hands_off[i]).collect();
-    for &i in &stack {
-        candidate[methods[i].class] = true;
-    }
-    while let Some(i) = stack.pop() {
-        for &c in &callers[i] {
-            if !reaches[c] {
-                reaches[c] = true;
-                stack.push(c);
-            }
-        }
-    }
+    let reaches_handoff = with_callers(&callers, &graph.hands_off, |_| true);
+    let returns_value = |i: usize| !methods[i].mref.descriptor.as_str().ends_with(")V");
+    let seeds: Vec<bool> = (0..methods.len()).map(|i| graph.queries_thread[i] && returns_value(i)).collect();
+    let may_return_query = with_callers(&callers, &seeds, returns_value);
     let ext = inputs.extensions;
     let mut inherited_needed: Vec<usize> = Vec::new();
     let mut pooled_inherited: FxHashMap<Sym, Vec<MethodRef>> = FxHashMap::default();
@@ -412,15 +410,54 @@ fn needed_for_reporting(
             }
         }
     }
+    let takes_lock = |c: usize| {
+        let e = &methods[c];
+        graph.own_code_concurrent[c] || inputs.classes[e.class].methods[e.index].header.flags & ACC_SYNCHRONIZED != 0
+    };
+    let may_run_on_any_thread = |i: usize| {
+        methods[i].facts.initial_threads == Threads::AnyThread
+            || graph.own_code_concurrent[i]
+            || reaches_handoff[i]
+            || graph.queries_thread[i]
+            || edges[i].iter().any(|&c| may_return_query[c] || (methods[c].class == methods[i].class && takes_lock(c)))
+    };
+    // Candidates at once, and the classes whose summaries will tell.
+    let decided: Vec<bool> = (0..inputs.classes.len())
+        .map(|ci| guarded[ci] || pooled_inherited.get(&inputs.classes[ci].header.name).is_some_and(|m| !m.is_empty()))
+        .collect();
+    let deferred: Vec<usize> = (0..methods.len())
+        .filter(|&i| {
+            let ci = methods[i].class;
+            !(candidate[ci] && decided[ci]) && pooled(inputs, methods, i) && may_run_on_any_thread(i)
+        })
+        .collect();
+    for (ci, c) in candidate.iter_mut().enumerate() {
+        *c &= decided[ci];
+    }
     let for_file = |i: usize| inputs.summaries_for.is_some_and(|s| s.contains(&methods[i].mref));
     let mut roots: Vec<usize> =
         (0..methods.len()).filter(|&i| (candidate[methods[i].class] && pooled(inputs, methods, i)) || for_file(i)).collect();
     roots.extend(inherited_needed);
     let needed = with_callees(edges, roots, vec![false; methods.len()]);
-    let deferred: Vec<usize> = (0..methods.len()).filter(|&i| reaches[i] && !candidate[methods[i].class]).collect();
     let deferred_classes: FxHashSet<usize> = deferred.iter().map(|&i| methods[i].class).collect();
     let may_need = with_callees(edges, promotion_roots(inputs, methods, by_ref, &pooled_inherited, &deferred_classes), needed.clone());
     Demand { needed, candidate, deferred, may_need, pooled_inherited }
+}
+
+/// By method: whether it is one of `marked` or calls one, at any depth, through callers
+/// that pass `through`.
+fn with_callers(callers: &[Vec<usize>], marked: &[bool], through: impl Fn(usize) -> bool) -> Vec<bool> {
+    let mut reached = marked.to_vec();
+    let mut stack: Vec<usize> = (0..marked.len()).filter(|&i| marked[i]).collect();
+    while let Some(i) = stack.pop() {
+        for &c in &callers[i] {
+            if !reached[c] && through(c) {
+                reached[c] = true;
+                stack.push(c);
+            }
+        }
+    }
+    reached
 }
 
 /// What a class promoted to a candidate needs: its methods and those it pools from its
@@ -470,6 +507,11 @@ fn promoted_classes<'s>(
         .filter(|&&i| summary(i).is_some_and(|s| s.threads.is_any() || has_handed_background(s)))
         .map(|&i| methods[i].class)
         .collect()
+}
+
+/// Whether a method's result may say which thread runs (see `callgraph::is_thread_query`).
+fn returns_thread_query(s: &Summary) -> bool {
+    matches!(s.return_attribute, Some(Attr::OnMainThread | Attr::MainThreadHandle | Attr::CurrentThreadHandle))
 }
 
 /// Whether a summary has accesses of code handed to a background thread.
