@@ -259,16 +259,21 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
             stack.extend(edges[i].iter().copied().filter(|&c| !needed[c].load(Ordering::Relaxed)));
         }
         if in_round.contains(&true) {
-            order.run(&analyse, Some(&in_round));
+            order.run(&analyse, &in_round);
         }
     };
     phase(start, "schedule");
-    order.run(&analyse, None);
+    // Only the SCCs of what is needed first (closed under calls): most are not.
+    let mut first = vec![false; order.sccs.len()];
+    for i in (0..methods.len()).filter(|&i| needed[i].load(Ordering::Relaxed)) {
+        first[order.scc_of[i]] = true;
+    }
+    order.run(&analyse, &first);
     if !deferred.is_empty() {
         run_round(deferred.clone());
         let promoted = promoted_classes(&methods, &deferred, |i| cells[i].get().map(|s| &**s));
         run_round(promotion_roots(inputs, &methods, &by_ref, &pooled_inherited, &promoted));
-        phase(start, &format!("callers of handoffs ({} classes promoted)", promoted.len()));
+        phase(start, &format!("classes decided by their summaries ({} reported on)", promoted.len()));
         for ci in promoted {
             candidate[ci] = true;
         }
@@ -526,7 +531,6 @@ struct BottomUp {
     /// The SCC of each node.
     scc_of: Vec<usize>,
     callers_of: Vec<Vec<usize>>,
-    callee_count: Vec<usize>,
 }
 
 impl BottomUp {
@@ -539,37 +543,30 @@ impl BottomUp {
             }
         }
         let mut callers_of: Vec<Vec<usize>> = vec![Vec::new(); sccs.len()];
-        let mut callee_count = vec![0; sccs.len()];
         for (i, scc) in sccs.iter().enumerate() {
             let mut callees: Vec<usize> =
                 scc.iter().flat_map(|&m| edges[m].iter().map(|&c| scc_of[c])).filter(|&c| c != i).collect();
             callees.sort_unstable();
             callees.dedup();
-            callee_count[i] = callees.len();
             for c in callees {
                 callers_of[c].push(i);
             }
         }
-        BottomUp { sccs, scc_of, callers_of, callee_count }
+        BottomUp { sccs, scc_of, callers_of }
     }
 
-    /// Calls `visit` once on every node, callees before callers (across SCCs). With `only`,
-    /// on the nodes of the SCCs it marks, which must include every marked SCC's callees that
-    /// are not done yet.
-    fn run(&self, visit: &(dyn Fn(usize) + Sync), only: Option<&[bool]>) {
-        let pending: Vec<AtomicUsize> = match only {
-            None => self.callee_count.iter().map(|&n| AtomicUsize::new(n)).collect(),
-            Some(only) => {
-                let mut count = vec![0; self.sccs.len()];
-                for callee in (0..self.sccs.len()).filter(|&s| only[s]) {
-                    for &caller in &self.callers_of[callee] {
-                        count[caller] += 1;
-                    }
-                }
-                count.into_iter().map(AtomicUsize::new).collect()
+    /// Calls `visit` once on every node of the SCCs `only` marks, callees before callers
+    /// (across SCCs). The marked SCCs must include every marked SCC's callees that are not
+    /// done yet.
+    fn run(&self, visit: &(dyn Fn(usize) + Sync), only: &[bool]) {
+        let mut count = vec![0; self.sccs.len()];
+        for callee in (0..self.sccs.len()).filter(|&s| only[s]) {
+            for &caller in &self.callers_of[callee] {
+                count[caller] += 1;
             }
-        };
-        let runs = |s: usize| only.map_or(true, |only| only[s]);
+        }
+        let pending: Vec<AtomicUsize> = count.into_iter().map(AtomicUsize::new).collect();
+        let runs = |s: usize| only[s];
         // The leaves are listed before any is spawned: a counter that a running SCC brings to
         // zero must not be read here as a leaf, or that SCC would run (and count down its
         // callers) twice, and a caller could start before its callees are done.
@@ -673,6 +670,7 @@ mod tests {
         edges.extend((0..LEAVES).map(|i| vec![i]));
         edges.extend((0..LEAVES / 2).map(|i| vec![LEAVES + 2 * i, LEAVES + 2 * i + 1]));
         let order = BottomUp::new(&edges);
+        let all = vec![true; order.sccs.len()];
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
         for _ in 0..20 {
             let runs: Vec<AtomicUsize> = (0..edges.len()).map(|_| AtomicUsize::new(0)).collect();
@@ -683,7 +681,7 @@ mod tests {
                         early.fetch_add(1, Ordering::Relaxed);
                     }
                     runs[n].fetch_add(1, Ordering::AcqRel);
-                }, None)
+                }, &all)
             });
             let twice = runs.iter().filter(|r| r.load(Ordering::Relaxed) != 1).count();
             assert_eq!((twice, early.load(Ordering::Relaxed)), (0, 0), "nodes not run exactly once, nodes run before a callee");
@@ -702,7 +700,7 @@ mod tests {
         }
         let ran = Mutex::new(Vec::new());
         rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| {
-            order.run(&|n| ran.lock().unwrap().push(n), Some(&only))
+            order.run(&|n| ran.lock().unwrap().push(n), &only)
         });
         let ran = ran.into_inner().unwrap();
         let mut sorted = ran.clone();

@@ -1,4 +1,47 @@
-//! Minimal JVM descriptor parsing: parameter types and widths, return kind.
+//! Minimal JVM descriptor parsing: parameter types and widths, return kind; and a parsed
+//! method descriptor written back as text.
+
+use cafebabe::descriptors::{FieldDescriptor, FieldType, MethodDescriptor, ReturnDescriptor};
+
+/// A parsed method descriptor as the class file writes it (`([ILjava/lang/String;)V`). Every
+/// method has one: pushed character by character, not through the formatting machinery,
+/// which costs several times as much.
+pub fn method_descriptor_text(d: &MethodDescriptor<'_>) -> String {
+    let mut out = String::with_capacity(32);
+    out.push('(');
+    for p in &d.parameters {
+        push_field_descriptor(&mut out, p);
+    }
+    out.push(')');
+    match &d.return_type {
+        ReturnDescriptor::Void => out.push('V'),
+        ReturnDescriptor::Return(f) => push_field_descriptor(&mut out, f),
+    }
+    out
+}
+
+fn push_field_descriptor(out: &mut String, f: &FieldDescriptor<'_>) {
+    for _ in 0..f.dimensions {
+        out.push('[');
+    }
+    let code = match &f.field_type {
+        FieldType::Byte => 'B',
+        FieldType::Char => 'C',
+        FieldType::Double => 'D',
+        FieldType::Float => 'F',
+        FieldType::Integer => 'I',
+        FieldType::Long => 'J',
+        FieldType::Short => 'S',
+        FieldType::Boolean => 'Z',
+        FieldType::Object(class) => {
+            out.push('L');
+            out.push_str(class);
+            out.push(';');
+            return;
+        }
+    };
+    out.push(code);
+}
 
 /// Each parameter's type descriptor (`I`, `[J`, `Ljava/util/List;`), in order.
 pub fn param_types(descriptor: &str) -> Vec<&str> {
@@ -61,5 +104,30 @@ mod tests {
         assert_eq!(return_kind("()J"), Some(true));
         assert_eq!(return_kind("()[J"), Some(false));
         assert_eq!(object_class("Ljava/util/Map;").as_deref(), Some("java.util.Map"));
+    }
+
+    #[test]
+    fn a_method_descriptor_is_written_back_as_the_class_file_has_it() {
+        use cafebabe::descriptors::ClassName;
+        let field = |dimensions: u8, field_type: FieldType<'static>| FieldDescriptor { dimensions, field_type };
+        let class = |name: &'static str| FieldType::Object(ClassName::try_from(std::borrow::Cow::Borrowed(name)).unwrap());
+        let all_kinds = MethodDescriptor {
+            parameters: vec![
+                field(0, FieldType::Byte),
+                field(0, FieldType::Char),
+                field(0, FieldType::Double),
+                field(0, FieldType::Float),
+                field(1, FieldType::Integer),
+                field(0, FieldType::Long),
+                field(0, FieldType::Short),
+                field(0, FieldType::Boolean),
+                field(2, class("java/lang/String")),
+            ],
+            return_type: ReturnDescriptor::Return(field(0, class("java/util/List"))),
+        };
+        assert_eq!(method_descriptor_text(&all_kinds), "(BCDF[IJSZ[[Ljava/lang/String;)Ljava/util/List;");
+        assert_eq!(method_descriptor_text(&all_kinds), all_kinds.to_string());
+        let nothing = MethodDescriptor { parameters: Vec::new(), return_type: ReturnDescriptor::Void };
+        assert_eq!(method_descriptor_text(&nothing), "()V");
     }
 }

@@ -10,7 +10,7 @@ use cafebabe::bytecode::{ByteCode, Opcode};
 use cafebabe::constant_pool::{BootstrapArgument, LiteralConstant, Loadable, MemberKind, MemberRef};
 use cafebabe::{ClassFile, MethodInfo};
 
-use super::descriptor::param_widths;
+use super::descriptor::{method_descriptor_text, param_widths};
 use super::model::*;
 use crate::fxhash::FxHashMap;
 use crate::interned;
@@ -58,7 +58,7 @@ pub fn lower_class(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
 }
 
 fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
-    let name = binary_name(&cf.this_class.to_string());
+    let name = binary_name(&cf.this_class);
     let mut annotations = Vec::new();
     let mut source_file = None;
     for attr in &cf.attributes {
@@ -84,8 +84,8 @@ fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
     let header = ClassHeader {
         name,
         flags: cf.access_flags.bits(),
-        super_class: cf.super_class.as_ref().map(|s| binary_name(&s.to_string())),
-        interfaces: cf.interfaces.iter().map(|i| binary_name(&i.to_string())).collect(),
+        super_class: cf.super_class.as_ref().map(|s| binary_name(s)),
+        interfaces: cf.interfaces.iter().map(|i| binary_name(i)).collect(),
         annotations,
         fields,
         methods: methods.iter().map(|m| m.header.clone()).collect(),
@@ -106,7 +106,7 @@ fn annotations_of(attrs: &[AttributeInfo<'_>]) -> Vec<Annotation> {
 
 fn lower_annotation(a: &CbAnnotation<'_>) -> Annotation {
     let type_name = match &a.type_descriptor.field_type {
-        cafebabe::descriptors::FieldType::Object(c) => binary_name(&c.to_string()),
+        cafebabe::descriptors::FieldType::Object(c) => binary_name(c),
         other => Sym::new(&other.to_string()),
     };
     let elements = a
@@ -165,7 +165,7 @@ fn lambda_implementations(cf: &ClassFile<'_>) -> Vec<Option<MethodRef>> {
 
 fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodRef>]) -> Method {
     let name = cached(&m.name, false);
-    let descriptor = Sym::new(&m.descriptor.to_string());
+    let descriptor = Sym::new(&method_descriptor_text(&m.descriptor));
     let flags = m.access_flags.bits();
     let mut annotations = Vec::new();
     let mut param_inject_prop = false;
