@@ -338,11 +338,11 @@ struct Demand {
 ///
 /// Whether a method may run on any thread shows in its summary. A class with a
 /// `@GuardedBy` field or inherited methods in its pool is a candidate at once. Of the other
-/// classes, only the methods whose own code may make them run on any thread are needed
-/// first (deferred): a lock, a thread annotation or assertion, a call to a method of the
-/// class that takes a lock, a thread query, a handoff at any depth. Their classes are
-/// candidates if their summaries say so: a third of such classes are not, and analysing all
-/// their methods would cost a tenth of the analysis.
+/// classes, only the methods of the pool whose own code may make them run on any thread are
+/// needed first (deferred): a lock, a thread annotation or assertion, a call to a method of
+/// the class that takes a lock, a thread query, a handoff at any depth, a call to a method
+/// that may return a thread query's answer. Their classes are candidates if their summaries
+/// say so (on the corpus, 348 of 1,265 classes with such methods are not).
 fn needed_for_reporting(
     inputs: &Inputs<'_>,
     methods: &[MethodEntry],
