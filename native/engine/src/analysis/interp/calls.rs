@@ -241,6 +241,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// caller's locks and thread, through the call site.
     fn add_summary_accesses(&mut self, st: &State, callee: &MethodRef, s: &Summary, args: &[Expr]) {
         let call_site = CallSite { callee: *callee, line: self.line };
+        let arg_owns: Vec<Own> = args.iter().map(|a| own_e(st, a)).collect();
         let at = AppliedAt {
             threads: st.threads,
             lock: st.locks > 0,
@@ -248,7 +249,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             read_lock: st.read_locks > 0,
             args: args
                 .iter()
-                .map(|a| (if let Expr::Path(p) = a { Some(p.clone()) } else { None }, own_e(st, a)))
+                .zip(&arg_owns)
+                .map(|(a, own)| (if let Expr::Path(p) = a { Some(p.clone()) } else { None }, *own))
                 .collect(),
         };
         // The same summary applied in the same circumstances adds the same accesses, whose
@@ -277,7 +279,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             if !new_path.base.is_reportable() {
                 continue;
             }
-            let own_pre = own_at_call(st, acc.key.own_pre, args);
+            let own_pre = own_given(acc.key.own_pre, args.len(), |i| arg_owns[i]);
             if own_pre.is_owned() {
                 continue;
             }
@@ -435,15 +437,15 @@ pub(super) fn key_at_call(key: &AccessKey, path: Path, own_pre: Own, thread: Thr
 
 /// 5.5: a callee's conditional ownership given the ownership of the actual arguments.
 pub(super) fn own_at_call(st: &State, o: Own, args: &[Expr]) -> Own {
+    own_given(o, args.len(), |i| own_e(st, &args[i]))
+}
+
+/// [`own_at_call`] with the ownership of argument `i` given by `arg`: a call applying many
+/// accesses works the arguments' ownership out once.
+pub(super) fn own_given(o: Own, args: usize, arg: impl Fn(usize) -> Own) -> Own {
     match o {
         Own::OwnedIf(set) if set != 0 => {
-            let mut o = OWNED;
-            for (i, a) in args.iter().enumerate().take(64) {
-                if set & (1 << i) != 0 {
-                    o = o.join(own_e(st, a));
-                }
-            }
-            o
+            (0..args.min(64)).filter(|i| set & (1 << i) != 0).fold(OWNED, |o, i| o.join(arg(i)))
         }
         other => other,
     }

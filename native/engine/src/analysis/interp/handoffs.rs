@@ -9,8 +9,8 @@ use crate::classfile::model::*;
 use super::super::domain::*;
 use super::super::handoffs::{HandoffModel, Target};
 use super::access_set::NewKey;
-use super::calls::{key_at_call, own_at_call, substitute, thread_and_lock_at_call};
-use super::ownership::escape_value;
+use super::calls::{key_at_call, own_given, substitute, thread_and_lock_at_call};
+use super::ownership::{escape_value, own_e};
 use super::state::*;
 use super::{Callee, Interp};
 
@@ -234,6 +234,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         };
         let call_site = CallSite { callee: handed.body, line: self.line };
         let outer = &handed.captured[..handed.captured.len().min(1)];
+        // The outer instance is the first captured value: one list of ownerships serves both.
+        let captured_owns: Vec<Own> = handed.captured.iter().map(|a| own_e(st, a)).collect();
         for acc in &summary.accesses {
             let path = acc.key.kind.path();
             let (new_path, args) = match handed.capture {
@@ -248,7 +250,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 },
             };
             let Some(new_path) = new_path.filter(|p| p.base.is_reportable()) else { continue };
-            let own_pre = own_at_call(st, acc.key.own_pre, args);
+            let own_pre = own_given(acc.key.own_pre, args.len(), |i| captured_owns[i]);
             if own_pre.is_owned() {
                 continue;
             }

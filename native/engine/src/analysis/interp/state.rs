@@ -170,7 +170,8 @@ pub(super) fn pop_args(st: &mut State, descriptor: &str, has_receiver: bool) -> 
 }
 
 pub(super) fn pop_widths(st: &mut State, widths: &[bool], has_receiver: bool) -> Vec<Expr> {
-    let mut args: Vec<Expr> = widths.iter().rev().map(|w| pop(st, *w)).collect();
+    let mut args: Vec<Expr> = Vec::with_capacity(widths.len() + 1);
+    args.extend(widths.iter().rev().map(|w| pop(st, *w)));
     if has_receiver {
         args.push(pop(st, false));
     }
