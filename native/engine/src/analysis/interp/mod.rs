@@ -172,6 +172,9 @@ struct Interp<'a, 'e> {
     handed_values: crate::fxhash::FxHashMap<u32, Vec<Expr>>,
     /// States flowing into exception handlers from the block being run.
     to_handlers: std::collections::BTreeMap<usize, State>,
+    /// The handlers of the block being run that the last handler entry was joined into, and
+    /// that entry (see `flow_to_handlers`).
+    last_handler_flow: Option<(Vec<usize>, State)>,
     /// The trace nodes made for callee accesses, by call site and the callee trace they
     /// extend: the accesses a call brings in share one node per distinct callee trace
     /// instead of one each (most callee accesses have the same, often empty, trace).
@@ -199,7 +202,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
             };
         }
     }
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), prepended: Default::default(), last_callee: None, recording: true, own_monitor_statics: Vec::new() };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_callee: None, recording: true, own_monitor_statics: Vec::new() };
     interp.run();
     interp.summary()
 }
@@ -284,6 +287,11 @@ impl<'a, 'e> Interp<'a, 'e> {
                         true
                     }
                     None => false,
+                    // Joining a state into itself changes nothing (a loop's last round).
+                    Some(old) if old == out => {
+                        entry[succ] = Some(old);
+                        false
+                    }
                     Some(old) => {
                         let merged = join_states(&old, &out, self.env.extensions.lock_precision, self.env.extensions.local_aliases);
                         // A block not run yet is waiting already: whether its state grew does
@@ -318,21 +326,36 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// `i` from the block being run: one state per handler, however long the block (nested
     /// `try`s would otherwise keep a state per instruction and handler).
     fn flow_to_handlers(&mut self, cfg: &Cfg, i: usize, st: &State) {
+        let handlers: Vec<usize> = cfg.handlers_at(i).collect();
+        if handlers.is_empty() {
+            return;
+        }
+        let mut entry = handler_entry(st);
+        // Nothing on a handler's stack names a temporary: they go now rather than after the
+        // joins (which treat each path apart, so the joined state is the same), and an
+        // instruction that changed only temporaries flows the entry that went last.
+        gc_temps(&mut entry);
+        if let Some((last_handlers, last)) = &self.last_handler_flow {
+            // Joining a state in again changes nothing.
+            if *last_handlers == handlers && *last == entry {
+                return;
+            }
+        }
         let must_hold = self.env.extensions.lock_precision;
-        let mut entry = None;
-        for h in cfg.handlers_at(i) {
-            let entry = entry.get_or_insert_with(|| handler_entry(st));
+        for &h in &handlers {
             match self.to_handlers.get_mut(&h) {
-                Some(old) => *old = join_states(old, entry, must_hold, self.env.extensions.local_aliases),
+                Some(old) => *old = join_states(old, &entry, must_hold, self.env.extensions.local_aliases),
                 None => {
                     self.to_handlers.insert(h, entry.clone());
                 }
             }
         }
+        self.last_handler_flow = Some((handlers, entry));
     }
 
     /// Runs one block; returns the states flowing to successor blocks.
     fn run_block(&mut self, cfg: &Cfg, b: usize, mut st: State, exits_after: &[bool]) -> Vec<(usize, State)> {
+        self.last_handler_flow = None;
         let block = cfg.blocks[b].clone();
         let insns = &self.body.insns;
         // A handler is entered from every covered instruction, with the state before it;
