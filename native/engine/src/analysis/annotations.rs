@@ -45,28 +45,36 @@ pub struct MethodFacts {
     pub marked_thread_safe: bool,
     /// `@ThreadSafe` directly on the method or an overridden method.
     pub thread_safe_method: bool,
-}
-
-pub fn is_assumed_thread_safe(table: &ClassTable, m: &MethodRef) -> bool {
-    table.lookup_l1(m, &|a| a.matches("ThreadSafe") && enable_checks_false_only(a)).is_some()
+    /// `@ThreadSafe(enableChecks = false)` by rule L1: assumed thread-safe, not analysed.
+    pub assumed_thread_safe: bool,
 }
 
 pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef, header: &MethodHeader) -> MethodFacts {
-    let ts = table.lookup_l1(m, &|a| config.is_thread_safe(a));
+    // Every method's facts ask rule L1 five questions: one walk of its supertypes answers all.
+    let [ts, assumed, background_hit, ui_hit, confined_hit] = table.lookup_l1_each(
+        m,
+        [
+            &|a| config.is_thread_safe(a),
+            &|a| a.matches("ThreadSafe") && enable_checks_false_only(a),
+            &|a| android::BACKGROUND_ANNOTATIONS.iter().any(|n| a.matches(n)),
+            &|a| UI_THREAD_ANNOTATIONS.iter().any(|n| a.matches(n)),
+            &|a| a.matches("ThreadConfined"),
+        ],
+    );
     let own_class_not_thread_safe = table.get(m.class).map_or(false, |c| c.has_annotation("NotThreadSafe"));
     let marked_thread_safe = ts.is_some() && !own_class_not_thread_safe;
     let thread_safe_method = matches!(ts, Some(L1Hit::Direct | L1Hit::Override));
-    let background = background_evidence(table, config, m);
+    let background = background_evidence(table, config, m, background_hit);
     let initial_threads = if background == Some(Background::Method) {
         Threads::AnyThread
-    } else if runs_on_ui_thread(table, m) || table.lookup_l1(m, &|a| a.matches("ThreadConfined")).is_some() {
+    } else if is_android_lifecycle(table, m) || ui_hit.is_some() || confined_hit.is_some() {
         Threads::AnyThreadButSelf
     } else if header.flags & ACC_SYNCHRONIZED != 0 || marked_thread_safe || background.is_some() {
         Threads::AnyThread
     } else {
         Threads::NoThread
     };
-    MethodFacts { initial_threads, marked_thread_safe, thread_safe_method }
+    MethodFacts { initial_threads, marked_thread_safe, thread_safe_method, assumed_thread_safe: assumed.is_some() }
 }
 
 #[derive(PartialEq)]
@@ -79,23 +87,19 @@ enum Background {
     Class,
 }
 
-/// Android models (an extension): a method that may run off the main thread.
-fn background_evidence(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef) -> Option<Background> {
+/// Android models (an extension): a method that may run off the main thread. `annotated` is
+/// rule L1's answer for the background annotations.
+fn background_evidence(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef, annotated: Option<L1Hit>) -> Option<Background> {
     if !config.android_threads {
         return None;
     }
     if android::is_background_callback(table, m) {
         return Some(Background::Method);
     }
-    match table.lookup_l1(m, &|a| android::BACKGROUND_ANNOTATIONS.iter().any(|n| a.matches(n)))? {
+    match annotated? {
         L1Hit::Direct | L1Hit::Override => Some(Background::Method),
         L1Hit::ClassLevel => Some(Background::Class),
     }
-}
-
-fn runs_on_ui_thread(table: &ClassTable, m: &MethodRef) -> bool {
-    is_android_lifecycle(table, m)
-        || table.lookup_l1(m, &|a| UI_THREAD_ANNOTATIONS.iter().any(|n| a.matches(n))).is_some()
 }
 
 /// 4.1: an `on*` method (not `onHandleIntent`) that is, or overrides, a method of a

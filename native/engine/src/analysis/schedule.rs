@@ -14,7 +14,7 @@ use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
-use super::annotations::{is_assumed_thread_safe, is_synthetic_name, method_facts, AnnotationConfig, MethodFacts};
+use super::annotations::{is_synthetic_name, method_facts, AnnotationConfig, MethodFacts};
 use super::domain::{AccessKind, Attr, Step, Summary};
 use super::callgraph::CallGraph;
 use super::interp::{analyze_method, Callee, Env, MethodInput};
@@ -88,7 +88,7 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
             let facts = method_facts(table, inputs.config, &mref, &m.header);
             // Lambda bodies are analysed for the handoffs that run them (never reported themselves).
             let lambda = inputs.extensions.thread_handoffs && m.header.name.as_str().starts_with("lambda$");
-            let analysed = (lambda || !is_synthetic_name(m.header.name)) && !is_assumed_thread_safe(table, &mref);
+            let analysed = (lambda || !is_synthetic_name(m.header.name)) && !facts.assumed_thread_safe;
             MethodEntry { class: ci, index: mi, mref, facts, analysed }
         })
         .collect();

@@ -241,31 +241,58 @@ impl ClassTable {
     /// Rule L1: on the method itself, else walk the class and its supertypes:
     /// the type's own annotation, or a same-signature non-constructor method's.
     pub fn lookup_l1(&self, m: &MethodRef, pred: &dyn Fn(&Annotation) -> bool) -> Option<L1Hit> {
+        let [hit] = self.lookup_l1_each(m, [pred]);
+        hit
+    }
+
+    /// [`Self::lookup_l1`] for several predicates in one walk: each gets the hit it would get
+    /// alone (the first in the same order).
+    pub fn lookup_l1_each<const N: usize>(&self, m: &MethodRef, preds: [&dyn Fn(&Annotation) -> bool; N]) -> [Option<L1Hit>; N] {
+        let mut hits = [None; N];
         if self.unannotated.contains(&m.class) {
-            return None;
+            return hits;
         }
+        let mut open = N;
+        let mut hit = |hits: &mut [Option<L1Hit>; N], k: usize, how: L1Hit| {
+            if hits[k].is_none() {
+                hits[k] = Some(how);
+                open -= 1;
+            }
+            open == 0
+        };
         if let Some(h) = self.get(m.class).and_then(|h| h.method(m.name, m.descriptor)) {
-            if h.annotations.iter().any(|a| pred(a)) {
-                return Some(L1Hit::Direct);
+            for (k, pred) in preds.iter().enumerate() {
+                if h.annotations.iter().any(|a| pred(a)) && hit(&mut hits, k, L1Hit::Direct) {
+                    return hits;
+                }
             }
         }
         let params = m.params();
         let is_ctor = m.name.as_str() == "<init>";
         self.find_in_supertypes(m.class, |c| {
             let h = self.get(c)?;
-            if h.annotations.iter().any(|a| pred(a)) {
-                return Some(L1Hit::ClassLevel);
-            }
-            if !is_ctor && c != m.class {
-                let overridden = h.methods.iter().any(|om| {
-                    om.name == m.name && om.param_types() == params && om.annotations.iter().any(|a| pred(a))
-                });
-                if overridden {
-                    return Some(L1Hit::Override);
+            for (k, pred) in preds.iter().enumerate() {
+                if hits[k].is_some() {
+                    continue;
+                }
+                if h.annotations.iter().any(|a| pred(a)) {
+                    if hit(&mut hits, k, L1Hit::ClassLevel) {
+                        return Some(());
+                    }
+                    continue;
+                }
+                if !is_ctor && c != m.class {
+                    let overridden = h.methods.iter().any(|om| {
+                        om.name == m.name && om.param_types() == params && om.annotations.iter().any(|a| pred(a))
+                    });
+                    if overridden && hit(&mut hits, k, L1Hit::Override) {
+                        return Some(());
+                    }
                 }
             }
             None
-        })
+        });
+        hits
     }
 
     /// Rule L2: the method or a method it overrides (same name and parameter types).
@@ -288,5 +315,53 @@ impl ClassTable {
 impl Default for ClassTable {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn annotation(name: &str) -> Annotation {
+        Annotation { type_name: Sym::new(name), elements: Vec::new(), element_count: 0 }
+    }
+
+    /// A class with `run()` annotated as given, under `super_class`.
+    fn class(name: &str, super_class: Option<&str>, class_annotations: &[&str], run_annotations: &[&str]) -> Arc<ClassHeader> {
+        let run = MethodHeader {
+            name: Sym::new("run"),
+            descriptor: Sym::new("()V"),
+            flags: 0,
+            annotations: run_annotations.iter().map(|a| annotation(a)).collect(),
+            param_inject_prop: false,
+        };
+        Arc::new(ClassHeader {
+            name: Sym::new(name),
+            flags: 0,
+            super_class: super_class.map(Sym::new),
+            interfaces: Vec::new(),
+            annotations: class_annotations.iter().map(|a| annotation(a)).collect(),
+            fields: Vec::new(),
+            methods: vec![run],
+            source_file: None,
+        })
+    }
+
+    #[test]
+    fn one_walk_gives_each_predicate_the_hit_it_gets_alone() {
+        let mut table = ClassTable::new();
+        table.insert(class("p.Base", Some("java.lang.Object"), &["p.ThreadSafe"], &["p.WorkerThread"]), Origin::Analysed);
+        table.insert(class("p.Mid", Some("p.Base"), &[], &["p.ThreadConfined"]), Origin::Analysed);
+        table.insert(class("p.Leaf", Some("p.Mid"), &[], &["p.UiThread"]), Origin::Analysed);
+        table.freeze();
+        let run = MethodRef { class: Sym::new("p.Leaf"), name: Sym::new("run"), descriptor: Sym::new("()V") };
+        let named = |n: &'static str| move |a: &Annotation| a.matches(n);
+        let (ui, confined, worker, safe, missing) =
+            (named("UiThread"), named("ThreadConfined"), named("WorkerThread"), named("ThreadSafe"), named("Missing"));
+        let each = table.lookup_l1_each(&run, [&ui, &confined, &worker, &safe, &missing]);
+        assert_eq!(each, [Some(L1Hit::Direct), Some(L1Hit::Override), Some(L1Hit::Override), Some(L1Hit::ClassLevel), None]);
+        let alone: Vec<Option<L1Hit>> =
+            [&ui as &dyn Fn(&Annotation) -> bool, &confined, &worker, &safe, &missing].iter().map(|p| table.lookup_l1(&run, *p)).collect();
+        assert_eq!(each.to_vec(), alone);
     }
 }
