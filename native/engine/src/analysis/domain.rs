@@ -319,8 +319,18 @@ impl<V: Copy + Eq> PathMap<V> {
             (Err(_), None) => {}
         }
     }
-    pub fn retain_bases(&mut self, keep: impl Fn(&Base) -> bool) {
-        self.entries.retain(|(b, _, _)| keep(b));
+    /// Keeps, of the entries on temporaries, those `live` keeps. Temporaries sort last (see
+    /// [`base_cmp`]): the entries before them are not looked at.
+    pub fn retain_temps(&mut self, live: impl Fn(u32) -> bool) {
+        let start = self.entries.partition_point(|(b, _, _)| !matches!(b, Base::Temp(_)));
+        let mut kept = start;
+        for i in start..self.entries.len() {
+            if matches!(self.entries[i].0, Base::Temp(t) if live(t)) {
+                self.entries.swap(kept, i);
+                kept += 1;
+            }
+        }
+        self.entries.truncate(kept);
     }
     /// Drops the entry of `p` and of every path that extends it.
     pub fn remove_under(&mut self, p: &Path) {
@@ -685,3 +695,36 @@ impl Summary {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_temporaries_not_kept_are_dropped_and_the_order_stays() {
+        let field = |base: Base| Path::of(base).field(Sym::new("p.C"), Sym::new("f")).unwrap();
+        let paths = [
+            Path::of(Base::This),
+            field(Base::This),
+            Path::of(Base::Param(1)),
+            Path::of(Base::Static(Sym::new("p.C"))),
+            Path::of(Base::Local(4)),
+            Path::of(Base::Temp(1)),
+            Path::of(Base::Temp(2)),
+            field(Base::Temp(2)),
+            Path::of(Base::Temp(3)),
+        ];
+        let mut map: PathMap<Own> = PathMap::default();
+        for p in &paths {
+            map.set(p, Some(Own::Unowned));
+        }
+        map.retain_temps(|t| t == 2);
+        let kept: Vec<Path> = map.iter().map(|(p, _)| p).collect();
+        let expected: Vec<Path> =
+            paths.iter().filter(|p| !matches!(p.base, Base::Temp(1) | Base::Temp(3))).cloned().collect();
+        let mut sorted = expected.clone();
+        sorted.sort_by(|a, b| fast_cmp(&a.base, &a.steps, &b.base, &b.steps));
+        assert_eq!(kept, sorted);
+        assert_eq!(kept.len(), 7);
+    }
+}

@@ -212,11 +212,11 @@ pub(super) fn gc_temps(st: &mut State) {
             }
         }
     }
-    let keep = |b: &Base| !matches!(b, Base::Temp(t) if !live.contains(t));
-    st.own.retain_bases(keep);
-    st.attrs.retain_bases(keep);
-    st.escaped.retain_bases(keep);
-    st.holders.retain_bases(keep);
+    let is_live = |t: u32| live.contains(&t);
+    st.own.retain_temps(is_live);
+    st.attrs.retain_temps(is_live);
+    st.escaped.retain_temps(is_live);
+    st.holders.retain_bases(|b: &Base| !matches!(b, Base::Temp(t) if !live.contains(t)));
 }
 
 /// 3.8: join of two states at a control-flow merge.
