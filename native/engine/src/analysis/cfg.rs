@@ -101,10 +101,13 @@ impl Cfg {
             }
         }
         let mut cfg = Cfg { blocks, block_of, rpo: Vec::new(), has_loop: false, after_loop: Vec::new(), handlers };
+        // Each block's successors, worked out once for both walks below.
+        let successors: Vec<Vec<usize>> =
+            (0..cfg.blocks.len()).map(|b| cfg.block_successors(insns, b, splits_after)).collect();
         let loop_heads;
-        (cfg.rpo, loop_heads) = cfg.reverse_post_order(insns, splits_after);
+        (cfg.rpo, loop_heads) = reverse_post_order(&successors);
         cfg.has_loop = !loop_heads.is_empty();
-        cfg.after_loop = cfg.reached_from(insns, splits_after, loop_heads);
+        cfg.after_loop = reached_from(&successors, loop_heads);
         cfg
     }
 
@@ -128,56 +131,54 @@ impl Cfg {
         let (start, end) = (self.blocks[b].start as u32, self.blocks[b].end as u32);
         self.handlers.iter().filter(move |h| h.start < end && start < h.end).map(|h| self.block_of[h.target as usize] as usize)
     }
+}
 
-    /// By block, whether it is one of `from` or reached from one.
-    fn reached_from(&self, insns: &[Insn], splits_after: &dyn Fn(usize) -> bool, from: Vec<usize>) -> Vec<bool> {
-        let mut reached = vec![false; self.blocks.len()];
-        let mut stack = from;
-        while let Some(b) = stack.pop() {
-            if !std::mem::replace(&mut reached[b], true) {
-                stack.extend(self.block_successors(insns, b, splits_after).into_iter().filter(|s| !reached[*s]));
-            }
+/// By block, whether it is one of `from` or reached from one.
+fn reached_from(successors: &[Vec<usize>], from: Vec<usize>) -> Vec<bool> {
+    let mut reached = vec![false; successors.len()];
+    let mut stack = from;
+    while let Some(b) = stack.pop() {
+        if !std::mem::replace(&mut reached[b], true) {
+            stack.extend(successors[b].iter().copied().filter(|s| !reached[*s]));
         }
-        reached
     }
+    reached
+}
 
-    /// The reverse post-order of the blocks reachable from the entry, and the blocks an edge
-    /// goes back to while they are still on the search's stack (itself or earlier): every
-    /// loop has one.
-    fn reverse_post_order(&self, insns: &[Insn], splits_after: &dyn Fn(usize) -> bool) -> (Vec<usize>, Vec<usize>) {
-        if self.blocks.is_empty() {
-            return (Vec::new(), Vec::new());
-        }
-        let mut visited = vec![false; self.blocks.len()];
-        let mut on_stack = vec![false; self.blocks.len()];
-        let mut loop_heads = Vec::new();
-        let mut order = Vec::new();
-        // Iterative DFS: (block, successors, next successor index).
-        let mut stack: Vec<(usize, Vec<usize>, usize)> = Vec::new();
-        visited[0] = true;
-        on_stack[0] = true;
-        stack.push((0, self.block_successors(insns, 0, splits_after), 0));
-        while let Some(top) = stack.last_mut() {
-            if top.2 < top.1.len() {
-                let s = top.1[top.2];
-                top.2 += 1;
-                if !visited[s] {
-                    visited[s] = true;
-                    on_stack[s] = true;
-                    let succ = self.block_successors(insns, s, splits_after);
-                    stack.push((s, succ, 0));
-                } else if on_stack[s] {
-                    loop_heads.push(s);
-                }
-            } else {
-                order.push(top.0);
-                on_stack[top.0] = false;
-                stack.pop();
-            }
-        }
-        order.reverse();
-        (order, loop_heads)
+/// The reverse post-order of the blocks reachable from the entry, and the blocks an edge
+/// goes back to while they are still on the search's stack (itself or earlier): every
+/// loop has one.
+fn reverse_post_order(successors: &[Vec<usize>]) -> (Vec<usize>, Vec<usize>) {
+    if successors.is_empty() {
+        return (Vec::new(), Vec::new());
     }
+    let mut visited = vec![false; successors.len()];
+    let mut on_stack = vec![false; successors.len()];
+    let mut loop_heads = Vec::new();
+    let mut order = Vec::new();
+    // Iterative DFS: (block, next successor index).
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    visited[0] = true;
+    on_stack[0] = true;
+    while let Some(top) = stack.last_mut() {
+        let (b, next) = *top;
+        if let Some(&s) = successors[b].get(next) {
+            top.1 += 1;
+            if !visited[s] {
+                visited[s] = true;
+                on_stack[s] = true;
+                stack.push((s, 0));
+            } else if on_stack[s] {
+                loop_heads.push(s);
+            }
+        } else {
+            order.push(b);
+            on_stack[b] = false;
+            stack.pop();
+        }
+    }
+    order.reverse();
+    (order, loop_heads)
 }
 
 #[cfg(test)]

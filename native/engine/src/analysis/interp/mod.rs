@@ -326,8 +326,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// `i` from the block being run: one state per handler, however long the block (nested
     /// `try`s would otherwise keep a state per instruction and handler).
     fn flow_to_handlers(&mut self, cfg: &Cfg, i: usize, st: &State) {
-        let handlers: Vec<usize> = cfg.handlers_at(i).collect();
-        if handlers.is_empty() {
+        if cfg.handlers_at(i).next().is_none() {
             return;
         }
         let mut entry = handler_entry(st);
@@ -335,12 +334,17 @@ impl<'a, 'e> Interp<'a, 'e> {
         // joins (which treat each path apart, so the joined state is the same), and an
         // instruction that changed only temporaries flows the entry that went last.
         gc_temps(&mut entry);
-        if let Some((last_handlers, last)) = &self.last_handler_flow {
+        let handlers: Vec<usize> = match self.last_handler_flow.take() {
             // Joining a state in again changes nothing.
-            if *last_handlers == handlers && *last == entry {
-                return;
+            Some((last_handlers, last)) if cfg.handlers_at(i).eq(last_handlers.iter().copied()) => {
+                if last == entry {
+                    self.last_handler_flow = Some((last_handlers, last));
+                    return;
+                }
+                last_handlers
             }
-        }
+            _ => cfg.handlers_at(i).collect(),
+        };
         let must_hold = self.env.extensions.lock_precision;
         for &h in &handlers {
             match self.to_handlers.get_mut(&h) {
