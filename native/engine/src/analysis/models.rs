@@ -58,23 +58,45 @@ pub fn lock_effect(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> O
 /// lock), with read-mode acquisitions told apart.
 fn lock_effect_by_hierarchy(table: &ClassTable, callee: &MethodRef) -> Option<LockEffect> {
     let name = callee.name.as_str();
-    if table.is_subtype_of_any(callee.class, STAMPED_LOCK) {
-        return match name {
-            "writeLock" | "writeLockInterruptibly" => Some(LockEffect::Acquire),
-            "readLock" | "readLockInterruptibly" => Some(LockEffect::AcquireRead),
-            "unlockWrite" => Some(LockEffect::Release),
-            "unlockRead" => Some(LockEffect::ReleaseRead),
-            "unlock" => Some(LockEffect::ReleaseAny),
-            _ => None,
-        };
-    }
-    let read = table.is_subtype_of_any(callee.class, READ_LOCK_CLASSES);
-    if !read && !table.is_subtype_of_any(callee.class, LOCK_CLASSES) {
+    let (stamped, read, plain) = (stamped_lock_effect(name), read_lock_effect(name), plain_lock_effect(name));
+    // Most calls are to other methods: the names first, the supertypes only for these.
+    if stamped.is_none() && read.is_none() && plain.is_none() {
         return None;
     }
+    if table.is_subtype_of_any(callee.class, STAMPED_LOCK) {
+        stamped
+    } else if table.is_subtype_of_any(callee.class, READ_LOCK_CLASSES) {
+        read
+    } else if table.is_subtype_of_any(callee.class, LOCK_CLASSES) {
+        plain
+    } else {
+        None
+    }
+}
+
+fn stamped_lock_effect(name: &str) -> Option<LockEffect> {
     match name {
-        "lock" | "lockInterruptibly" if read => Some(LockEffect::AcquireRead),
-        "unlock" if read => Some(LockEffect::ReleaseRead),
+        "writeLock" | "writeLockInterruptibly" => Some(LockEffect::Acquire),
+        "readLock" | "readLockInterruptibly" => Some(LockEffect::AcquireRead),
+        "unlockWrite" => Some(LockEffect::Release),
+        "unlockRead" => Some(LockEffect::ReleaseRead),
+        "unlock" => Some(LockEffect::ReleaseAny),
+        _ => None,
+    }
+}
+
+/// The read lock of a read/write lock: held in read mode.
+fn read_lock_effect(name: &str) -> Option<LockEffect> {
+    match name {
+        "lock" | "lockInterruptibly" => Some(LockEffect::AcquireRead),
+        "unlock" => Some(LockEffect::ReleaseRead),
+        "tryLock" => Some(LockEffect::TryAcquire),
+        _ => None,
+    }
+}
+
+fn plain_lock_effect(name: &str) -> Option<LockEffect> {
+    match name {
         "lock" | "lockInterruptibly" => Some(LockEffect::Acquire),
         "unlock" => Some(LockEffect::Release),
         "tryLock" => Some(LockEffect::TryAcquire),
