@@ -259,17 +259,25 @@ impl<V: Copy + Eq> Default for PathMap<V> {
 /// A total order on bases and steps by [`Sym::fast_cmp`]: cheaper than the content order
 /// and the same in every run (path maps are iterated in this order).
 fn base_cmp(a: &Base, b: &Base) -> std::cmp::Ordering {
-    let rank = |b: &Base| match b {
-        Base::This => (0, 0),
-        Base::Param(i) => (1, *i as usize),
-        Base::Static(_) => (2, 0),
-        Base::Local(i) => (3, *i as usize),
-        Base::Temp(i) => (4, *i as usize),
-    };
-    rank(a).cmp(&rank(b)).then_with(|| match (a, b) {
+    // Most comparisons in a path map are between paths on one base.
+    if a == b {
+        return std::cmp::Ordering::Equal;
+    }
+    base_rank(a).cmp(&base_rank(b)).then_with(|| match (a, b) {
         (Base::Static(x), Base::Static(y)) => x.fast_cmp(*y),
         _ => std::cmp::Ordering::Equal,
     })
+}
+
+/// The kind of base, then its index, in one number (indexes are at most 32 bits).
+fn base_rank(b: &Base) -> u64 {
+    match *b {
+        Base::This => 0,
+        Base::Param(i) => 1 << 32 | u64::from(i),
+        Base::Static(_) => 2 << 32,
+        Base::Local(i) => 3 << 32 | u64::from(i),
+        Base::Temp(i) => 4 << 32 | u64::from(i),
+    }
 }
 
 fn step_cmp(a: &Step, b: &Step) -> std::cmp::Ordering {
@@ -699,6 +707,29 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bases_sort_by_kind_then_index_and_statics_by_their_class() {
+        let (a, b) = (Sym::new("p.A"), Sym::new("p.B"));
+        let (first, second) = if a.fast_cmp(b).is_lt() { (a, b) } else { (b, a) };
+        let order = [
+            Base::This,
+            Base::Param(1),
+            Base::Param(2),
+            Base::Param(u16::MAX),
+            Base::Static(first),
+            Base::Static(second),
+            Base::Local(0),
+            Base::Local(u16::MAX),
+            Base::Temp(0),
+            Base::Temp(u32::MAX),
+        ];
+        for (i, x) in order.iter().enumerate() {
+            for (j, y) in order.iter().enumerate() {
+                assert_eq!(base_cmp(x, y), i.cmp(&j), "{x:?} against {y:?}");
+            }
+        }
+    }
 
     #[test]
     fn only_the_temporaries_not_kept_are_dropped_and_the_order_stays() {

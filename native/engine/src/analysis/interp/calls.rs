@@ -308,12 +308,19 @@ impl<'a, 'e> Interp<'a, 'e> {
         call_site: Option<&CallSite>,
     ) {
         let prepended = &mut self.prepended;
+        let last_prepended = &mut self.last_prepended;
         let last_callee = &mut self.last_callee;
         let mut new_site = || match call_site {
             Some(c) => {
+                let tail = site.trace.tail_id();
+                if let Some((last_call, last_tail, trace)) = last_prepended.as_ref() {
+                    if *last_tail == tail && last_call == c {
+                        return Site { line: site.line, trace: trace.clone() };
+                    }
+                }
                 // The entry holds the callee trace too, so its address is not reused.
                 let trace = prepended
-                    .entry((*c, site.trace.tail_id()))
+                    .entry((*c, tail))
                     .or_insert_with(|| {
                         // A call brings in many accesses: its callee is interned once.
                         let callee = match *last_callee {
@@ -328,6 +335,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     })
                     .1
                     .clone();
+                *last_prepended = Some((*c, tail, trace.clone()));
                 Site { line: site.line, trace }
             }
             None => site.clone(),

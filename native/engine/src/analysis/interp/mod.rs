@@ -179,6 +179,8 @@ struct Interp<'a, 'e> {
     /// extend: the accesses a call brings in share one node per distinct callee trace
     /// instead of one each (most callee accesses have the same, often empty, trace).
     prepended: crate::fxhash::FxHashMap<(CallSite, usize), (Trace, Trace)>,
+    /// The last of those looked up: a call's accesses come one after the other.
+    last_prepended: Option<(CallSite, usize, Trace)>,
     /// The callee of the last trace node made, interned (see `add_callee_access`).
     last_callee: Option<(MethodRef, &'static MethodRef)>,
     /// Whether accesses are recorded: not while a loop's fixpoint is being computed, since
@@ -202,7 +204,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
             };
         }
     }
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_callee: None, recording: true, own_monitor_statics: Vec::new() };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_prepended: None, last_callee: None, recording: true, own_monitor_statics: Vec::new() };
     interp.run();
     interp.summary()
 }
