@@ -216,13 +216,15 @@ impl Encoder {
     }
 
     fn trace(&mut self, t: &Trace) -> i64 {
-        let (site, rest, addr) = match t.split_first() {
-            None => return -1,
-            Some(parts) => parts,
-        };
+        if t.is_empty() {
+            return -1;
+        }
+        // A node met before is known by its address, without reading it.
+        let addr = t.tail_id();
         if let Some(id) = self.node_ids.get(&addr) {
             return *id;
         }
+        let Some((site, rest, _)) = t.split_first() else { return -1 };
         let next = self.trace(rest);
         // Structurally equal nodes share one entry, whatever their addresses.
         let key = (self.methods[&site.callee], site.line, next);
@@ -259,9 +261,12 @@ struct Symbols<'s> {
     strings: FxHashSet<Sym>,
     methods: FxHashSet<MethodRef>,
     fields: FxHashSet<(Sym, Sym)>,
-    /// Access keys by address: the analysis shares equal keys, so most are met many times
-    /// and looked at once.
-    keys: FxHashMap<usize, &'s AccessKey>,
+    /// Access keys in the order first met, and the place of each in that list by its
+    /// address: the analysis shares equal keys, so most are met many times and looked at once.
+    keys: Vec<&'s AccessKey>,
+    key_slots: FxHashMap<usize, u32>,
+    /// The place of each access's key in `keys`, summary after summary, access after access.
+    access_slots: Vec<u32>,
     /// Trace nodes walked, by address.
     nodes: FxHashSet<usize>,
 }
@@ -280,20 +285,27 @@ impl<'s> Symbols<'s> {
             collect_symbols(p, &mut self.strings, &mut self.fields);
         }
         for a in &s.accesses {
-            if self.keys.insert(key_address(a), &a.key).is_none() {
-                collect_symbols(a.key.kind.path(), &mut self.strings, &mut self.fields);
-                if let AccessKind::ContainerRead(_, c) | AccessKind::ContainerWrite(_, c) | AccessKind::InterfaceCall(_, c) =
-                    &a.key.kind
-                {
-                    self.method(c);
+            let slot = match self.key_slots.get(&key_address(a)) {
+                Some(&slot) => slot,
+                None => {
+                    collect_symbols(a.key.kind.path(), &mut self.strings, &mut self.fields);
+                    if let AccessKind::ContainerRead(_, c) | AccessKind::ContainerWrite(_, c) | AccessKind::InterfaceCall(_, c) =
+                        &a.key.kind
+                    {
+                        self.method(c);
+                    }
+                    self.keys.push(&a.key);
+                    let slot = self.keys.len() as u32 - 1;
+                    self.key_slots.insert(key_address(a), slot);
+                    slot
                 }
-            }
-            // Traces share their tails: a node already walked had its rest walked too.
+            };
+            self.access_slots.push(slot);
+            // Traces share their tails: a node already walked had its rest walked too (and
+            // is known by its address, without reading it).
             let mut t = &a.site.trace;
-            while let Some((site, rest, node)) = t.split_first() {
-                if !self.nodes.insert(node) {
-                    break;
-                }
+            while !t.is_empty() && self.nodes.insert(t.tail_id()) {
+                let Some((site, rest, _)) = t.split_first() else { break };
                 self.method(&site.callee);
                 t = rest;
             }
@@ -329,26 +341,27 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
     };
     // Keys in content order (equal keys that were not shared get one entry), so their
     // indexes do not depend on addresses; paths likewise.
-    let mut keyed: Vec<(EncodedKey, usize)> = symbols.keys.iter().map(|(addr, k)| (enc.key(k), *addr)).collect();
+    let mut keyed: Vec<(EncodedKey, u32)> =
+        symbols.keys.iter().enumerate().map(|(slot, k)| (enc.key(k), slot as u32)).collect();
     keyed.sort_unstable();
     let mut keys: Vec<EncodedKey> = Vec::new();
-    let mut key_index: FxHashMap<usize, u32> = FxHashMap::default();
-    key_index.reserve(keyed.len());
-    for (key, addr) in keyed {
+    let mut index_of_slot = vec![0u32; keyed.len()];
+    for (key, slot) in keyed {
         if keys.last() != Some(&key) {
             keys.push(key);
         }
-        key_index.insert(addr, keys.len() as u32 - 1);
+        index_of_slot[slot as usize] = keys.len() as u32 - 1;
     }
     let mut paths: Vec<Vec<i64>> = keys.iter().map(|k| k.1.clone()).collect();
     paths.sort_unstable();
     paths.dedup();
-    // Everything but trace numbering in parallel; traces are numbered in order after.
+    let mut slots = symbols.access_slots.iter();
     let encoded: Vec<(Vec<Vec<i64>>, Vec<(u32, &Access)>)> = summaries
         .iter()
         .map(|(_, s)| {
             let sync = s.synchronized_fields.iter().map(|p| enc.path(p)).collect();
-            let mut accesses: Vec<(u32, &Access)> = s.accesses.iter().map(|a| (key_index[&key_address(a)], a)).collect();
+            let mut accesses: Vec<(u32, &Access)> =
+                s.accesses.iter().zip(slots.by_ref()).map(|(a, slot)| (index_of_slot[*slot as usize], a)).collect();
             // A summary holds a key once, so this order is total.
             accesses.sort_unstable_by_key(|(k, a)| (*k, a.site.line));
             (sync, accesses)
