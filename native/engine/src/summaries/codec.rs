@@ -180,8 +180,9 @@ struct Encoder {
     fields: FxHashMap<(Sym, Sym), u32>,
     calls: Vec<(u32, u32, i64)>,
     call_ids: FxHashMap<(u32, u32, i64), i64>,
-    /// Trace nodes already encoded, by node address (traces share tails).
-    node_ids: FxHashMap<usize, i64>,
+    /// The entry of each trace node [`Symbols`] met, by its place there (`UNNUMBERED` until
+    /// the node is first encoded).
+    node_ids: Vec<i64>,
 }
 
 impl Encoder {
@@ -215,19 +216,20 @@ impl Encoder {
         (kind, self.path(k.kind.path()), callee, access_threads_code(k), k.lock as u8, own_code(k.own_pre))
     }
 
-    fn trace(&mut self, t: &Trace) -> i64 {
-        if t.is_empty() {
+    /// The entry of the trace whose first node is `nodes[place]` (-1: no trace). Entries are
+    /// numbered as first met, a node's next before it.
+    fn trace(&mut self, nodes: &[TraceNodeEntry], place: i64) -> i64 {
+        if place < 0 {
             return -1;
         }
-        // A node met before is known by its address, without reading it.
-        let addr = t.tail_id();
-        if let Some(id) = self.node_ids.get(&addr) {
-            return *id;
+        let known = self.node_ids[place as usize];
+        if known != UNNUMBERED {
+            return known;
         }
-        let Some((site, rest, _)) = t.split_first() else { return -1 };
-        let next = self.trace(rest);
+        let (callee, line, next) = nodes[place as usize];
+        let next = self.trace(nodes, next);
         // Structurally equal nodes share one entry, whatever their addresses.
-        let key = (self.methods[&site.callee], site.line, next);
+        let key = (self.methods[&callee], line, next);
         let id = match self.call_ids.get(&key) {
             Some(id) => *id,
             None => {
@@ -237,7 +239,7 @@ impl Encoder {
                 id
             }
         };
-        self.node_ids.insert(addr, id);
+        self.node_ids[place as usize] = id;
         id
     }
 }
@@ -265,11 +267,21 @@ struct Symbols<'s> {
     /// address: the analysis shares equal keys, so most are met many times and looked at once.
     keys: Vec<&'s AccessKey>,
     key_slots: FxHashMap<usize, u32>,
-    /// The place of each access's key in `keys`, summary after summary, access after access.
-    access_slots: Vec<u32>,
-    /// Trace nodes walked, by address.
-    nodes: FxHashSet<usize>,
+    /// Trace nodes in the order first met (a node's next before it), and the place of each
+    /// in that list by its address: traces share their tails.
+    nodes: Vec<TraceNodeEntry>,
+    node_slots: FxHashMap<usize, u32>,
+    /// For each access, summary after summary: the place of its key in `keys` and of its
+    /// trace's first node in `nodes` (-1: no trace).
+    access_slots: Vec<(u32, i64)>,
 }
+
+/// A trace node as [`Symbols`] keeps it: callee, line, and the place of the next node (-1:
+/// none).
+type TraceNodeEntry = (MethodRef, u32, i64);
+
+/// A trace node not yet given its entry in [`Encoded::calls`].
+const UNNUMBERED: i64 = -2;
 
 impl<'s> Symbols<'s> {
     fn method(&mut self, m: &MethodRef) {
@@ -277,6 +289,25 @@ impl<'s> Symbols<'s> {
         self.strings.insert(m.name);
         self.strings.insert(m.descriptor);
         self.methods.insert(*m);
+    }
+
+    /// The place of the trace's first node in `nodes` (-1: no trace). A node met before is
+    /// known by its address, without reading it; its rest was met with it.
+    fn trace(&mut self, t: &Trace) -> i64 {
+        if t.is_empty() {
+            return -1;
+        }
+        let address = t.tail_id();
+        if let Some(&place) = self.node_slots.get(&address) {
+            return i64::from(place);
+        }
+        let Some((site, rest, _)) = t.split_first() else { return -1 };
+        let next = self.trace(rest);
+        self.method(&site.callee);
+        self.nodes.push((site.callee, site.line, next));
+        let place = self.nodes.len() as u32 - 1;
+        self.node_slots.insert(address, place);
+        i64::from(place)
     }
 
     fn summary(mut self, m: &MethodRef, s: &'s Summary) -> Symbols<'s> {
@@ -300,15 +331,8 @@ impl<'s> Symbols<'s> {
                     slot
                 }
             };
-            self.access_slots.push(slot);
-            // Traces share their tails: a node already walked had its rest walked too (and
-            // is known by its address, without reading it).
-            let mut t = &a.site.trace;
-            while !t.is_empty() && self.nodes.insert(t.tail_id()) {
-                let Some((site, rest, _)) = t.split_first() else { break };
-                self.method(&site.callee);
-                t = rest;
-            }
+            let trace = self.trace(&a.site.trace);
+            self.access_slots.push((slot, trace));
         }
         self
     }
@@ -337,7 +361,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         fields: fields.iter().enumerate().map(|(i, f)| (*f, i as u32)).collect(),
         calls: Vec::new(),
         call_ids: FxHashMap::default(),
-        node_ids: FxHashMap::default(),
+        node_ids: vec![UNNUMBERED; symbols.nodes.len()],
     };
     // Keys in content order (equal keys that were not shared get one entry), so their
     // indexes do not depend on addresses; paths likewise.
@@ -356,14 +380,18 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
     paths.sort_unstable();
     paths.dedup();
     let mut slots = symbols.access_slots.iter();
-    let encoded: Vec<(Vec<Vec<i64>>, Vec<(u32, &Access)>)> = summaries
+    let encoded: Vec<(Vec<Vec<i64>>, Vec<(u32, u32, i64)>)> = summaries
         .iter()
         .map(|(_, s)| {
             let sync = s.synchronized_fields.iter().map(|p| enc.path(p)).collect();
-            let mut accesses: Vec<(u32, &Access)> =
-                s.accesses.iter().zip(slots.by_ref()).map(|(a, slot)| (index_of_slot[*slot as usize], a)).collect();
+            let mut accesses: Vec<(u32, u32, i64)> = s
+                .accesses
+                .iter()
+                .zip(slots.by_ref())
+                .map(|(a, (slot, trace))| (index_of_slot[*slot as usize], a.site.line, *trace))
+                .collect();
             // A summary holds a key once, so this order is total.
-            accesses.sort_unstable_by_key(|(k, a)| (*k, a.site.line));
+            accesses.sort_unstable_by_key(|(key, line, _)| (*key, *line));
             (sync, accesses)
         })
         .collect();
@@ -371,11 +399,11 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
     for ((m, s), (sync, accesses)) in summaries.iter().zip(encoded) {
         let mut previous = 0;
         let mut columns: EncodedAccesses = Default::default();
-        for (key, a) in accesses {
+        for (key, line, trace) in accesses {
             columns.0.push(key - previous);
             previous = key;
-            columns.1.push(a.site.line);
-            columns.2.push(enc.trace(&a.site.trace));
+            columns.1.push(line);
+            columns.2.push(enc.trace(&symbols.nodes, trace));
         }
         let accesses = columns;
         out_summaries.push((
