@@ -703,7 +703,6 @@ impl Summary {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

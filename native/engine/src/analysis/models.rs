@@ -58,20 +58,18 @@ pub fn lock_effect(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> O
 /// lock), with read-mode acquisitions told apart.
 fn lock_effect_by_hierarchy(table: &ClassTable, callee: &MethodRef) -> Option<LockEffect> {
     let name = callee.name.as_str();
-    let (stamped, read, plain) = (stamped_lock_effect(name), read_lock_effect(name), plain_lock_effect(name));
     // Most calls are to other methods: the names first, the supertypes only for these.
-    if stamped.is_none() && read.is_none() && plain.is_none() {
+    if stamped_lock_effect(name).is_none() && lock_class_effect(name, false).is_none() {
         return None;
     }
     if table.is_subtype_of_any(callee.class, STAMPED_LOCK) {
-        stamped
-    } else if table.is_subtype_of_any(callee.class, READ_LOCK_CLASSES) {
-        read
-    } else if table.is_subtype_of_any(callee.class, LOCK_CLASSES) {
-        plain
-    } else {
-        None
+        return stamped_lock_effect(name);
     }
+    let read = table.is_subtype_of_any(callee.class, READ_LOCK_CLASSES);
+    if !read && !table.is_subtype_of_any(callee.class, LOCK_CLASSES) {
+        return None;
+    }
+    lock_class_effect(name, read)
 }
 
 fn stamped_lock_effect(name: &str) -> Option<LockEffect> {
@@ -85,18 +83,11 @@ fn stamped_lock_effect(name: &str) -> Option<LockEffect> {
     }
 }
 
-/// The read lock of a read/write lock: held in read mode.
-fn read_lock_effect(name: &str) -> Option<LockEffect> {
+/// A `Lock` method's effect; `read`: the read lock of a read/write lock, held in read mode.
+fn lock_class_effect(name: &str, read: bool) -> Option<LockEffect> {
     match name {
-        "lock" | "lockInterruptibly" => Some(LockEffect::AcquireRead),
-        "unlock" => Some(LockEffect::ReleaseRead),
-        "tryLock" => Some(LockEffect::TryAcquire),
-        _ => None,
-    }
-}
-
-fn plain_lock_effect(name: &str) -> Option<LockEffect> {
-    match name {
+        "lock" | "lockInterruptibly" if read => Some(LockEffect::AcquireRead),
+        "unlock" if read => Some(LockEffect::ReleaseRead),
         "lock" | "lockInterruptibly" => Some(LockEffect::Acquire),
         "unlock" => Some(LockEffect::Release),
         "tryLock" => Some(LockEffect::TryAcquire),

@@ -205,12 +205,7 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
     };
     let shape = |r: &MethodRef| shapes.get(r).cloned();
     phase(start, "callee facts");
-    let takes_lock = |r: &MethodRef| {
-        by_ref.get(r).map_or(false, |&i| {
-            let e = &methods[i];
-            own_code_concurrent[i] || inputs.classes[e.class].methods[e.index].header.flags & ACC_SYNCHRONIZED != 0
-        })
-    };
+    let takes_lock = |r: &MethodRef| by_ref.get(r).is_some_and(|&i| takes_lock(inputs, &methods, &own_code_concurrent, i));
     let keys = super::shared_keys::SharedKeys::default();
     let env = Env {
         table,
@@ -340,7 +335,7 @@ struct Demand {
 /// `@GuardedBy` field or inherited methods in its pool is a candidate at once. Of the other
 /// classes, only the methods of the pool whose own code may make them run on any thread are
 /// needed first (deferred): a lock, a thread annotation or assertion, a call to a method of
-/// the class that takes a lock, a thread query, a handoff at any depth, a call to a method
+/// the class that takes a lock (with `callee_lock_evidence`), a thread query, a handoff at any depth, a call to a method
 /// that may return a thread query's answer. Their classes are candidates if their summaries
 /// say so (on the corpus, 348 of 1,265 classes with such methods are not).
 fn needed_for_reporting(
@@ -415,16 +410,16 @@ fn needed_for_reporting(
             }
         }
     }
-    let takes_lock = |c: usize| {
-        let e = &methods[c];
-        graph.own_code_concurrent[c] || inputs.classes[e.class].methods[e.index].header.flags & ACC_SYNCHRONIZED != 0
+    // A lock taken by a method of the same class is evidence only with `callee_lock_evidence`.
+    let calls_own_class_lock = |i: usize, c: usize| {
+        ext.callee_lock_evidence && methods[c].class == methods[i].class && takes_lock(inputs, methods, &graph.own_code_concurrent, c)
     };
     let may_run_on_any_thread = |i: usize| {
         methods[i].facts.initial_threads == Threads::AnyThread
             || graph.own_code_concurrent[i]
             || reaches_handoff[i]
             || graph.queries_thread[i]
-            || edges[i].iter().any(|&c| may_return_query[c] || (methods[c].class == methods[i].class && takes_lock(c)))
+            || edges[i].iter().any(|&c| may_return_query[c] || calls_own_class_lock(i, c))
     };
     // Candidates at once, and the classes whose summaries will tell.
     let decided: Vec<bool> = (0..inputs.classes.len())
@@ -447,6 +442,12 @@ fn needed_for_reporting(
     let deferred_classes: FxHashSet<usize> = deferred.iter().map(|&i| methods[i].class).collect();
     let may_need = with_callees(edges, promotion_roots(inputs, methods, by_ref, &pooled_inherited, &deferred_classes), needed.clone());
     Demand { needed, candidate, deferred, may_need, pooled_inherited }
+}
+
+/// Whether method `i` takes a lock in its own code (8.5) or is `synchronized`.
+fn takes_lock(inputs: &Inputs<'_>, methods: &[MethodEntry], own_code_concurrent: &[bool], i: usize) -> bool {
+    let e = &methods[i];
+    own_code_concurrent[i] || inputs.classes[e.class].methods[e.index].header.flags & ACC_SYNCHRONIZED != 0
 }
 
 /// By method: whether it is one of `marked` or calls one, at any depth, through callers

@@ -271,6 +271,12 @@ impl ClassTable {
         let is_ctor = m.name.as_str() == "<init>";
         self.find_in_supertypes(m.class, |c| {
             let h = self.get(c)?;
+            // The methods `m` overrides here, found once for all the predicates.
+            let overridden: Vec<&MethodHeader> = if !is_ctor && c != m.class {
+                h.methods.iter().filter(|om| om.name == m.name && om.param_types() == params).collect()
+            } else {
+                Vec::new()
+            };
             for (k, pred) in preds.iter().enumerate() {
                 if hits[k].is_some() {
                     continue;
@@ -281,13 +287,9 @@ impl ClassTable {
                     }
                     continue;
                 }
-                if !is_ctor && c != m.class {
-                    let overridden = h.methods.iter().any(|om| {
-                        om.name == m.name && om.param_types() == params && om.annotations.iter().any(|a| pred(a))
-                    });
-                    if overridden && hit(&mut hits, k, L1Hit::Override) {
-                        return Some(());
-                    }
+                let annotated = overridden.iter().any(|om| om.annotations.iter().any(|a| pred(a)));
+                if annotated && hit(&mut hits, k, L1Hit::Override) {
+                    return Some(());
                 }
             }
             None
