@@ -69,8 +69,8 @@ if [ "$install" = 1 ]; then
 fi
 
 [ "$analyse" = 1 ] || exit 0
-cargo build --release -q -p racer
-racer="$root/target/release/racer"
+cargo build --profile dist -q -p racer
+racer="$root/target/dist/racer"
 
 # Every real jar once (Debian links versioned names to the same file).
 if [ "$report_only" = 0 ]; then

@@ -13,7 +13,7 @@ long transitive upstream), compiles it with one javac run, then analyses it
 and reports both totals, for each module count given (e.g. 25 50 100 200), so that the
 growth of the module-by-module total as the module count doubles can be read off.
 
-    bench/multimodule.py [--racer target/release/racer] [--classes 20] [--threads 2] 25 50 100 200
+    bench/multimodule.py [--racer target/dist/racer] [--classes 20] [--threads 2] 25 50 100 200
 """
 
 import argparse
@@ -201,7 +201,7 @@ def run_size(racer, modules, classes, threads):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--racer", default=os.path.join(os.path.dirname(__file__), "..", "target", "release", "racer"))
+    ap.add_argument("--racer", default=os.path.join(os.path.dirname(__file__), "..", "target", "dist", "racer"))
     ap.add_argument("--classes", type=int, default=20, help="classes per module")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("sizes", type=int, nargs="*", default=[25, 50, 100, 200])

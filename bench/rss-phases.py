@@ -3,7 +3,7 @@
 resident memory every 50 ms, and prints each phase line with the peak RSS seen since the
 previous one (a poor man's heap profile; no instrumentation needed).
 
-    bench/rss-phases.py [--racer target/release/racer] -- analyze --quiet --format json --output /tmp/r.json JAR...
+    bench/rss-phases.py [--racer target/dist/racer] -- analyze --quiet --format json --output /tmp/r.json JAR...
 """
 import os
 import subprocess
@@ -12,7 +12,7 @@ import threading
 import time
 
 args = sys.argv[1:]
-racer = os.path.join(os.path.dirname(__file__), "..", "target", "release", "racer")
+racer = os.path.join(os.path.dirname(__file__), "..", "target", "dist", "racer")
 if len(args) >= 2 and args[0] == "--racer":
     racer, args = args[1], args[2:]
 if args and args[0] == "--":

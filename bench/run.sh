@@ -32,8 +32,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-cargo build --release -q -p racer
-racer="$root/target/release/racer"
+cargo build --profile dist -q -p racer
+racer="$root/target/dist/racer"
 mapfile -t jars < <(scripts/corpus.sh)
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

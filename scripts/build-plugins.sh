@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds what the build-tool plugins need, in order:
-#   1. the native engine and JNI library (cargo, release mode);
+#   1. the native engine and JNI library (cargo, `dist` profile: release with whole-program
+#      optimisation);
 #   2. bridge/ (dev.racer:racer-bridge, bundling libracer_jni.so), installed into the local
 #      Maven repository (~/.m2) where the plugins pick it up;
 #   3. the Gradle plugin jar gradle-plugin/build/libs/racer-gradle-plugin-<version>.jar (bridge
@@ -8,7 +9,7 @@
 #   4. the Maven plugin (maven-plugin/), installed into ~/.m2;
 #   5. dev.racer:racer-annotations (annotations/), installed into ~/.m2 by Maven, and built once
 #      more by its build.gradle to check that both build setups produce the same classes.
-# Idempotent; pass --skip-cargo to reuse an existing target/release/libracer_jni.so.
+# Idempotent; pass --skip-cargo to reuse an existing target/dist/libracer_jni.so.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -24,10 +25,10 @@ done
 scripts/setup.sh
 
 if ! $skip_cargo; then
-    echo "== cargo build --release --workspace"
-    cargo build --release --workspace
+    echo "== cargo build --profile dist --workspace"
+    cargo build --profile dist --workspace
 fi
-[ -f target/release/libracer_jni.so ] || { echo "build-plugins: target/release/libracer_jni.so is missing" >&2; exit 1; }
+[ -f target/dist/libracer_jni.so ] || { echo "build-plugins: target/dist/libracer_jni.so is missing" >&2; exit 1; }
 
 echo "== bridge (dev.racer:racer-bridge) -> ~/.m2"
 (cd bridge && mvn -q -B clean install -DskipTests)
