@@ -37,6 +37,8 @@ fn main() -> ExitCode {
 
 fn run(cli: cli::Analyze) -> ExitCode {
     pages::fit_to_input(&cli.request.inputs);
+    // The run ends with `exit_without_freeing`.
+    racer::memory::process_ends_after_run();
     let response = match racer::analyze(&cli.request) {
         Ok(response) => response,
         Err(e) => return error(&e.0),

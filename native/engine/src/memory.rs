@@ -12,7 +12,7 @@
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicIsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 
 /// Live bytes counted so far by all threads; each thread adds its own changes in batches.
 static LIVE: AtomicIsize = AtomicIsize::new(0);
@@ -121,6 +121,26 @@ pub fn check() {
     }
 }
 
+/// Set by a process that ends with `_exit` as soon as its output is written (the `racer`
+/// command): what a run drops at its end is then left for the kernel to take back whole.
+static PROCESS_ENDS_AFTER_RUN: AtomicBool = AtomicBool::new(false);
+
+/// Declares that the process ends right after the run (see [`free_off_path`]).
+pub fn process_ends_after_run() {
+    PROCESS_ENDS_AFTER_RUN.store(true, Ordering::Relaxed);
+}
+
+/// Frees what a run no longer needs without keeping its caller waiting: on another thread
+/// (a large program model takes a noticeable time to free), or not at all in a process
+/// that is about to end, where that thread would only take a core from the output.
+pub fn free_off_path<T: Send + 'static>(value: T) {
+    if PROCESS_ENDS_AFTER_RUN.load(Ordering::Relaxed) {
+        std::mem::forget(value);
+    } else {
+        std::thread::spawn(move || drop(value));
+    }
+}
+
 /// Parses a size such as `512m`, `2g`, `2G`, `1500M`, `4096k` or plain bytes into bytes.
 pub fn parse_size(text: &str) -> Result<usize, String> {
     let t = text.trim();
@@ -145,6 +165,25 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Says on a channel when it is dropped.
+    struct Tells(std::sync::mpsc::Sender<()>);
+    impl Drop for Tells {
+        fn drop(&mut self) {
+            let _ = self.0.send(());
+        }
+    }
+
+    #[test]
+    fn off_path_frees_on_another_thread_until_the_process_is_said_to_end() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        free_off_path(Tells(tx.clone()));
+        assert!(rx.recv_timeout(std::time::Duration::from_secs(10)).is_ok(), "freed");
+        // The flag is for the whole process: other tests here only leak what they free.
+        process_ends_after_run();
+        free_off_path(Tells(tx));
+        assert!(rx.recv_timeout(std::time::Duration::from_millis(200)).is_err(), "left to the exit");
+    }
 
     #[test]
     fn sizes() {

@@ -162,8 +162,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         request.reports.html.as_deref(),
     );
     crate::report::write_reports_with(request, &response, &sources)?;
-    // Freeing the whole program model takes a noticeable time; do it off the caller's path.
-    std::thread::spawn(move || drop((analysis, classes, table)));
+    crate::memory::free_off_path((analysis, classes, table));
     Ok(response)
 }
 
