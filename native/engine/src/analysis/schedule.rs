@@ -71,7 +71,7 @@ pub fn take_bodies(classes: &mut [Arc<Class>]) -> Bodies {
         .collect()
 }
 
-pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
+pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let start = std::time::Instant::now();
     let table = inputs.table;
     let slots: Vec<(usize, usize)> = bodies
@@ -179,7 +179,7 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
             (demand, facts)
         },
     );
-    let Demand { needed, mut candidate, deferred, pooled_inherited, .. } = demand;
+    let Demand { needed, mut candidate, deferred, pooled_inherited, may_need } = demand;
     let CallGraph { edges, own_code_concurrent, .. } = graph;
     let needed: Vec<AtomicBool> = needed.into_iter().map(AtomicBool::new).collect();
     facts.handed_classes = handed_classes;
@@ -188,6 +188,8 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
         inputs.classes.iter().map(|c| &*c.header),
         methods.par_iter().filter_map(|e| bodies[e.class][e.index].as_ref().map(|b| (&e.mref, b))),
     );
+    free_unreachable_bodies(&mut bodies, &methods, &edges, may_need);
+    phase(start, "bodies no round needs freed");
     let cells: Vec<OnceCell<Arc<Summary>>> = (0..methods.len()).map(|_| OnceCell::new()).collect();
     let empty = Arc::new(Summary::empty());
     let callee = |r: &MethodRef| -> Callee<'_> {
@@ -305,6 +307,30 @@ pub fn run(inputs: &Inputs<'_>, bodies: Bodies) -> Analysis {
     // of a few percent of the run, done off the way.
     std::thread::spawn(move || drop((bodies, facts, edges, order, keys, shapes)));
     Analysis { methods, summaries, by_ref, pooled_inherited }
+}
+
+/// Frees, before any method is analysed, the bodies that no round can need: those outside
+/// `may_need` that no initializer reaches (the last round, 8.4, summarises initializers
+/// decided only then). The analysis's own allocations then reuse their memory.
+fn free_unreachable_bodies(bodies: &mut Bodies, methods: &[MethodEntry], edges: &[Vec<usize>], may_need: Vec<bool>) {
+    let initializers =
+        (0..methods.len()).filter(|&i| matches!(methods[i].mref.name.as_str(), "<init>" | "<clinit>")).collect();
+    let keep = with_callees(edges, initializers, may_need);
+    // `methods` lists the bodies class by class, in order.
+    let mut first = vec![0usize; bodies.len() + 1];
+    for e in methods {
+        first[e.class + 1] += 1;
+    }
+    for ci in 0..bodies.len() {
+        first[ci + 1] += first[ci];
+    }
+    bodies.par_iter_mut().enumerate().for_each(|(ci, class)| {
+        for i in first[ci]..first[ci + 1] {
+            if !keep[i] {
+                class[methods[i].index] = None;
+            }
+        }
+    });
 }
 
 /// What reporting needs summarised, as worked out before any method is analysed.
