@@ -22,6 +22,7 @@ use crate::api::{Diagnostic, Error};
 use crate::classfile::model::*;
 use crate::fxhash::FxHashSet;
 use crate::hierarchy::{ClassTable, Origin};
+use crate::interned::ByAddress;
 use crate::input::{self, ClasspathIndex};
 use crate::summaries::{Upstream, UpstreamFiles};
 use crate::sym::Sym;
@@ -51,18 +52,14 @@ pub fn load(
     let want = Wanted { calls_and_fields: !files.is_empty(), names: !files.is_empty() || !index.is_empty() };
     let own = if want.calls_and_fields { OwnMembers::of(classes, files) } else { OwnMembers::default() };
     // Gathered per worker, then merged: a set per class would be built and merged again.
-    let References(mut wanted, mut calls, field_refs) = classes
+    let scanned = classes
         .par_iter()
-        .fold(References::default, |mut r, c| {
-            r.add(c, want, &own);
+        .fold(Scanned::default, |mut r, c| {
+            r.add(c, want, own.platform_upstream);
             r
         })
-        .reduce(References::default, |mut a, b| {
-            a.0.extend(b.0);
-            a.1.extend(b.1);
-            a.2.extend(b.2);
-            a
-        });
+        .reduce(Scanned::default, Scanned::merge);
+    let References { names: mut wanted, mut calls, fields: field_refs, dispatched } = scanned.references(want, &own);
     if timing {
         eprintln!("racer: timing:   references of the analysed code: {:.3}s", started.elapsed().as_secs_f64());
     }
@@ -88,6 +85,16 @@ pub fn load(
                     .filter(|m| table.origin(m.class) == Some(Origin::Upstream));
                 calls.extend(from_upstream);
             }
+            // Of the calls on objects the bodies allocate, those where the object's class is
+            // a subtype of the named one (the others never dispatch there).
+            let table = &*table;
+            calls.par_extend(
+                dispatched
+                    .par_iter()
+                    .filter(|(class, m)| table.is_subtype(*class, m.class))
+                    .map(|(class, m)| MethodRef { class: *class, ..*m })
+                    .filter(|m| own.call_may_reach_upstream(m)),
+            );
         }
         // Constructors and class initialisers of the upstream classes declaring fields the
         // code reads or writes (resolved now that the supertypes are in), or that upstream
@@ -106,18 +113,20 @@ pub fn load(
                 );
             }
         }
+        // A call into the classpath or the JDK cannot resolve to an upstream module's class
+        // (the classpath lies below the modules), so only these are resolved.
+        let resolved: Vec<[MethodRef; 2]> = {
+            let table = &*table;
+            calls
+                .par_drain()
+                .filter(|m| matches!(table.origin(m.class), Some(Origin::Analysed | Origin::Upstream)))
+                .map(|m| [m, table.resolve_method(&m).unwrap_or(m)])
+                .collect()
+        };
         let mut batch: Vec<MethodRef> = Vec::new();
-        for m in calls.drain() {
-            // A call into the classpath or the JDK cannot resolve to an upstream module's
-            // class (the classpath lies below the modules), so only these are resolved.
-            if !matches!(table.origin(m.class), Some(Origin::Analysed | Origin::Upstream)) {
-                continue;
-            }
-            let resolved = table.resolve_method(&m).unwrap_or(m);
-            for r in [m, resolved] {
-                if table.origin(r.class) == Some(Origin::Upstream) && asked.insert(r) {
-                    batch.push(r);
-                }
+        for r in resolved.into_iter().flatten() {
+            if table.origin(r.class) == Some(Origin::Upstream) && asked.insert(r) {
+                batch.push(r);
             }
         }
         if batch.is_empty() {
@@ -199,10 +208,83 @@ struct Wanted {
     calls_and_fields: bool,
 }
 
-/// The classes code names (supertypes, field and method owners), the methods it calls and
-/// the fields it reads or writes.
+/// What the analysed code refers to: the classes it names (supertypes, field and method
+/// owners), the methods it calls and the fields it reads or writes that may be upstream,
+/// and the virtual calls on objects its bodies allocate.
 #[derive(Default)]
-struct References(FxHashSet<Sym>, FxHashSet<MethodRef>, FxHashSet<FieldRef>);
+struct References {
+    names: FxHashSet<Sym>,
+    calls: FxHashSet<MethodRef>,
+    fields: FxHashSet<FieldRef>,
+    dispatched: Vec<(Sym, MethodRef)>,
+}
+
+/// The references of some classes' code, distinct by address (instructions hold interned
+/// ones): a reference recurs in many instructions, and is looked at once after the scan.
+#[derive(Default)]
+struct Scanned {
+    supertypes: FxHashSet<Sym>,
+    methods: FxHashSet<ByAddress<MethodRef>>,
+    fields: FxHashSet<ByAddress<FieldRef>>,
+    /// Virtual calls with each other class their calling body allocates: on an object of
+    /// that class (if it is a subtype), the call may run that class's method
+    /// (fresh_receiver_dispatch), whose summary may then be wanted too.
+    dispatched: FxHashSet<(Sym, ByAddress<MethodRef>)>,
+}
+
+impl Scanned {
+    fn add(&mut self, class: &Class, want: Wanted, platform_upstream: bool) {
+        if !want.names && !want.calls_and_fields {
+            return;
+        }
+        self.supertypes.extend(class.header.supertypes());
+        for m in &class.methods {
+            let Some(body) = &m.body else { continue };
+            // Only an upstream module's class can have an upstream summary.
+            let mut allocated = if want.calls_and_fields { body.allocated_classes() } else { Vec::new() };
+            allocated.retain(|c| !is_platform(*c, platform_upstream));
+            for insn in &body.insns {
+                match insn {
+                    Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
+                        self.fields.insert(ByAddress(f));
+                    }
+                    Insn::Invoke { method, kind } => {
+                        self.methods.insert(ByAddress(method));
+                        if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
+                            for &class in allocated.iter().filter(|&&c| c != method.class) {
+                                self.dispatched.insert((class, ByAddress(method)));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn merge(mut self, other: Scanned) -> Scanned {
+        self.supertypes.extend(other.supertypes);
+        self.methods.extend(other.methods);
+        self.fields.extend(other.fields);
+        self.dispatched.extend(other.dispatched);
+        self
+    }
+
+    fn references(self, want: Wanted, own: &OwnMembers) -> References {
+        let mut names = self.supertypes;
+        names.extend(self.fields.iter().map(|f| f.0.class));
+        names.extend(self.methods.iter().map(|m| m.0.class));
+        if !want.calls_and_fields {
+            return References { names, ..References::default() };
+        }
+        References {
+            names,
+            calls: self.methods.iter().map(|m| *m.0).filter(|m| own.call_may_reach_upstream(m)).collect(),
+            fields: self.fields.iter().map(|f| *f.0).filter(|f| own.field_may_be_upstream(f)).collect(),
+            dispatched: self.dispatched.into_iter().map(|(class, m)| (class, *m.0)).collect(),
+        }
+    }
+}
 
 /// The methods and fields the analysed classes declare: a call or field reference naming
 /// one of them resolves to it, so it needs nothing from upstream. Nor does one into
@@ -217,13 +299,19 @@ struct OwnMembers {
 
 impl OwnMembers {
     fn of(classes: &[Arc<Class>], files: &UpstreamFiles) -> OwnMembers {
-        let mut own = OwnMembers { platform_upstream: files.has_packages_under("java."), ..OwnMembers::default() };
-        for c in classes {
-            let class = c.header.name;
-            own.methods.extend(c.header.methods.iter().map(|m| MethodRef { class, name: m.name, descriptor: m.descriptor }));
-            own.fields.extend(c.header.fields.iter().map(|f| (class, f.name)));
-        }
-        own
+        let (methods, fields) = rayon::join(
+            || {
+                classes
+                    .par_iter()
+                    .flat_map_iter(|c| {
+                        let class = c.header.name;
+                        c.header.methods.iter().map(move |m| MethodRef { class, name: m.name, descriptor: m.descriptor })
+                    })
+                    .collect()
+            },
+            || classes.par_iter().flat_map_iter(|c| c.header.fields.iter().map(|f| (c.header.name, f.name))).collect(),
+        );
+        OwnMembers { methods, fields, platform_upstream: files.has_packages_under("java.") }
     }
 
     fn call_may_reach_upstream(&self, m: &MethodRef) -> bool {
@@ -235,57 +323,22 @@ impl OwnMembers {
     }
 
     fn is_platform(&self, class: Sym) -> bool {
-        !self.platform_upstream && class.as_str().starts_with("java.")
+        is_platform(class, self.platform_upstream)
     }
 }
 
-impl References {
-    fn add(&mut self, class: &Class, want: Wanted, own: &OwnMembers) {
-        if !want.names && !want.calls_and_fields {
-            return;
-        }
-        self.0.extend(class.header.supertypes());
-        for m in &class.methods {
-            let Some(body) = &m.body else { continue };
-            // A call on an object the body allocates may run the allocated class's method
-            // (fresh_receiver_dispatch): its summary may be wanted too.
-            let allocated = if want.calls_and_fields { body.allocated_classes() } else { Vec::new() };
-            for insn in &body.insns {
-                match insn {
-                    Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
-                        self.0.insert(f.class);
-                        if want.calls_and_fields && own.field_may_be_upstream(f) {
-                            self.2.insert(**f);
-                        }
-                    }
-                    Insn::Invoke { method, kind } => {
-                        self.0.insert(method.class);
-                        if want.calls_and_fields {
-                            let mut call = |m: MethodRef| {
-                                if own.call_may_reach_upstream(&m) {
-                                    self.1.insert(m);
-                                }
-                            };
-                            call(**method);
-                            if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
-                                for &class in allocated.iter().filter(|&&c| c != method.class) {
-                                    call(MethodRef { class, ..**method });
-                                }
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
+/// A class of `java.*`, which only the platform defines unless an upstream file has such
+/// classes.
+fn is_platform(class: Sym, platform_upstream: bool) -> bool {
+    !platform_upstream && class.as_str().starts_with("java.")
 }
 
 /// The classes the code of `class` names: supertypes, field and method owners.
 pub fn names(class: &Class) -> FxHashSet<Sym> {
-    let mut r = References::default();
-    r.add(class, Wanted { names: true, calls_and_fields: false }, &OwnMembers::default());
-    r.0
+    let want = Wanted { names: true, calls_and_fields: false };
+    let mut scanned = Scanned::default();
+    scanned.add(class, want, false);
+    scanned.references(want, &OwnMembers::default()).names
 }
 
 /// The classes an upstream summary names (static roots, field owners, container and
