@@ -92,6 +92,16 @@ pub(super) struct Group<'a> {
 }
 
 impl<'a> Grouper<'a> {
+    /// A grouper for `entries` entries: its tables are sized once, not grown step by step
+    /// (each step moving every entry).
+    pub(super) fn with_capacity(entries: usize) -> Grouper<'a> {
+        Grouper {
+            by_key: FxHashMap::with_capacity_and_hasher(entries, Default::default()),
+            pending: Vec::with_capacity(entries),
+            ..Grouper::default()
+        }
+    }
+
     pub(super) fn push(&mut self, a: &Access, method: usize, entry: Entry<'a>) {
         let on_formal = matches!(a.key.kind.path().base, Base::Param(_));
         let address = (Arc::as_ptr(&a.key) as usize, if on_formal { method } else { 0 });

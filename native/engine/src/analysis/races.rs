@@ -149,7 +149,10 @@ impl<'a> ClassReporter<'a> {
         if !any_thread && !guarded_fields {
             return Vec::new();
         }
-        let mut grouper = Grouper::default();
+        let own_entries: usize =
+            self.methods.iter().filter(|&&i| self.is_reportable(i)).map(|&i| self.analysis.summaries[i].accesses.len()).sum();
+        let inherited_entries: usize = inherited.iter().map(|(_, s)| s.accesses.len()).sum();
+        let mut grouper = Grouper::with_capacity(own_entries + inherited_entries);
         let mut rank = 0u32;
         for &i in self.methods {
             if !self.is_reportable(i) {

@@ -71,6 +71,12 @@ impl AccessSet {
         self.table.find_mut(key.hash(), |e| e.key.same(key)).map(|e| &mut e.site)
     }
 
+    /// Makes room for `more` keys: a large callee summary then grows the table once, not
+    /// by doubling after doubling (each moving every entry).
+    pub(super) fn reserve(&mut self, more: usize) {
+        self.table.reserve(more, |e| e.key.hash());
+    }
+
     /// Adds a key not in the set.
     pub(super) fn insert(&mut self, key: NewKey, site: Site) {
         self.table.insert_unique(key.hash(), Entry { key, site }, |e| e.key.hash());

@@ -264,6 +264,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 e.insert(self.line);
             }
         }
+        self.accesses.reserve(s.accesses.len());
         for acc in &s.accesses {
             let path = acc.key.kind.path();
             // The callee reassigned the formal before this access: it is not on the caller's
