@@ -19,7 +19,7 @@ pub(super) struct Entry<'a> {
     /// A method inherited from a superclass (extensions `inherited_accesses`,
     /// `thread_safe_inherited`): its entries
     /// are conflicts and concurrency evidence only, reported in their own class.
-    pub(super) inherited: Option<MethodRef>,
+    pub(super) inherited: Option<&'a MethodRef>,
     /// The method's place in processing order (8.6): the class's reportable methods in
     /// declaration order, then the inherited ones.
     pub(super) rank: u32,
@@ -74,13 +74,23 @@ fn group_key(a: &Access, method: usize) -> GroupKey {
 pub(super) struct Grouper<'a> {
     keys: Vec<GroupKey>,
     by_group: FxHashMap<GroupKey, u32>,
-    /// The group of an access key already met, by the key's address (and the method, for a
-    /// key on a formal): callers carry their callees' shared keys, so most entries find their
-    /// group without building, hashing or comparing a path.
-    by_key: FxHashMap<(usize, usize), u32>,
+    /// What is known of an access key already met, by the key's address: callers carry their
+    /// callees' shared keys, so most entries are placed without reading their key at all.
+    by_key: FxHashMap<usize, KeyInfo>,
+    /// The group of a key on a formal, by the key's address and the method: the same formal
+    /// of two methods is two locations.
+    by_formal: FxHashMap<(usize, usize), u32>,
     /// The entries with their groups, in the order pushed; split into groups at the end,
     /// when the sizes are known.
     pending: Vec<(u32, Entry<'a>)>,
+}
+
+/// An access key met before: its group (none for a key on a formal, see
+/// [`Grouper::by_formal`]) and, for an access of handed code, the thread it is handed to.
+#[derive(Clone, Copy)]
+struct KeyInfo {
+    group: Option<u32>,
+    handed_thread: Option<Threads>,
 }
 
 pub(super) struct Group<'a> {
@@ -102,26 +112,59 @@ impl<'a> Grouper<'a> {
         }
     }
 
-    pub(super) fn push(&mut self, a: &Access, method: usize, entry: Entry<'a>) {
-        let on_formal = matches!(a.key.kind.path().base, Base::Param(_));
-        let address = (Arc::as_ptr(&a.key) as usize, if on_formal { method } else { 0 });
-        let g = match self.by_key.get(&address) {
-            Some(&g) => g,
+    /// Pools an access of method `method` (rank `rank`) of the class, whose summary runs on
+    /// `threads`.
+    pub(super) fn push_own(&mut self, a: &'a Access, method: usize, rank: u32, threads: Threads) {
+        let (g, handed_thread) = self.key_info(a, method);
+        let t = handed_thread.unwrap_or(threads);
+        self.pending.push((g, Entry { access: a, method, t, inherited: None, rank }));
+    }
+
+    /// Pools an access of inherited method `inherited`, whose summary runs on `threads`.
+    pub(super) fn push_inherited(&mut self, a: &'a Access, inherited: &'a MethodRef, rank: u32, threads: Threads) {
+        let (g, _) = self.key_info(a, usize::MAX);
+        self.pending.push((g, Entry { access: a, method: usize::MAX, t: threads, inherited: Some(inherited), rank }));
+    }
+
+    /// The group of access `a` of `method`, and the thread its code is handed to if it is
+    /// handed code's.
+    fn key_info(&mut self, a: &Access, method: usize) -> (u32, Option<Threads>) {
+        let address = Arc::as_ptr(&a.key) as usize;
+        let info = match self.by_key.get(&address) {
+            Some(info) => *info,
             None => {
-                let key = group_key(a, method);
-                let g = match self.by_group.get(&key) {
-                    Some(&g) => g,
-                    None => {
-                        self.keys.push(key.clone());
-                        self.by_group.insert(key, self.keys.len() as u32 - 1);
-                        self.keys.len() as u32 - 1
-                    }
-                };
-                self.by_key.insert(address, g);
-                g
+                let on_formal = matches!(a.key.kind.path().base, Base::Param(_));
+                let handed_thread = a.key.handed.then_some(a.key.thread);
+                let group = (!on_formal).then(|| self.group_of(a, method));
+                let info = KeyInfo { group, handed_thread };
+                self.by_key.insert(address, info);
+                info
             }
         };
-        self.pending.push((g, entry));
+        let g = match info.group {
+            Some(g) => g,
+            None => match self.by_formal.get(&(address, method)) {
+                Some(&g) => g,
+                None => {
+                    let g = self.group_of(a, method);
+                    self.by_formal.insert((address, method), g);
+                    g
+                }
+            },
+        };
+        (g, info.handed_thread)
+    }
+
+    fn group_of(&mut self, a: &Access, method: usize) -> u32 {
+        let key = group_key(a, method);
+        match self.by_group.get(&key) {
+            Some(&g) => g,
+            None => {
+                self.keys.push(key.clone());
+                self.by_group.insert(key, self.keys.len() as u32 - 1);
+                self.keys.len() as u32 - 1
+            }
+        }
     }
 
     /// The groups that can report, in key order, each in processing order: by method (the

@@ -160,16 +160,14 @@ impl<'a> ClassReporter<'a> {
             }
             let summary = &self.analysis.summaries[i];
             for a in summary.accesses.iter() {
-                let t = if a.key.handed { a.key.thread } else { summary.threads };
-                grouper.push(a, i, Entry { access: a, method: i, t, inherited: None, rank });
+                grouper.push_own(a, i, rank, summary.threads);
             }
             rank += 1;
         }
         // After the class's own entries, so that their conflicts are found first.
         for (mref, summary) in &inherited {
             for a in summary.accesses.iter().filter(|a| a.key.kind.path().base == Base::This) {
-                let entry = Entry { access: a, method: usize::MAX, t: summary.threads, inherited: Some(*mref), rank };
-                grouper.push(a, usize::MAX, entry);
+                grouper.push_inherited(a, mref, rank, summary.threads);
             }
             rank += 1;
         }
@@ -201,12 +199,13 @@ impl<'a> ClassReporter<'a> {
     }
 
     /// The summaries of the methods the class inherits (analysed here or upstream).
-    fn inherited_summaries(&self) -> Vec<(MethodRef, &'a Summary)> {
+    fn inherited_summaries(&self) -> Vec<(&'a MethodRef, &'a Summary)> {
         // A class declared not thread-safe is not used concurrently with what it inherits.
         if self.class.header.has_annotation("NotThreadSafe") {
             return Vec::new();
         }
-        let Some(pooled) = self.analysis.pooled_inherited.get(&self.class.header.name) else { return Vec::new() };
+        let analysis: &'a Analysis = self.analysis;
+        let Some(pooled) = analysis.pooled_inherited.get(&self.class.header.name) else { return Vec::new() };
         pooled
             .iter()
             .filter_map(|m| {
@@ -214,13 +213,13 @@ impl<'a> ClassReporter<'a> {
                     Some(&i) => &*self.analysis.summaries[i],
                     None => &**self.cfg.upstream.get(m)?,
                 };
-                Some((*m, summary))
+                Some((m, summary))
             })
             .collect()
     }
 
     fn mref_of(&self, e: &Entry<'a>) -> MethodRef {
-        e.inherited.unwrap_or_else(|| self.analysis.methods[e.method].mref)
+        e.inherited.copied().unwrap_or_else(|| self.analysis.methods[e.method].mref)
     }
 
     /// Formal names for rendering an entry's path (inherited entries are rooted at `this`).
