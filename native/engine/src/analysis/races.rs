@@ -204,6 +204,7 @@ impl<'a> ClassReporter<'a> {
         if self.class.header.has_annotation("NotThreadSafe") {
             return Vec::new();
         }
+        // Borrowed for 'a, not for as long as `self`: the pool's entries keep these references.
         let analysis: &'a Analysis = self.analysis;
         let Some(pooled) = analysis.pooled_inherited.get(&self.class.header.name) else { return Vec::new() };
         pooled
