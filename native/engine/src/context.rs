@@ -61,7 +61,7 @@ pub fn load(
         .reduce(Scanned::default, Scanned::merge);
     let References { names: mut wanted, mut calls, fields: field_refs, dispatched } = scanned.references(want, &own);
     if timing {
-        eprintln!("racer: timing:   references of the analysed code: {:.3}s", started.elapsed().as_secs_f64());
+        eprintln!("racer: timing:   references of the analysed code: {:.4}s", started.elapsed().as_secs_f64());
     }
     let mut field_refs: Vec<FieldRef> = field_refs.into_iter().collect();
     let mut container_owners: FxHashSet<Sym> = FxHashSet::default();
@@ -131,7 +131,7 @@ pub fn load(
         }
         if batch.is_empty() {
             if timing {
-                eprintln!("racer: timing:   headers {:.3}s, summaries {:.3}s", headers.as_secs_f64(), sums.as_secs_f64());
+                eprintln!("racer: timing:   headers {:.4}s, summaries {:.4}s", headers.as_secs_f64(), sums.as_secs_f64());
             }
             return Ok(up);
         }

@@ -7,7 +7,7 @@ use std::time::Instant;
 pub fn phase(start: Instant, name: &str) {
     if std::env::var_os("RACER_TIMINGS").is_some() {
         let live = crate::memory::live_bytes() >> 20;
-        eprintln!("racer: timing: {name}: {:.3}s, cpu {:.3}s ({live} MiB live)", start.elapsed().as_secs_f64(), cpu_seconds());
+        eprintln!("racer: timing: {name}: {:.4}s, cpu {:.3}s ({live} MiB live)", start.elapsed().as_secs_f64(), cpu_seconds());
     }
 }
 
