@@ -787,5 +787,7 @@ fn timings_give_wall_and_cpu_time_per_phase() {
         let (wall, cpu) = rest.split_once("s, cpu ").unwrap_or_else(|| panic!("no cpu time in {line:?}"));
         let cpu = cpu.split_once('s').unwrap().0;
         assert!(wall.parse::<f64>().is_ok() && cpu.parse::<f64>().is_ok(), "{line:?}");
+        // Wall time to a tenth of a millisecond: the benchmark divides by load times of a few.
+        assert_eq!(wall.split_once('.').map(|(_, decimals)| decimals.len()), Some(4), "{line:?}");
     }
 }

@@ -141,23 +141,20 @@ impl<'a> ClassReporter<'a> {
         // Without an AnyThread reportable method no group passes the gate (8.5), and
         // without a @GuardedBy field the checks before the gate find nothing.
         let inherited = self.inherited_summaries();
-        let any_thread = self.methods.iter().any(|&i| {
+        let reportable: Vec<usize> = self.methods.iter().copied().filter(|&i| self.is_reportable(i)).collect();
+        let any_thread = reportable.iter().any(|&i| {
             let s = &self.analysis.summaries[i];
-            (s.threads.is_any() || s.accesses.iter().any(|a| a.key.handed && a.key.thread.is_any())) && self.is_reportable(i)
+            s.threads.is_any() || s.accesses.iter().any(|a| a.key.handed && a.key.thread.is_any())
         }) || inherited.iter().any(|(_, s)| s.threads.is_any());
         let guarded_fields = self.class.header.fields.iter().any(|f| f.annotations.iter().any(|a| a.matches("GuardedBy")));
         if !any_thread && !guarded_fields {
             return Vec::new();
         }
-        let own_entries: usize =
-            self.methods.iter().filter(|&&i| self.is_reportable(i)).map(|&i| self.analysis.summaries[i].accesses.len()).sum();
+        let own_entries: usize = reportable.iter().map(|&i| self.analysis.summaries[i].accesses.len()).sum();
         let inherited_entries: usize = inherited.iter().map(|(_, s)| s.accesses.len()).sum();
         let mut grouper = Grouper::with_capacity(own_entries + inherited_entries);
         let mut rank = 0u32;
-        for &i in self.methods {
-            if !self.is_reportable(i) {
-                continue;
-            }
+        for &i in &reportable {
             let summary = &self.analysis.summaries[i];
             for a in summary.accesses.iter() {
                 grouper.push_own(a, i, rank, summary.threads);
