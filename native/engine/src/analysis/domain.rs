@@ -575,7 +575,7 @@ impl Trace {
 
 impl PartialEq for Trace {
     fn eq(&self, other: &Trace) -> bool {
-        self.len() == other.len() && self.iter().eq(other.iter())
+        self.len() == other.len() && self.cmp(other) == std::cmp::Ordering::Equal
     }
 }
 impl Eq for Trace {}
@@ -585,8 +585,23 @@ impl PartialOrd for Trace {
     }
 }
 impl Ord for Trace {
+    /// Site by site, outermost first; a shorter trace that is a prefix comes first. Traces
+    /// share tails, and a shared node ends the walk: the rest is the same list.
     fn cmp(&self, other: &Trace) -> std::cmp::Ordering {
-        self.iter().cmp(other.iter())
+        use std::cmp::Ordering;
+        let (mut a, mut b) = (self.0.as_deref(), other.0.as_deref());
+        loop {
+            match (a, b) {
+                (None, None) => return Ordering::Equal,
+                (None, Some(_)) => return Ordering::Less,
+                (Some(_), None) => return Ordering::Greater,
+                (Some(x), Some(y)) if std::ptr::eq(x, y) => return Ordering::Equal,
+                (Some(x), Some(y)) => match x.site().cmp(&y.site()) {
+                    Ordering::Equal => (a, b) = (x.next.0.as_deref(), y.next.0.as_deref()),
+                    unequal => return unequal,
+                },
+            }
+        }
     }
 }
 impl Serialize for Trace {
@@ -706,6 +721,43 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Traces order like their lists of call sites, whether they share nodes or not.
+    #[test]
+    fn traces_order_by_their_sites_whether_they_share_a_tail_or_not() {
+        let site = |name: &str, line| CallSite {
+            callee: MethodRef { class: Sym::new("p.C"), name: Sym::new(name), descriptor: Sym::new("()V") },
+            line,
+        };
+        let tail = Trace::from_vec(vec![site("b", 2), site("c", 3)]);
+        let lists = [
+            vec![],
+            vec![site("a", 1)],
+            vec![site("a", 1), site("b", 2)],
+            vec![site("a", 1), site("b", 2), site("c", 3)],
+            vec![site("a", 1), site("b", 2), site("c", 4)],
+            vec![site("a", 2), site("b", 2), site("c", 3)],
+            vec![site("d", 1)],
+        ];
+        // Each list both built alone and, where it ends with `tail`, built on the shared tail.
+        let built = |sites: &Vec<CallSite>| {
+            let mut out = vec![Trace::from_vec(sites.clone())];
+            if sites.len() == 3 && sites[1..] == [site("b", 2), site("c", 3)] {
+                out.push(tail.prepend(sites[0]));
+            }
+            out
+        };
+        for x in &lists {
+            for y in &lists {
+                for tx in built(x) {
+                    for ty in built(y) {
+                        assert_eq!(tx.cmp(&ty), x.cmp(y), "{x:?} against {y:?}");
+                        assert_eq!(tx == ty, x == y, "{x:?} against {y:?}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn bases_sort_by_kind_then_index_and_statics_by_their_class() {

@@ -302,12 +302,12 @@ impl ClassTable {
         if self.unannotated.contains(&m.class) {
             return false;
         }
-        let params = m.params();
         self.find_in_supertypes(m.class, |c| {
             let h = self.get(c)?;
+            // Annotations first: most methods have none, and comparing parameters scans text.
             h.methods
                 .iter()
-                .any(|om| om.name == m.name && om.param_types() == params && om.annotations.iter().any(|a| pred(a)))
+                .any(|om| om.name == m.name && om.annotations.iter().any(|a| pred(a)) && om.param_types() == m.params())
                 .then_some(())
         })
         .is_some()

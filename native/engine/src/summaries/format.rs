@@ -82,6 +82,20 @@ pub struct EncodedChunk {
     pub bytes: Vec<u8>,
 }
 
+thread_local! {
+    /// One compression context per worker: a fresh one per chunk allocates and clears its
+    /// tables each time, a reused one mostly does not.
+    static COMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> = const { std::cell::RefCell::new(None) };
+}
+
+fn compress(raw: &[u8]) -> Vec<u8> {
+    COMPRESSOR.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let compressor = slot.get_or_insert_with(|| zstd::bulk::Compressor::new(ZSTD_LEVEL).expect("a zstd context"));
+        compressor.compress(raw).expect("zstd compression of a buffer in memory")
+    })
+}
+
 pub fn encode_chunk(chunk: &Chunk) -> EncodedChunk {
     let mut headers = Vec::new();
     let mut header_ends = Vec::with_capacity(chunk.classes.len());
@@ -93,7 +107,7 @@ pub fn encode_chunk(chunk: &Chunk) -> EncodedChunk {
     let mut raw = postcard::to_stdvec(&Directory { names, header_ends }).expect("a directory always serialises");
     raw.extend_from_slice(&headers);
     raw = postcard::to_extend(&(&chunk.inline, &chunk.summaries), raw).expect("summaries always serialise");
-    let bytes = zstd::bulk::compress(&raw, ZSTD_LEVEL).expect("zstd compression of a buffer in memory");
+    let bytes = compress(&raw);
     let name = |c: Option<&ClassHeader>| c.map(|h| h.name.to_string()).unwrap_or_default();
     EncodedChunk {
         entry: ChunkEntry {
