@@ -257,6 +257,25 @@ mod tests {
         assert!(decode_rest("p", &chunk.bytes[chunk.rest..]).is_ok());
     }
 
+    /// A worker compresses chunk after chunk with one zstd context: a chunk's bytes must not
+    /// depend on what the worker compressed before (summary files are the same on any thread
+    /// count), and must be what a fresh context gives.
+    #[test]
+    fn a_chunk_compresses_to_the_same_bytes_whatever_came_before() {
+        let chunk = |names: &[&str]| Chunk {
+            classes: names.iter().map(|n| class(n)).collect(),
+            inline: Vec::new(),
+            summaries: codec::Encoded::default(),
+        };
+        let a = chunk(&["p.A", "p.AA", "p.AAA"]);
+        let first = encode_chunk(&a).bytes;
+        let other: Vec<String> = (0..200).map(|i| format!("q.Other{i}")).collect();
+        encode_chunk(&chunk(&other.iter().map(String::as_str).collect::<Vec<_>>()));
+        assert_eq!(encode_chunk(&a).bytes, first);
+        let raw = zstd::bulk::decompress(&first, 1 << 20).unwrap();
+        assert_eq!(zstd::bulk::compress(&raw, ZSTD_LEVEL).unwrap(), first);
+    }
+
     #[test]
     fn a_header_filed_under_another_name_is_an_error() {
         let chunk = read(vec![class("p.A")]);

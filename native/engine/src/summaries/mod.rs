@@ -173,7 +173,7 @@ pub fn write(
         }
     }
     if std::env::var_os("RACER_TIMINGS").is_some() {
-        eprintln!("racer: timing:   summaries encoded: {:.3}s", started.elapsed().as_secs_f64());
+        eprintln!("racer: timing:   summaries encoded: {:.4}s", started.elapsed().as_secs_f64());
     }
     let head = format::encode_index(TOOL_VERSION, &mut entries, FORMAT_VERSION);
     crate::report::write::write_atomic_with(path, |w| {
