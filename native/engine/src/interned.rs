@@ -10,6 +10,7 @@ use hashbrown::HashTable;
 use once_cell::sync::Lazy;
 use rustc_hash::FxBuildHasher;
 
+use crate::analysis::domain::Path;
 use crate::classfile::model::{DynamicCall, FieldRef, MethodRef};
 
 const SHARDS: usize = 32;
@@ -41,6 +42,7 @@ impl<T: Hash + Eq> Interner<T> {
 static FIELD_REFS: Lazy<Interner<FieldRef>> = Lazy::new(Interner::new);
 static METHOD_REFS: Lazy<Interner<MethodRef>> = Lazy::new(Interner::new);
 static DYNAMIC_CALLS: Lazy<Interner<DynamicCall>> = Lazy::new(Interner::new);
+static LOCK_PATHS: Lazy<Interner<Path>> = Lazy::new(Interner::new);
 
 pub fn field_ref(r: FieldRef) -> &'static FieldRef {
     FIELD_REFS.intern(r)
@@ -52,6 +54,11 @@ pub fn method_ref(r: MethodRef) -> &'static MethodRef {
 
 pub fn dynamic_call(c: DynamicCall) -> &'static DynamicCall {
     DYNAMIC_CALLS.intern(c)
+}
+
+/// The path of a lock's object (see [`crate::analysis::domain::LockPath`]).
+pub fn lock_path(p: Path) -> &'static Path {
+    LOCK_PATHS.intern(p)
 }
 
 /// An interned value as a set or map key, compared and hashed by address: cheaper than by

@@ -126,6 +126,22 @@ fn inherited_thread_safe_methods_of_upstream_classes_are_pooled() {
     assert!(read[0].message.contains("Gauge.raise()"), "{}", read[0].message);
 }
 
+#[test]
+fn an_upstream_method_locking_its_argument_holds_the_callers_lock() {
+    let alone = pair_b_alone("locks");
+    let raced: Vec<(&str, &str)> = alone
+        .issues
+        .iter()
+        .filter(|i| i.class == "com.acme.b.TwoLocks")
+        .map(|i| (i.method.as_str(), i.access_path.as_str()))
+        .collect();
+    // Both writes end in `Slot.setUnder`: one race, reported once with the other entry point.
+    assert_eq!(raced, [("setFirst", "this.slot.value")], "{:#?}", alone.issues);
+    let first = alone.issues.iter().find(|i| i.class == "com.acme.b.TwoLocks").unwrap();
+    assert_eq!(first.other_entry_points, 1);
+    assert!(first.message.contains("holding `this.mFirst`") && first.message.contains("holds `this.mSecond`"), "{}", first.message);
+}
+
 /// The methods a summary file carries a summary of, as `Class.name`, from its JSON dump.
 fn summarised_methods(file: &Path) -> Vec<String> {
     let mut out = Vec::new();

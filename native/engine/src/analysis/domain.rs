@@ -438,6 +438,10 @@ pub struct AccessKey {
     pub kind: AccessKind,
     pub thread: Threads,
     pub lock: bool,
+    /// With `lock`: the one lock held, when its identity is known (lock-identities
+    /// extension).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock_on: Option<LockPath>,
     pub own_pre: Own,
     /// The access is in code handed to another thread (thread-handoff models): its thread
     /// and lock are the handed code's own, whatever its callers run on or hold.
@@ -469,6 +473,103 @@ impl SharedKey {
 }
 
 /// The hash of an access key that shared keys and access sets use.
+impl AccessKey {
+    /// Whether the lock each access is made under keeps the other out: both are locked,
+    /// and not under two locks known to differ.
+    #[inline]
+    pub fn locks_exclude(&self, other: &AccessKey) -> bool {
+        self.lock
+            && other.lock
+            && match (self.lock_on, other.lock_on) {
+                (Some(a), Some(b)) if a != b => !different_locks(a.path(), b.path()),
+                _ => true,
+            }
+    }
+}
+
+/// A lock, by the path of its object: a monitor's object (`this` for a synchronized instance
+/// method, the class for a static one, as a static root without fields) or the location a
+/// `Lock` is held in. Interned: a key keeps a pointer, and equal locks are one address.
+#[derive(Clone, Copy)]
+pub struct LockPath(&'static Path);
+
+impl LockPath {
+    /// Locks further than this from their root are not told apart (not known): each such path
+    /// makes accesses distinct in every summary that carries them, for locks (a monitor of a
+    /// field's field) that rarely guard what another method guards by another path.
+    pub const MAX_STEPS: usize = 1;
+
+    pub fn new(path: Path) -> LockPath {
+        LockPath(crate::interned::lock_path(path))
+    }
+
+    /// The lock on `path`'s object, if its identity is kept (see [`LockPath::MAX_STEPS`]).
+    pub fn of(path: Path) -> Option<LockPath> {
+        (path.steps.len() <= Self::MAX_STEPS).then(|| LockPath::new(path))
+    }
+
+    pub fn path(self) -> &'static Path {
+        self.0
+    }
+}
+
+impl PartialEq for LockPath {
+    fn eq(&self, other: &LockPath) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl Eq for LockPath {}
+// By content, as paths are: the same in every run, whatever the interning order.
+impl std::hash::Hash for LockPath {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.hash(h)
+    }
+}
+impl PartialOrd for LockPath {
+    fn partial_cmp(&self, other: &LockPath) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for LockPath {
+    fn cmp(&self, other: &LockPath) -> std::cmp::Ordering {
+        self.0.cmp(other.0)
+    }
+}
+impl std::fmt::Debug for LockPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+impl Serialize for LockPath {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+impl<'de> Deserialize<'de> for LockPath {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<LockPath, D::Error> {
+        Ok(LockPath::new(Path::deserialize(d)?))
+    }
+}
+
+/// Whether two locks, by the paths of their objects, are surely two objects. Not when a path is
+/// rooted at a parameter (private to its method); nor when both end in the same field, a lock
+/// object shared by collaborating objects (`this.mLock` and `this.mHelper.mLock`, given the same
+/// lock when made); nor when either is an outer instance (`this.this$0`), often the other.
+fn different_locks(a: &Path, b: &Path) -> bool {
+    let comparable = |p: &Path| matches!(p.base, Base::This | Base::Static(_));
+    let last_name = |p: &Path| match p.steps.last() {
+        Some(Step::Field { name, .. }) => Some(*name),
+        _ => None,
+    };
+    let outer = |p: &Path| last_name(p).is_some_and(|n| n.as_str().starts_with("this$"));
+    a != b
+        && comparable(a)
+        && comparable(b)
+        && !(last_name(a).is_some() && last_name(a) == last_name(b))
+        && !outer(a)
+        && !outer(b)
+}
+
 pub fn key_hash(key: &AccessKey) -> u64 {
     use std::hash::BuildHasher;
     rustc_hash::FxBuildHasher.hash_one(key)
@@ -721,6 +822,41 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn lock(base: Base, fields: &[&str]) -> LockPath {
+        let mut p = Path::of(base);
+        for f in fields {
+            p = p.field(Sym::new("p.C"), Sym::new(f)).unwrap();
+        }
+        LockPath::new(p)
+    }
+
+    fn locked_under(l: Option<LockPath>) -> AccessKey {
+        let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new("x")).unwrap();
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: true, lock_on: l, own_pre: Own::Unowned, handed: false }
+    }
+
+    #[test]
+    fn locks_exclude_unless_known_to_be_two_objects() {
+        let excl = |a, b| locked_under(a).locks_exclude(&locked_under(b));
+        let this = Some(lock(Base::This, &[]));
+        let m_lock = Some(lock(Base::This, &["mLock"]));
+        assert!(excl(this, this));
+        assert!(!excl(this, m_lock));
+        assert!(!excl(Some(lock(Base::Static(Sym::new("p.C")), &[])), this));
+        // Unknown, a parameter's, a field of the same name further on, an outer instance.
+        assert!(excl(None, m_lock));
+        assert!(excl(Some(lock(Base::Param(1), &[])), this));
+        assert!(excl(Some(lock(Base::This, &["mHelper", "mLock"])), m_lock));
+        assert!(excl(Some(lock(Base::This, &["this$0"])), this));
+        // Equal locks are one interned path.
+        assert_eq!(lock(Base::This, &["mLock"]), m_lock.unwrap());
+    }
+
+    #[test]
+    fn access_keys_stay_small() {
+        assert!(std::mem::size_of::<AccessKey>() <= 96, "{}", std::mem::size_of::<AccessKey>());
+    }
 
     /// Traces order like their lists of call sites, whether they share nodes or not.
     #[test]

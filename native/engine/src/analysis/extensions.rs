@@ -82,6 +82,11 @@ pub struct Extensions {
     /// does not protect static fields: threads working on two objects of the class do not
     /// exclude each other.
     pub object_monitors: bool,
+    /// Locks: an access knows the lock it is made under when that is one lock of known
+    /// identity (a monitor of `this`, of a field's object, a lock held in a field); two
+    /// accesses under two different known locks do not exclude each other, and a write under
+    /// a known lock other than the one a field's `@GuardedBy` names breaks the annotation.
+    pub lock_identities: bool,
 }
 
 impl Extensions {
@@ -121,6 +126,7 @@ impl Extensions {
         returned_paths: true,
         fresh_receiver_dispatch: true,
         object_monitors: true,
+        lock_identities: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -148,6 +154,7 @@ impl Extensions {
         returned_paths: false,
         fresh_receiver_dispatch: false,
         object_monitors: false,
+        lock_identities: false,
     };
 }
 

@@ -41,6 +41,9 @@ struct Conflicts<'g, 'a> {
     any_thread_write: Option<&'g Entry<'a>>,
     /// The first entry of a method that runs on any thread showing the location is shared.
     shared_location: Option<&'g Entry<'a>>,
+    /// The writes made under a known lock (lock identities): only they can be under another
+    /// lock than a locked access's.
+    known_lock_writes: Vec<&'g Entry<'a>>,
 }
 
 impl<'g, 'a> Conflicts<'g, 'a> {
@@ -49,6 +52,7 @@ impl<'g, 'a> Conflicts<'g, 'a> {
         Conflicts {
             any_thread_write: writes.iter().copied().find(|c| c.t.is_any()),
             shared_location: group.iter().find(|c| c.t.is_any() && shows_shared_location(c)),
+            known_lock_writes: writes.iter().copied().filter(|c| c.access.key.lock_on.is_some()).collect(),
             writes,
         }
     }
@@ -269,7 +273,9 @@ impl<'a> ClassReporter<'a> {
 
     fn guarded_by(&mut self, e: &Entry<'a>) {
         let k = &e.access.key;
-        if k.lock || !k.kind.is_write() {
+        // A write under a lock breaks the annotation only when the lock is known to be another
+        // than the one it names (lock identities).
+        if !k.kind.is_write() || (k.lock && k.lock_on.is_none()) {
             return;
         }
         let p = k.kind.path();
@@ -299,7 +305,8 @@ impl<'a> ClassReporter<'a> {
         let guarded = field.annotations.iter().any(|a| {
             a.matches("GuardedBy")
                 && a.element_count == 1
-                && matches!(a.elements.first(), Some((_, AnnotationValue::Str(v))) if !is_ui_thread_marker(v))
+                && matches!(a.elements.first(), Some((_, AnnotationValue::Str(v)))
+                    if !is_ui_thread_marker(v) && (!k.lock || k.lock_on.is_some_and(|l| names_another_lock(v, l.path()))))
         });
         if guarded {
             self.emit(IssueKind::GuardedByViolation, e, None, WriteClass::Write);
@@ -324,7 +331,14 @@ impl<'a> ClassReporter<'a> {
 
     fn write_rule(&mut self, e: &Entry<'a>, conflicts: &Conflicts<'_, 'a>) {
         // One write report per method and group (9.1): nothing to look for once it has one.
-        if !e.unprotected() || self.group_writes.contains(&e.method) {
+        if self.group_writes.contains(&e.method) {
+            return;
+        }
+        if !e.unprotected() {
+            // Lock identities: a write under one lock races with a write under another.
+            if let Some(c) = conflicts.known_lock_writes.iter().copied().find(|c| under_other_locks(e, c)) {
+                self.emit(IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
+            }
             return;
         }
         if e.t.is_any() {
@@ -368,7 +382,7 @@ impl<'a> ClassReporter<'a> {
                 if c.unprotected() {
                     c.t.is_any()
                 } else {
-                    !(e.access.key.lock && c.access.key.lock) && e.access.key.thread.can_conflict(c.access.key.thread)
+                    !e.access.key.locks_exclude(&c.access.key) && e.access.key.thread.can_conflict(c.access.key.thread)
                 }
             })
         };
@@ -527,10 +541,17 @@ impl<'a> ClassReporter<'a> {
         };
         let explanation = self.explanation(e);
         match kind {
-            IssueKind::GuardedByViolation => format!(
-                "Unprotected write. Non-private method `{who}`{how} writes to field {what} outside of synchronization. \
-                 Reporting because the field is annotated `@GuardedBy`, so it should only be accessed while holding its lock."
-            ),
+            IssueKind::GuardedByViolation => match e.access.key.lock_on {
+                Some(held) if e.access.key.lock => format!(
+                    "Write under the wrong lock. Non-private method `{who}`{how} writes to field {what} holding `{}`. \
+                     Reporting because the field is annotated `@GuardedBy`, so it should only be accessed while holding the lock it names.",
+                    render_lock(held.path(), self.formal_names_of(e))
+                ),
+                _ => format!(
+                    "Unprotected write. Non-private method `{who}`{how} writes to field {what} outside of synchronization. \
+                     Reporting because the field is annotated `@GuardedBy`, so it should only be accessed while holding its lock."
+                ),
+            },
             IssueKind::InterfaceNotThreadSafe => {
                 let (iface, m) = match &e.access.key.kind {
                     AccessKind::InterfaceCall(_, m) => (m.class.to_string(), render_method(m)),
@@ -544,16 +565,26 @@ impl<'a> ClassReporter<'a> {
             }
             IssueKind::ThreadSafetyViolation => {
                 let why = self.race_reason(e, explanation) + &self.own_monitor_note(e);
-                if e.is_write() {
-                    let verb = match &e.access.key.kind {
-                        AccessKind::ContainerWrite(..) => "mutates",
-                        _ => "writes to field",
-                    };
+                let verb = match &e.access.key.kind {
+                    AccessKind::ContainerWrite(..) => "mutates",
+                    _ => "writes to field",
+                };
+                let other_locks = conflict.filter(|c| under_other_locks(e, c)).map(|c| self.other_locks(e, c));
+                if let (true, Some((c, mine, theirs))) = (e.is_write(), &other_locks) {
+                    format!(
+                        "Write under a different lock. Non-private method `{who}`{how} {verb} {what} holding `{mine}`. \
+                         Potentially races with write in method `{c}`, which holds `{theirs}` instead. {why}"
+                    )
+                } else if e.is_write() {
                     format!("Unprotected write. Non-private method `{who}`{how} {verb} {what} outside of synchronization. {why}")
                 } else {
                     let sync = if e.access.key.lock { "with synchronization" } else { "without synchronization" };
                     let c = conflict.map(|c| render_method(&self.mref_of(c))).unwrap_or_default();
-                    let tail = if e.access.key.lock { " The write is outside synchronization." } else { "" };
+                    let tail = match &other_locks {
+                        Some((_, mine, theirs)) => format!(" The read holds `{mine}` and the write `{theirs}`: different locks."),
+                        None if e.access.key.lock => " The write is outside synchronization.".to_string(),
+                        None => String::new(),
+                    };
                     format!(
                         "Read/Write race. Non-private method `{who}`{how} reads {sync} from {what}. \
                          Potentially races with write in method `{c}`.{tail} {why}"
@@ -561,6 +592,12 @@ impl<'a> ClassReporter<'a> {
                 }
             }
         }
+    }
+
+    /// For a message: the method of `c` and the locks `e` and `c` hold, as the code names them.
+    fn other_locks(&self, e: &Entry<'a>, c: &Entry<'a>) -> (String, String, String) {
+        let name = |x: &Entry<'a>| x.access.key.lock_on.map(|l| render_lock(l.path(), self.formal_names_of(x))).unwrap_or_default();
+        (render_method(&self.mref_of(c)), name(e), name(c))
     }
 
     /// Object-monitors extension: an unprotected static access made under a monitor of `this`
@@ -652,6 +689,23 @@ enum WriteClass {
     Interface,
 }
 
+/// Whether `@GuardedBy(guard)` names another lock than `held`, a lock known by its path. Only
+/// the simple forms are compared (`this`, a field `mLock` or `this.mLock`); a field of that name
+/// further down the path is taken as the same lock, shared (see `different_locks`).
+fn names_another_lock(guard: &str, held: &Path) -> bool {
+    let guard = guard.trim();
+    let field = guard.strip_prefix("this.").unwrap_or(guard);
+    let simple = !field.is_empty() && field.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    if !simple || !matches!(held.base, Base::This | Base::Static(_)) {
+        return false;
+    }
+    match held.steps.last() {
+        None => !(held.base == Base::This && guard == "this"),
+        Some(Step::Field { name, .. }) => guard == "this" || name.as_str() != field,
+        Some(Step::Array) => false,
+    }
+}
+
 fn is_ui_thread_marker(v: &str) -> bool {
     matches!(v.to_ascii_lowercase().as_str(), "ui thread" | "ui-thread" | "ui_thread" | "uithread")
 }
@@ -673,6 +727,21 @@ pub fn render_path(p: &Path, formal_names: &[Sym]) -> String {
         }
     }
     s
+}
+
+/// Lock identities: whether `e` and `c` are both made under a lock, two known to differ.
+fn under_other_locks(e: &Entry<'_>, c: &Entry<'_>) -> bool {
+    let (a, b) = (&e.access.key, &c.access.key);
+    a.lock && b.lock && !a.locks_exclude(b) && a.thread.can_conflict(b.thread)
+}
+
+/// A lock as the code names it: `this`, `Foo.class` for a class's monitor, or the path of the
+/// object whose monitor or `Lock` it is.
+fn render_lock(p: &Path, formal_names: &[Sym]) -> String {
+    match p.base {
+        Base::Static(c) if p.steps.is_empty() => format!("{}.class", c.as_str().rsplit('.').next().unwrap_or("")),
+        _ => render_path(p, formal_names),
+    }
 }
 
 /// The last field on `p` (`arr` in `this.arr.[_]`).

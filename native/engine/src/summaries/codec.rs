@@ -14,8 +14,9 @@ use crate::analysis::domain::*;
 use crate::classfile::model::MethodRef;
 use crate::sym::Sym;
 
-/// An access key, `(kind, path, callee, thread, lock, own)`, as stored in [`KeyColumns`].
-type EncodedKey = (u8, Vec<i64>, i64, u8, u8, i64);
+/// An access key, `(kind, path, callee, thread, lock, own, lock's path)`, as stored in
+/// [`KeyColumns`].
+type EncodedKey = (u8, Vec<i64>, i64, u8, u8, i64, Option<Vec<i64>>);
 /// An access, `[key, line, trace]`; `key` is the distance from the previous access's key
 /// (accesses are sorted by key): small, repeating numbers, which compress well.
 type EncodedAccesses = (Vec<u32>, Vec<u32>, Vec<i64>);
@@ -58,6 +59,8 @@ pub struct KeyColumns {
     pub threads: Vec<u8>,
     pub locks: Vec<u8>,
     pub owns: Vec<i64>,
+    /// The index in `paths` of the one lock held, when known, or -1.
+    pub lock_paths: Vec<i64>,
 }
 
 impl KeyColumns {
@@ -69,8 +72,9 @@ impl KeyColumns {
     fn store(keys: &[EncodedKey], paths: &[Vec<i64>]) -> KeyColumns {
         let mut out = KeyColumns::default();
         let mut previous = 0i64;
-        for (kind, path, callee, thread, lock, own) in keys {
-            let index = paths.binary_search(path).expect("every key's path is in the table") as i64;
+        let index_of = |path: &Vec<i64>| paths.binary_search(path).expect("every key's path is in the table") as i64;
+        for (kind, path, callee, thread, lock, own, lock_path) in keys {
+            let index = index_of(path);
             out.kinds.push(*kind);
             out.path_steps.push(index - previous);
             previous = index;
@@ -78,6 +82,7 @@ impl KeyColumns {
             out.threads.push(*thread);
             out.locks.push(*lock);
             out.owns.push(*own);
+            out.lock_paths.push(lock_path.as_ref().map_or(-1, index_of));
         }
         out
     }
@@ -86,8 +91,12 @@ impl KeyColumns {
     /// out of range.
     fn path_indexes(&self, paths: usize) -> Result<Vec<usize>, String> {
         let n = self.kinds.len();
-        if [self.path_steps.len(), self.callees.len(), self.threads.len(), self.locks.len(), self.owns.len()].iter().any(|&l| l != n) {
+        let columns = [self.path_steps.len(), self.callees.len(), self.threads.len(), self.locks.len(), self.owns.len(), self.lock_paths.len()];
+        if columns.iter().any(|&l| l != n) {
             return Err("access key columns of different lengths".into());
+        }
+        if let Some(bad) = self.lock_paths.iter().find(|&&i| i < -1 || i >= paths as i64) {
+            return Err(format!("lock path index {bad} out of range"));
         }
         let mut index = 0i64;
         self.path_steps
@@ -213,7 +222,8 @@ impl Encoder {
             AccessKind::ContainerWrite(_, c) => (3, self.methods[c] as i64),
             AccessKind::InterfaceCall(_, c) => (4, self.methods[c] as i64),
         };
-        (kind, self.path(k.kind.path()), callee, access_threads_code(k), k.lock as u8, own_code(k.own_pre))
+        let lock_path = k.lock_on.map(|l| self.path(l.path()));
+        (kind, self.path(k.kind.path()), callee, access_threads_code(k), k.lock as u8, own_code(k.own_pre), lock_path)
     }
 
     /// The entry of the trace whose first node is `nodes[place]` (-1: no trace). Entries are
@@ -320,6 +330,9 @@ impl<'s> Symbols<'s> {
                 Some(&slot) => slot,
                 None => {
                     collect_symbols(a.key.kind.path(), &mut self.strings, &mut self.fields);
+                    if let Some(lock) = a.key.lock_on {
+                        collect_symbols(lock.path(), &mut self.strings, &mut self.fields);
+                    }
                     if let AccessKind::ContainerRead(_, c) | AccessKind::ContainerWrite(_, c) | AccessKind::InterfaceCall(_, c) =
                         &a.key.kind
                     {
@@ -376,7 +389,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         }
         index_of_slot[slot as usize] = keys.len() as u32 - 1;
     }
-    let mut paths: Vec<Vec<i64>> = keys.iter().map(|k| k.1.clone()).collect();
+    let mut paths: Vec<Vec<i64>> = keys.iter().flat_map(|k| std::iter::once(&k.1).chain(k.6.as_ref())).cloned().collect();
     paths.sort_unstable();
     paths.dedup();
     let mut slots = symbols.access_slots.iter();
@@ -604,8 +617,8 @@ impl Decoder {
         let cell = self.keys.get(i as usize).ok_or_else(|| format!("access key index {i} out of range"))?;
         cell.get_or_try_init(|| {
             let (i, columns) = (i as usize, &self.encoded.keys);
-            let (kind, callee, thread, lock, own) =
-                (columns.kinds[i], columns.callees[i], columns.threads[i], columns.locks[i], columns.owns[i]);
+            let (kind, callee, thread, lock, own, lock_path) =
+                (columns.kinds[i], columns.callees[i], columns.threads[i], columns.locks[i], columns.owns[i], columns.lock_paths[i]);
             let method = |i: i64| self.method(i);
             let p = self.path(&self.encoded.paths[self.key_paths[i]])?;
             let kind = match kind {
@@ -620,6 +633,8 @@ impl Decoder {
                 kind,
                 thread: threads_of(thread & !HANDED)?,
                 lock: lock != 0,
+                // Checked in range in `Decoder::new`.
+                lock_on: usize::try_from(lock_path).ok().map(|i| self.path(&self.encoded.paths[i]).map(LockPath::new)).transpose()?,
                 own_pre: own_of(own),
                 handed: thread & HANDED != 0,
             })))
@@ -662,7 +677,7 @@ mod tests {
 
     fn key(field: &str) -> AccessKey {
         let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new(field)).unwrap();
-        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: false, own_pre: Own::Unowned, handed: false }
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: false, lock_on: None, own_pre: Own::Unowned, handed: false }
     }
 
     fn summary(accesses: Vec<Access>) -> Summary {

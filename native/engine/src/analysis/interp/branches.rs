@@ -101,6 +101,7 @@ fn take_state(st: &mut State) -> State {
     let empty = State {
         threads: Threads::NoThread,
         locks: 0,
+        lock_on: None,
         object_locks: 0,
         read_locks: 0,
         may_locks: 0,

@@ -12,7 +12,7 @@ use crate::interned;
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
 use super::super::models::{in_read_mode, LockEffect, ThreadEffect};
-use super::locks::{acquire, apply_lock_effect, apply_lock_thread, protects, release};
+use super::locks::{acquire, apply_lock_effect, apply_lock_thread, lock_identity, protects, release};
 use super::ownership::{escape_value, keep_arguments, own, own_e, Holders};
 use super::state::*;
 use super::access_set::NewKey;
@@ -97,7 +97,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                     if matches!(effect, LockEffect::Release | LockEffect::ReleaseRead | LockEffect::ReleaseAny) {
                         self.flush_pending_reads(st);
                     }
-                    apply_lock_effect(st, effect, self.env.extensions.callee_releases)
+                    let ext = self.env.extensions;
+                    let lock = args.first().and_then(|r| lock_identity(r, ext.lock_identities));
+                    apply_lock_effect(st, effect, ext.callee_releases, lock)
                 }
                 None if cf.ignored => {}
                 None => {
@@ -265,6 +267,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
         }
         self.accesses.reserve(s.accesses.len());
+        let mut last_lock: Option<(LockPath, Option<LockPath>)> = None;
         for acc in &s.accesses {
             let path = acc.key.kind.path();
             // The callee reassigned the formal before this access: it is not on the caller's
@@ -284,15 +287,26 @@ impl<'a, 'e> Interp<'a, 'e> {
             if own_pre.is_owned() {
                 continue;
             }
-            let (thread, lock) = thread_and_lock_at_call(st, &acc.key);
+            let callee_lock = match acc.key.lock_on.filter(|_| self.env.extensions.lock_identities) {
+                None => None,
+                // A summary's accesses hold few locks: the last one's place here serves again.
+                Some(l) if last_lock.is_some_and(|(from, _)| from == l) => last_lock.and_then(|(_, to)| to),
+                Some(l) => {
+                    let to = lock_at_call(l, args);
+                    last_lock = Some((l, to));
+                    to
+                }
+            };
+            let (thread, lock, lock_on) = thread_and_lock_at_call(st, &acc.key, callee_lock);
             self.note_own_monitor_static(st, &new_path, lock);
             let unchanged = matches!(new_path, Cow::Borrowed(_))
                 && own_pre == acc.key.own_pre
+                && lock_on == acc.key.lock_on
                 && (acc.key.handed || (thread == acc.key.thread && lock == acc.key.lock));
             let key = if unchanged {
                 NewKey::Shared(acc.key.clone())
             } else {
-                NewKey::made(key_at_call(&acc.key, new_path.into_owned(), own_pre, thread, lock, false))
+                NewKey::made(key_at_call(&acc.key, new_path.into_owned(), own_pre, (thread, lock, lock_on), false))
             };
             self.add_callee_access(key, &acc.key, &acc.site, Some(&call_site));
         }
@@ -425,22 +439,52 @@ fn substituted<'p>(path: &'p Path, args: &[Expr]) -> Option<Cow<'p, Path>> {
     }
 }
 
-/// The thread and lock of a callee's access made during a call: the caller's thread (unless
-/// the access is main-thread only), and protected if the callee or the caller holds a lock
-/// (a caller's read lock protects reads only).
-pub(super) fn thread_and_lock_at_call(st: &State, key: &AccessKey) -> (Threads, bool) {
-    let thread = if key.thread == Threads::AnyThreadButSelf { Threads::AnyThreadButSelf } else { st.threads };
-    let lock = key.lock || protects(st, key.kind.path()) || (st.read_locks > 0 && !key.kind.is_write());
-    (thread, lock)
+/// A callee's lock on the caller's arguments (none: its object is no path here).
+fn lock_at_call(lock: LockPath, args: &[Expr]) -> Option<LockPath> {
+    match substituted(lock.path(), args)? {
+        Cow::Borrowed(_) => Some(lock),
+        Cow::Owned(p) => LockPath::of(p),
+    }
 }
 
-/// A callee's access as seen at a call: on `thread` under `lock`, unless it is handed code,
-/// which runs later on its own thread (the caller's thread and locks say nothing of it).
-pub(super) fn key_at_call(key: &AccessKey, path: Path, own_pre: Own, thread: Threads, lock: bool, handed: bool) -> AccessKey {
+/// The thread and lock of a callee's access made during a call: the caller's thread (unless
+/// the access is main-thread only), and protected if the callee or the caller holds a lock
+/// (a caller's read lock protects reads only). The one lock it is made under is the callee's
+/// (`callee_lock`, on the caller's arguments) or the caller's, known only if no other is held;
+/// handed code's is its own.
+#[inline]
+pub(super) fn thread_and_lock_at_call(st: &State, key: &AccessKey, callee_lock: Option<LockPath>) -> (Threads, bool, Option<LockPath>) {
+    let thread = if key.thread == Threads::AnyThreadButSelf { Threads::AnyThreadButSelf } else { st.threads };
+    // Protected by the callee: what the caller holds changes nothing when the callee's lock is
+    // not known, nor for handed code.
+    if key.lock && (callee_lock.is_none() || key.handed) {
+        return (thread, true, callee_lock);
+    }
+    let caller_lock = protects(st, key.kind.path()) || (st.read_locks > 0 && !key.kind.is_write());
+    let lock_on = match (key.lock, caller_lock) {
+        _ if key.handed => callee_lock,
+        (true, false) => callee_lock,
+        (false, true) => st.lock_on,
+        (true, true) if callee_lock == st.lock_on => callee_lock,
+        _ => None,
+    };
+    (thread, key.lock || caller_lock, lock_on)
+}
+
+/// A callee's access as seen at a call: on the thread under the lock given (see
+/// [`thread_and_lock_at_call`]), unless it is handed code, which runs later on its own thread
+/// (the caller's thread and locks say nothing of it).
+pub(super) fn key_at_call(
+    key: &AccessKey,
+    path: Path,
+    own_pre: Own,
+    (thread, lock, lock_on): (Threads, bool, Option<LockPath>),
+    handed: bool,
+) -> AccessKey {
     if key.handed {
-        AccessKey { kind: key.kind.with_path(path), own_pre, ..key.clone() }
+        AccessKey { kind: key.kind.with_path(path), own_pre, lock_on, ..key.clone() }
     } else {
-        AccessKey { kind: key.kind.with_path(path), thread, lock, own_pre, handed }
+        AccessKey { kind: key.kind.with_path(path), thread, lock, lock_on, own_pre, handed }
     }
 }
 

@@ -236,20 +236,24 @@ impl<'a, 'e> Interp<'a, 'e> {
         let outer = &handed.captured[..handed.captured.len().min(1)];
         // The outer instance is the first captured value: one list of ownerships serves both.
         let captured_owns: Vec<Own> = handed.captured.iter().map(|a| own_e(st, a)).collect();
+        // A path of the handed code as seen here, with the values its formals stand for (none:
+        // a path of the handed object itself, which nothing here reaches).
+        let seen_here = |path: &Path| match handed.capture {
+            Capture::Formals => Some((substitute(path, &handed.captured), &handed.captured[..])),
+            Capture::OuterInstance => match (path.base, path.steps.first()) {
+                (Base::This, Some(Step::Field { name, .. })) if name.as_str().starts_with("this$") => {
+                    let inner = Path { base: Base::This, steps: Steps::from(&path.steps[1..]) };
+                    Some((substitute(&inner, outer), outer))
+                }
+                (Base::Static(_), _) => Some((Some(path.clone()), outer)),
+                _ => None,
+            },
+        };
+        let identities = self.env.extensions.lock_identities;
         for acc in &summary.accesses {
-            let path = acc.key.kind.path();
-            let (new_path, args) = match handed.capture {
-                Capture::Formals => (substitute(path, &handed.captured), &handed.captured[..]),
-                Capture::OuterInstance => match (path.base, path.steps.first()) {
-                    (Base::This, Some(Step::Field { name, .. })) if name.as_str().starts_with("this$") => {
-                        let inner = Path { base: Base::This, steps: Steps::from(&path.steps[1..]) };
-                        (substitute(&inner, outer), outer)
-                    }
-                    (Base::Static(_), _) => (Some(path.clone()), outer),
-                    _ => continue,
-                },
-            };
+            let Some((new_path, args)) = seen_here(acc.key.kind.path()) else { continue };
             let Some(new_path) = new_path.filter(|p| p.base.is_reportable()) else { continue };
+            let lock_on = acc.key.lock_on.filter(|_| identities).and_then(|l| LockPath::of(seen_here(l.path())?.0?));
             let own_pre = own_given(acc.key.own_pre, args.len(), |i| captured_owns[i]);
             if own_pre.is_owned() {
                 continue;
@@ -261,12 +265,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                         Target::Background if acc.key.thread == Threads::AnyThreadButSelf => Threads::AnyThreadButSelf,
                         Target::Background => Threads::AnyThread,
                     };
-                    key_at_call(&acc.key, new_path, own_pre, thread, acc.key.lock, true)
+                    key_at_call(&acc.key, new_path, own_pre, (thread, acc.key.lock, lock_on), true)
                 }
-                Place::Caller => {
-                    let (thread, lock) = thread_and_lock_at_call(st, &acc.key);
-                    key_at_call(&acc.key, new_path, own_pre, thread, lock, false)
-                }
+                Place::Caller => key_at_call(&acc.key, new_path, own_pre, thread_and_lock_at_call(st, &acc.key, lock_on), false),
             };
             self.add_callee_access(NewKey::made(key), &acc.key, &acc.site, (!handed.inline).then_some(&call_site));
         }

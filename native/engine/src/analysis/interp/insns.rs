@@ -7,7 +7,7 @@ use crate::sym::Sym;
 
 use super::super::domain::*;
 use super::super::models::LockEffect;
-use super::locks::{apply_lock_effect, enter_own_monitor, exit_own_monitor};
+use super::locks::{apply_lock_effect, enter_own_monitor, exit_own_monitor, lock_identity};
 use super::ownership::{own, own_e};
 use super::state::*;
 use super::Interp;
@@ -187,7 +187,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                 if own_monitor && effect == LockEffect::Release {
                     exit_own_monitor(st);
                 }
-                apply_lock_effect(st, effect, self.env.extensions.callee_releases);
+                let ext = self.env.extensions;
+                apply_lock_effect(st, effect, ext.callee_releases, lock_identity(&v, ext.lock_identities));
                 if own_monitor && effect == LockEffect::Acquire {
                     enter_own_monitor(st);
                 }

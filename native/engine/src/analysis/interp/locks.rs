@@ -59,13 +59,17 @@ pub(super) fn apply_lock_thread(st: &mut State) {
 }
 
 /// `track_releases`: count the releases of locks the method did not take (callee-releases
-/// extension), for its summary.
-pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect, track_releases: bool) {
+/// extension), for its summary. `lock` is the lock's identity, when known (see
+/// [`lock_identity`]).
+pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect, track_releases: bool, lock: Option<LockPath>) {
     match effect {
-        LockEffect::Acquire => acquire(st, 1),
+        LockEffect::Acquire => acquire_known(st, lock),
         LockEffect::Release => release(st, 1, track_releases),
         LockEffect::TryAcquire => {}
-        LockEffect::AcquireRead => st.read_locks = (st.read_locks + 1).min(LOCK_TOP),
+        LockEffect::AcquireRead => {
+            st.read_locks = (st.read_locks + 1).min(LOCK_TOP);
+            st.lock_on = None;
+        }
         LockEffect::ReleaseRead => st.read_locks = st.read_locks.saturating_sub(1),
         LockEffect::ReleaseAny if st.locks > 0 => release(st, 1, track_releases),
         LockEffect::ReleaseAny => st.read_locks = st.read_locks.saturating_sub(1),
@@ -73,9 +77,32 @@ pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect, track_releas
     apply_lock_thread(st);
 }
 
+/// Takes `n` locks whose identities are not known.
 pub(super) fn acquire(st: &mut State, n: u8) {
+    if n > 0 {
+        st.lock_on = None;
+    }
     st.locks = (st.locks + n).min(LOCK_TOP);
     st.may_locks = (st.may_locks + n).min(LOCK_TOP);
+}
+
+/// Takes one lock, `lock` when its identity is known: the one lock held if no other is (or
+/// it is the same one again), else the lock held is no longer known.
+fn acquire_known(st: &mut State, lock: Option<LockPath>) {
+    let alone = st.may_locks == 0 && st.read_locks == 0;
+    let on = lock.filter(|l| alone || st.lock_on == Some(*l));
+    acquire(st, 1);
+    st.lock_on = on;
+}
+
+/// The identity of a lock whose object is `value` (lock-identities extension): its path, when
+/// it is rooted at a formal or a static field (a local or a call's result names no lock
+/// another method can take).
+pub(super) fn lock_identity(value: &Expr, enabled: bool) -> Option<LockPath> {
+    match value {
+        Expr::Path(p) if enabled && matches!(p.base, Base::This | Base::Param(_) | Base::Static(_)) => LockPath::of(p.clone()),
+        _ => None,
+    }
 }
 
 /// Releases `n` locks. Those beyond what any path holds were taken by a caller: with
@@ -89,6 +116,10 @@ pub(super) fn release(st: &mut State, n: u8, track: bool) {
     st.locks = st.locks.saturating_sub(n);
     st.may_locks = st.may_locks.saturating_sub(n);
     st.object_locks = st.object_locks.min(st.locks);
+    // What remains held is the same lock (taken again), or nothing.
+    if st.may_locks == 0 {
+        st.lock_on = None;
+    }
 }
 
 /// `synchronized (this)` in an instance method: one more lock, a monitor of `this`.
@@ -119,6 +150,7 @@ pub(super) fn assume_lock(st: &mut State, held: bool, precise: bool) {
     } else if !precise {
         st.locks = st.locks.saturating_sub(1);
         st.may_locks = st.may_locks.saturating_sub(1);
+        st.lock_on = None;
     }
 }
 

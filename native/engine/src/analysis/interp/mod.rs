@@ -106,6 +106,7 @@ fn handler_entry(st: &State) -> State {
     State {
         threads: st.threads,
         locks: st.locks,
+        lock_on: st.lock_on,
         object_locks: st.object_locks,
         read_locks: st.read_locks,
         may_locks: st.may_locks,
@@ -229,6 +230,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         State {
             threads: self.input.facts.initial_threads,
             locks: if synchronized { 1 } else { 0 },
+            // A synchronized method holds the monitor of its object, or of its class.
+            lock_on: (synchronized && self.env.extensions.lock_identities)
+                .then(|| LockPath::new(Path::of(if is_static { Base::Static(mref.class) } else { Base::This }))),
             object_locks: if synchronized && self.own_monitor_is_per_object() { 1 } else { 0 },
             read_locks: 0,
             may_locks: if synchronized { 1 } else { 0 },

@@ -77,6 +77,9 @@ pub(super) enum Slot {
 pub(super) struct State {
     pub(super) threads: Threads,
     pub(super) locks: u8,
+    /// The one lock held, when it is known which (lock-identities extension): no other is
+    /// held on any path, in any mode. `None` when no lock or an unknown one is held.
+    pub(super) lock_on: Option<LockPath>,
     /// Of the locks held, the monitors of `this` (a synchronized instance method,
     /// `synchronized (this)`): they exclude only threads working on the same object, so they
     /// do not protect static state (object-monitors extension; else 0).
@@ -257,6 +260,7 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool, alternatives: b
         // May-hold (the reference) or, with the extension, must-hold: a lock taken on
         // only one branch does not protect what follows the join.
         locks: if must_hold { a.locks.min(b.locks) } else { a.locks.max(b.locks) },
+        lock_on: if a.lock_on == b.lock_on { a.lock_on } else { None },
         read_locks: if must_hold { a.read_locks.min(b.read_locks) } else { a.read_locks.max(b.read_locks) },
         object_locks: a.object_locks.min(b.object_locks),
         may_locks: a.may_locks.max(b.may_locks),
