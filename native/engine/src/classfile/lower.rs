@@ -354,6 +354,7 @@ fn lower_opcode(pc: usize, o: &Opcode<'_>, index_of: &dyn Fn(usize, i32) -> u32,
         Fconst0 | Fconst1 | Fconst2 => other(false),
         Ldc(l) | LdcW(l) => match l {
             Loadable::LiteralConstant(LiteralConstant::Integer(v)) => int(*v),
+            Loadable::ClassInfo(c) => Insn::ClassConst { class: cached(c, true) },
             _ => other(false),
         },
         Ldc2W(_) => other(true),

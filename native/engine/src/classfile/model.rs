@@ -240,6 +240,9 @@ pub struct DynamicCall {
 pub enum Insn {
     Nop,
     Const { value: ConstVal, wide: bool },
+    /// `ldc` of a class literal (`C.class`): a constant whose object is the monitor that
+    /// `synchronized (C.class)` and C's static synchronized methods take.
+    ClassConst { class: Sym },
     Load { slot: u16, wide: bool },
     Store { slot: u16, wide: bool },
     Iinc { slot: u16 },

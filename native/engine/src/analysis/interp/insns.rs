@@ -17,6 +17,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         match insn {
             Insn::Nop | Insn::CheckCast => {}
             Insn::Const { value, wide } => push(st, Expr::Const(*value), *wide),
+            // Only a lock needs to know which class (lock identities); else a constant like any.
+            Insn::ClassConst { class } if self.env.extensions.lock_identities => push(st, Expr::Class(*class), false),
+            Insn::ClassConst { .. } => push(st, Expr::Const(ConstVal::Other), false),
             Insn::Load { slot, wide } => {
                 let e = self.load_local(st, *slot);
                 push(st, e, *wide);

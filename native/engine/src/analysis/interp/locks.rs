@@ -101,6 +101,8 @@ fn acquire_known(st: &mut State, lock: Option<LockPath>) {
 pub(super) fn lock_identity(value: &Expr, enabled: bool) -> Option<LockPath> {
     match value {
         Expr::Path(p) if enabled && matches!(p.base, Base::This | Base::Param(_) | Base::Static(_)) => LockPath::of(p.clone()),
+        // The class's monitor, as a static synchronized method of the class takes it.
+        Expr::Class(c) if enabled => LockPath::of(Path::of(Base::Static(*c))),
         _ => None,
     }
 }

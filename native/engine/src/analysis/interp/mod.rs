@@ -600,7 +600,7 @@ fn returned_field(ret: &Expr) -> Option<Path> {
     let read = match ret {
         Expr::Path(p) => p,
         Expr::Compound(c) => c.read_before_release.as_ref()?,
-        Expr::Const(_) => return None,
+        Expr::Const(_) | Expr::Class(_) => return None,
     };
     (read.base == Base::This && read.steps.len() == 1).then(|| read.clone())
 }

@@ -27,7 +27,7 @@ pub(super) fn own(st: &State, p: &Path) -> Own {
 pub(super) fn own_e(st: &State, e: &Expr) -> Own {
     match e {
         Expr::Path(p) => own(st, p),
-        Expr::Const(_) => OWNED,
+        Expr::Const(_) | Expr::Class(_) => OWNED,
         Expr::Compound(c) => c.own,
     }
 }

@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use crate::classfile::descriptor::param_widths;
 use crate::classfile::model::ConstVal;
+use crate::sym::Sym;
 
 use super::super::domain::*;
 use super::aliases::Aliases;
@@ -30,6 +31,9 @@ pub(super) struct Compound {
 pub(super) enum Expr {
     Path(Path),
     Const(ConstVal),
+    /// A class literal (`C.class`): a constant, and the object whose monitor `synchronized
+    /// (C.class)` takes (lock identities).
+    Class(Sym),
     Compound(Rc<Compound>),
 }
 
@@ -37,7 +41,7 @@ impl Expr {
     pub(super) fn paths(&self) -> &[Path] {
         match self {
             Expr::Path(p) => std::slice::from_ref(p),
-            Expr::Const(_) => &[],
+            Expr::Const(_) | Expr::Class(_) => &[],
             Expr::Compound(c) => &c.paths,
         }
     }
@@ -198,7 +202,7 @@ pub(super) fn dup_slots(st: &mut State, n: usize, depth: usize) {
 pub(super) fn attr_e(st: &State, e: &Expr) -> Option<Attr> {
     match e {
         Expr::Path(p) => st.attrs.get(p),
-        Expr::Const(_) => Some(Attr::Functional),
+        Expr::Const(_) | Expr::Class(_) => Some(Attr::Functional),
         Expr::Compound(c) => c.attr,
     }
 }
