@@ -472,7 +472,6 @@ impl SharedKey {
     }
 }
 
-/// The hash of an access key that shared keys and access sets use.
 impl AccessKey {
     /// Whether the lock each access is made under keeps the other out: both are locked,
     /// and not under two locks known to differ.
@@ -570,6 +569,7 @@ fn different_locks(a: &Path, b: &Path) -> bool {
         && !outer(b)
 }
 
+/// The hash of an access key that shared keys and access sets use.
 pub fn key_hash(key: &AccessKey) -> u64 {
     use std::hash::BuildHasher;
     rustc_hash::FxBuildHasher.hash_one(key)

@@ -96,8 +96,8 @@ fn acquire_known(st: &mut State, lock: Option<LockPath>) {
 }
 
 /// The identity of a lock whose object is `value` (lock-identities extension): its path, when
-/// it is rooted at a formal or a static field (a local or a call's result names no lock
-/// another method can take).
+/// it is rooted at a formal or a static field, or the class of a class literal (a local or a
+/// call's result names no lock another method can take).
 pub(super) fn lock_identity(value: &Expr, enabled: bool) -> Option<LockPath> {
     match value {
         Expr::Path(p) if enabled && matches!(p.base, Base::This | Base::Param(_) | Base::Static(_)) => LockPath::of(p.clone()),
