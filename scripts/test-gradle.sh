@@ -1204,6 +1204,46 @@ rc=$?
 check "filter: a filter file that is set but missing fails clearly" "$log" \
     bash -c "[ $rc -ne 0 ] && grep -qE \"racer-filter.json.*(does not exist|not found|No such file)\" '$log'"
 
+# ---------------------------------------------------------------- differentLocks
+echo "== differentLocks"
+locks="$projects/different-locks"
+write "$locks/settings.gradle" <<<"rootProject.name = 'different-locks'"
+write "$locks/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'java'
+apply plugin: 'dev.racer'
+EOF
+write "$locks/src/main/java/p/TwoLocks.java" <<'EOF'
+package p;
+
+public class TwoLocks {
+    private final Object lock = new Object();
+    private int value;
+
+    public synchronized void setUnderMonitor(int v) {
+        value = v;
+    }
+
+    public void setUnderLock(int v) {
+        synchronized (lock) {
+            value = v;
+        }
+    }
+}
+EOF
+log="$logs/different-locks-default.log"
+gradle_in "$locks" "$log" racerCheck
+rc=$?
+check "differentLocks: off by default, any lock protects against any other" "$log" test "$rc" -eq 0
+printf '\nracer { differentLocks = true }\n' >>"$locks/build.gradle"
+log="$logs/different-locks-on.log"
+gradle_in "$locks" "$log" racerCheck
+rc=$?
+check "differentLocks = true: racerCheck re-runs and reports both writes under two different locks" "$log" \
+    bash -c "[ $rc -ne 0 ] && grep -qF \"racer found 2 races in project 'different-locks'\" '$log' \
+             && grep -qxF 'p/TwoLocks.java:8: error: THREAD_SAFETY_VIOLATION' '$log' \
+             && grep -qxF 'p/TwoLocks.java:13: error: THREAD_SAFETY_VIOLATION' '$log'"
+
 # ---------------------------------------------------------------- Gradle 8.10 API
 echo "== Gradle 8.10 API: compile the plugin against it, look up the reflective calls"
 log="$logs/gradle-api.log"

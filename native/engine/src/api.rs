@@ -66,6 +66,10 @@ pub struct Options {
     /// Pure RacerD behaviour: turns off every extension beyond the reference
     /// (see `docs/analysis.md`).
     pub racerd_compat: bool,
+    /// Also report accesses made under two different known locks (a field written under
+    /// `synchronized (mLock)` in one method and in a `synchronized` method in another).
+    /// Ignored with `racerd_compat`.
+    pub different_locks: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -94,6 +94,10 @@ struct AnalyzeArgs {
     /// Pure RacerD behaviour: no extensions beyond it
     #[arg(long)]
     racerd_compat: bool,
+    /// Also report a field accessed under two different locks (one method holding `mLock`,
+    /// another the object's monitor)
+    #[arg(long)]
+    different_locks: bool,
     /// Stop with an error when the analysis holds more than SIZE of memory (512m, 2g)
     #[arg(long, value_name = "SIZE", value_parser = parse_memory_mb)]
     max_memory: Option<u64>,
@@ -181,6 +185,7 @@ fn analyze(args: AnalyzeArgs) -> Result<Command, String> {
     options.library_packages = args.library_package;
     options.threads = args.threads;
     options.racerd_compat = args.racerd_compat;
+    options.different_locks = args.different_locks;
     options.max_memory_mb = args.max_memory.unwrap_or(0);
     Ok(Command::Analyze(Box::new(Analyze {
         request,
@@ -214,7 +219,7 @@ mod tests {
             "--library-package", "v.", "--source-path", "src", "--summaries-in", "s1.json",
             "--summaries-in", "s2.json", "--summaries-out", "o.json", "--threads", "2",
             "--fail-on-issues", "--quiet", "--baseline", "b.json", "--write-baseline=nb.json",
-            "--filter", "f.json", "--console-limit", "5", "--racerd-compat", "--max-memory", "2g",
+            "--filter", "f.json", "--console-limit", "5", "--racerd-compat", "--different-locks", "--max-memory", "2g",
             "--ignore-class", "a.gen.*", "classes", "--", "--odd-dir",
         ]);
         assert_eq!(a.format, Format::Sarif);
@@ -231,7 +236,7 @@ mod tests {
         assert_eq!(r.write_baseline, Some(PathBuf::from("nb.json")));
         assert_eq!(r.filter, Some(PathBuf::from("f.json")));
         assert_eq!(r.console_limit, Some(5));
-        assert!(r.options.racerd_compat);
+        assert!(r.options.racerd_compat && r.options.different_locks);
         assert_eq!(r.options.max_memory_mb, 2048);
         assert_eq!(r.options.library_packages, ["v."]);
         assert_eq!(r.options.threads, 2);

@@ -101,11 +101,20 @@ fn calls_into_an_upstream_module_of_platform_classes_use_its_summaries() {
 
 /// Module `b` of the pair analysed alone, with the summaries of `a`.
 fn pair_b_alone(tag: &str) -> Response {
+    pair_b_alone_with(tag, |_| {})
+}
+
+/// `pair`'s module b analysed alone against a's summary file, with options set by `options`.
+fn pair_b_alone_with(tag: &str, options: impl Fn(&mut Options)) -> Response {
     let tmp = TempDir::new(&format!("racer-summaries-{tag}"));
     let (support, outs) = compile_modules("pair", &["a", "b"], tmp.path());
     let sums = tmp.join("a.summaries");
-    run(&request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(sums.clone())));
-    run(&request(vec![outs[1].clone()], vec![support], vec![sums], None))
+    let mut upstream = request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(sums.clone()));
+    options(&mut upstream.options);
+    run(&upstream);
+    let mut downstream = request(vec![outs[1].clone()], vec![support], vec![sums], None);
+    options(&mut downstream.options);
+    run(&downstream)
 }
 
 #[test]
@@ -128,7 +137,10 @@ fn inherited_thread_safe_methods_of_upstream_classes_are_pooled() {
 
 #[test]
 fn an_upstream_method_locking_its_argument_holds_the_callers_lock() {
-    let alone = pair_b_alone("locks");
+    // Two different locks exclude each other unless the option says otherwise.
+    let default = pair_b_alone("locks-default");
+    assert!(!default.issues.iter().any(|i| i.class == "com.acme.b.TwoLocks"), "{:#?}", default.issues);
+    let alone = pair_b_alone_with("locks", |o| o.different_locks = true);
     let raced: Vec<(&str, &str)> = alone
         .issues
         .iter()

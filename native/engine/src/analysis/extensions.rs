@@ -83,10 +83,13 @@ pub struct Extensions {
     /// exclude each other.
     pub object_monitors: bool,
     /// Locks: an access knows the lock it is made under when that is one lock of known
-    /// identity (a monitor of `this`, of a field's object, a lock held in a field); two
-    /// accesses under two different known locks do not exclude each other, and a write under
-    /// a known lock other than the one a field's `@GuardedBy` names breaks the annotation.
+    /// identity (a monitor of `this`, of a field's object, a lock held in a field); a write
+    /// under a known lock other than the one a field's `@GuardedBy` names breaks the annotation.
     pub lock_identities: bool,
+    /// Reporting: the wide form of `lock_identities`: two accesses under two different known
+    /// locks do not exclude each other. Off by default (an option turns it on): code that
+    /// guards one field by several locks, each method by its own, is reported everywhere.
+    pub different_locks: bool,
 }
 
 impl Extensions {
@@ -98,9 +101,18 @@ impl Extensions {
         }
     }
 
+    /// The extensions a request's options ask for: the default mode or pure RacerD, and the
+    /// opt-in rules on top of the default mode.
+    pub fn from_options(options: &crate::api::Options) -> Extensions {
+        let mut ext = Extensions::from_compat(options.racerd_compat);
+        ext.different_locks = !options.racerd_compat && options.different_locks;
+        ext
+    }
+
     /// The default mode: every extension except `callee_lock_evidence`,
     /// `inherited_accesses` and `locked_location_evidence`, which the corpus shows to add
-    /// mostly false alarms (docs/analysis.md); they are kept for measurement.
+    /// mostly false alarms (docs/analysis.md) and are kept for measurement, and
+    /// `different_locks`, which users turn on (`Options::different_locks`).
     pub const ALL: Extensions = Extensions {
         report_per_field: true,
         end_location_dedup: true,
@@ -127,6 +139,7 @@ impl Extensions {
         fresh_receiver_dispatch: true,
         object_monitors: true,
         lock_identities: true,
+        different_locks: false,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -155,6 +168,7 @@ impl Extensions {
         fresh_receiver_dispatch: false,
         object_monitors: false,
         lock_identities: false,
+        different_locks: false,
     };
 }
 

@@ -47,12 +47,16 @@ struct Conflicts<'g, 'a> {
 }
 
 impl<'g, 'a> Conflicts<'g, 'a> {
-    fn of(group: &'g [Entry<'a>], shows_shared_location: impl Fn(&Entry<'a>) -> bool) -> Self {
+    fn of(group: &'g [Entry<'a>], different_locks: bool, shows_shared_location: impl Fn(&Entry<'a>) -> bool) -> Self {
         let writes: Vec<&Entry<'a>> = group.iter().filter(|c| c.is_write()).collect();
         Conflicts {
             any_thread_write: writes.iter().copied().find(|c| c.t.is_any()),
             shared_location: group.iter().find(|c| c.t.is_any() && shows_shared_location(c)),
-            known_lock_writes: writes.iter().copied().filter(|c| c.access.key.lock_on.is_some()).collect(),
+            known_lock_writes: if different_locks {
+                writes.iter().copied().filter(|c| c.access.key.lock_on.is_some()).collect()
+            } else {
+                Vec::new()
+            },
             writes,
         }
     }
@@ -187,7 +191,7 @@ impl<'a> ClassReporter<'a> {
             if !on_any_thread {
                 continue;
             }
-            let conflicts = Conflicts::of(entries, |c| self.shows_shared_location(c));
+            let conflicts = Conflicts::of(entries, self.cfg.extensions.different_locks, |c| self.shows_shared_location(c));
             for e in entries.iter().filter(|e| e.inherited.is_none()) {
                 match &e.access.key.kind {
                     AccessKind::InterfaceCall(..) => self.interface_rule(e),
@@ -336,7 +340,8 @@ impl<'a> ClassReporter<'a> {
         }
         if !e.unprotected() {
             // Lock identities: a write under one lock races with a write under another.
-            if let Some(c) = conflicts.known_lock_writes.iter().copied().find(|c| under_other_locks(e, c)) {
+            let different_locks = self.cfg.extensions.different_locks;
+            if let Some(c) = conflicts.known_lock_writes.iter().copied().find(|c| under_other_locks(e, c, different_locks)) {
                 self.emit(IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
             }
             return;
@@ -382,7 +387,8 @@ impl<'a> ClassReporter<'a> {
                 if c.unprotected() {
                     c.t.is_any()
                 } else {
-                    !e.access.key.locks_exclude(&c.access.key) && e.access.key.thread.can_conflict(c.access.key.thread)
+                    // Both protected, by a lock or a thread: only two locks keep each other out.
+                    !locks_exclude(e, c, self.cfg.extensions.different_locks) && e.access.key.thread.can_conflict(c.access.key.thread)
                 }
             })
         };
@@ -569,7 +575,7 @@ impl<'a> ClassReporter<'a> {
                     AccessKind::ContainerWrite(..) => "mutates",
                     _ => "writes to field",
                 };
-                let other_locks = conflict.filter(|c| under_other_locks(e, c)).map(|c| self.other_locks(e, c));
+                let other_locks = conflict.filter(|c| under_other_locks(e, c, self.cfg.extensions.different_locks)).map(|c| self.other_locks(e, c));
                 if let (true, Some((c, mine, theirs))) = (e.is_write(), &other_locks) {
                     format!(
                         "Write under a different lock. Non-private method `{who}`{how} {verb} {what} holding `{mine}`. \
@@ -729,10 +735,22 @@ pub fn render_path(p: &Path, formal_names: &[Sym]) -> String {
     s
 }
 
-/// Lock identities: whether `e` and `c` are both made under a lock, two known to differ.
-fn under_other_locks(e: &Entry<'_>, c: &Entry<'_>) -> bool {
+/// Whether the locks `e` and `c` are made under keep each other out: both are locked, and (with
+/// `different_locks`) not under two locks known to differ.
+fn locks_exclude(e: &Entry<'_>, c: &Entry<'_>, different_locks: bool) -> bool {
     let (a, b) = (&e.access.key, &c.access.key);
-    a.lock && b.lock && !a.locks_exclude(b) && a.thread.can_conflict(b.thread)
+    if different_locks {
+        a.locks_exclude(b)
+    } else {
+        a.lock && b.lock
+    }
+}
+
+/// Lock identities: whether `e` and `c` are both made under a lock, two known to differ and
+/// told apart (`different_locks`).
+fn under_other_locks(e: &Entry<'_>, c: &Entry<'_>, different_locks: bool) -> bool {
+    let (a, b) = (&e.access.key, &c.access.key);
+    a.lock && b.lock && !locks_exclude(e, c, different_locks) && a.thread.can_conflict(b.thread)
 }
 
 /// A lock as the code names it: `this`, `Foo.class` for a class's monitor, or the path of the

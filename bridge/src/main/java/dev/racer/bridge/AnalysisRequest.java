@@ -34,6 +34,7 @@ public final class AnalysisRequest {
     private final File filter;
     private final Integer consoleLimit;
     private final boolean racerdCompat;
+    private final boolean differentLocks;
 
     private AnalysisRequest(Builder b) {
         inputs = copy(b.inputs);
@@ -52,6 +53,7 @@ public final class AnalysisRequest {
         filter = b.filter;
         consoleLimit = b.consoleLimit;
         racerdCompat = b.racerdCompat;
+        differentLocks = b.differentLocks;
     }
 
     public static Builder builder() {
@@ -130,6 +132,11 @@ public final class AnalysisRequest {
         return racerdCompat;
     }
 
+    /** Also reports a field accessed under two different locks. */
+    public boolean differentLocks() {
+        return differentLocks;
+    }
+
     /**
      * The report most useful to a person, for failure messages: HTML, else text, else SARIF, else
      * JSON; null when no report is requested.
@@ -161,6 +168,9 @@ public final class AnalysisRequest {
         // Defaults are left out, so that a request without the newer settings stays minimal.
         if (racerdCompat) {
             options.put("racerd_compat", true);
+        }
+        if (differentLocks) {
+            options.put("different_locks", true);
         }
         if (maxMemoryMb > 0) {
             options.put("max_memory_mb", maxMemoryMb);
@@ -222,6 +232,7 @@ public final class AnalysisRequest {
         private File filter;
         private Integer consoleLimit;
         private boolean racerdCompat;
+        private boolean differentLocks;
 
         private Builder() {
         }
@@ -374,6 +385,15 @@ public final class AnalysisRequest {
         /** Only RacerD's own rules, none of racer's extensions. */
         public Builder racerdCompat(boolean compat) {
             racerdCompat = compat;
+            return this;
+        }
+
+        /**
+         * Also report a field accessed under two different locks (one method holding {@code
+         * mLock}, another the object's monitor); ignored with {@link #racerdCompat}.
+         */
+        public Builder differentLocks(boolean report) {
+            differentLocks = report;
             return this;
         }
 

@@ -44,6 +44,7 @@ public abstract class RacerAnalysisTask extends DefaultTask {
     private List<String> libraryPackages;
     private File filterFile;
     private Boolean racerdCompat;
+    private Boolean differentLocks;
     private String maxMemory;
     private String isolation;
     private Integer threads;
@@ -161,6 +162,16 @@ public abstract class RacerAnalysisTask extends DefaultTask {
         this.racerdCompat = racerdCompat;
     }
 
+    /** Also reports a field accessed under two different locks. */
+    @Input
+    public boolean isDifferentLocks() {
+        return differentLocks != null ? differentLocks : defaults.isDifferentLocks();
+    }
+
+    public void setDifferentLocks(boolean differentLocks) {
+        this.differentLocks = differentLocks;
+    }
+
     /** Engine memory limit such as {@code 2g} or {@code 512m}; null or {@code 0}: unlimited. */
     @Internal
     public String getMaxMemory() {
@@ -267,6 +278,7 @@ public abstract class RacerAnalysisTask extends DefaultTask {
                 .libraryPackages(getLibraryPackages())
                 .filter(getFilterFile())
                 .racerdCompat(isRacerdCompat())
+                .differentLocks(isDifferentLocks())
                 .maxMemory(getMaxMemory())
                 .threads(getThreads())
                 .sourcePaths(existingSourceRoots());

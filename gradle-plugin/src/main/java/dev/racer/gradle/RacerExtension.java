@@ -20,6 +20,7 @@ import org.gradle.api.Action;
  *     filter = file('racer-filter.json')       // include/exclude rules on class, method, field, kind
  *     consoleLimit = 20               // issues shown in full on the console (default: the engine's, 20)
  *     racerdCompat = false            // true: RacerD's own rules only, none of racer's extensions
+ *     differentLocks = false          // true: also report a field accessed under two different locks
  *     libraryPackages = ['com.example.vendored']
  *     reportsDir = file("$buildDir/reports/racer")
  *     reports { text = true; json = true; sarif = true; html = true }
@@ -51,6 +52,7 @@ public class RacerExtension {
     private File filter;
     private Integer consoleLimit;
     private boolean racerdCompat;
+    private boolean differentLocks;
     private final Reports reports = new Reports();
 
     public boolean isIgnoreFailures() {
@@ -188,6 +190,14 @@ public class RacerExtension {
 
     public void setRacerdCompat(boolean racerdCompat) {
         this.racerdCompat = racerdCompat;
+    }
+
+    public boolean isDifferentLocks() {
+        return differentLocks;
+    }
+
+    public void setDifferentLocks(boolean differentLocks) {
+        this.differentLocks = differentLocks;
     }
 
     /** Engine memory limit ({@code 512m}, {@code 2g}); null or empty: none. */

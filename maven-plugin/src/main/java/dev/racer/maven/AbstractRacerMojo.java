@@ -86,6 +86,10 @@ abstract class AbstractRacerMojo extends AbstractMojo {
     @Parameter(property = "racer.racerdCompat", defaultValue = "false")
     private boolean racerdCompat;
 
+    /** Also report a field accessed under two different locks (one method holding {@code mLock}, another the object's monitor). */
+    @Parameter(property = "racer.differentLocks", defaultValue = "false")
+    private boolean differentLocks;
+
     /** Memory limit of the engine ({@code 512m}, {@code 2g}): past it the analysis stops with an error. Default: none. */
     @Parameter(property = "racer.maxMemory")
     private String maxMemory;
@@ -162,7 +166,8 @@ abstract class AbstractRacerMojo extends AbstractMojo {
                 .libraryPackages(trimmed(libraryPackages))
                 .sourcePaths(sourceRoots())
                 .filter(filter)
-                .racerdCompat(racerdCompat);
+                .racerdCompat(racerdCompat)
+                .differentLocks(differentLocks);
         try {
             builder.threads(threads).maxMemory(maxMemory);
         } catch (IllegalArgumentException | RacerException e) {
