@@ -1213,24 +1213,9 @@ $buildscript_files
 apply plugin: 'java'
 apply plugin: 'dev.racer'
 EOF
-write "$locks/src/main/java/p/TwoLocks.java" <<'EOF'
-package p;
-
-public class TwoLocks {
-    private final Object lock = new Object();
-    private int value;
-
-    public synchronized void setUnderMonitor(int v) {
-        value = v;
-    }
-
-    public void setUnderLock(int v) {
-        synchronized (lock) {
-            value = v;
-        }
-    }
-}
-EOF
+# The class of the Maven plugin's scenario: a race only with the setting.
+mkdir -p "$locks/src/main/java/it/racy"
+cp maven-plugin/src/it/race-not-fatal/src/main/java/it/racy/TwoLocks.java "$locks/src/main/java/it/racy/"
 log="$logs/different-locks-default.log"
 gradle_in "$locks" "$log" racerCheck
 rc=$?
@@ -1241,8 +1226,8 @@ gradle_in "$locks" "$log" racerCheck
 rc=$?
 check "differentLocks = true: racerCheck re-runs and reports both writes under two different locks" "$log" \
     bash -c "[ $rc -ne 0 ] && grep -qF \"racer found 2 races in project 'different-locks'\" '$log' \
-             && grep -qxF 'p/TwoLocks.java:8: error: THREAD_SAFETY_VIOLATION' '$log' \
-             && grep -qxF 'p/TwoLocks.java:13: error: THREAD_SAFETY_VIOLATION' '$log'"
+             && grep -qxF 'it/racy/TwoLocks.java:9: error: THREAD_SAFETY_VIOLATION' '$log' \
+             && grep -qxF 'it/racy/TwoLocks.java:14: error: THREAD_SAFETY_VIOLATION' '$log'"
 
 # ---------------------------------------------------------------- Gradle 8.10 API
 echo "== Gradle 8.10 API: compile the plugin against it, look up the reflective calls"
