@@ -26,6 +26,9 @@ pub(super) struct AppliedAt {
     /// A lock other than a monitor of `this` (object-monitors extension).
     pub(super) static_lock: bool,
     pub(super) read_lock: bool,
+    /// The one known lock held (lock identities): the same call under another lock makes
+    /// other accesses.
+    pub(super) lock_on: Option<LockPath>,
     pub(super) args: Vec<(Option<Path>, Own)>,
 }
 
@@ -249,6 +252,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             lock: st.locks > 0,
             static_lock: st.locks > st.object_locks,
             read_lock: st.read_locks > 0,
+            lock_on: st.lock_on,
             args: args
                 .iter()
                 .zip(&arg_owns)
