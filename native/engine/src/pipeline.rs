@@ -73,8 +73,9 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     }
     let index = ClasspathIndex::build(&request.classpath, &mut diagnostics);
     let loading = Instant::now();
+    let extensions = Extensions::from_options(&request.options);
     let inherited = context::Inherited {
-        extensions: Extensions::from_options(&request.options),
+        extensions,
         thread_safe_aliases: &request.options.thread_safe_annotations,
     };
     let upstream = context::load(&mut table, &index, &classes, &upstream_files, inherited, &mut diagnostics)?;
@@ -85,7 +86,6 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     crate::memory::check();
     phase(start, "classpath+hierarchy");
 
-    let extensions = Extensions::from_options(&request.options);
     let config = AnnotationConfig {
         thread_safe_aliases: request.options.thread_safe_annotations.clone(),
         android_threads: extensions.android_threads,

@@ -93,20 +93,13 @@ pub struct Extensions {
 }
 
 impl Extensions {
-    pub fn from_compat(racerd_compat: bool) -> Extensions {
-        if racerd_compat {
-            Extensions::NONE
-        } else {
-            Extensions::ALL
-        }
-    }
-
-    /// The extensions a request's options ask for: the default mode or pure RacerD, and the
-    /// opt-in rules on top of the default mode.
+    /// The extensions a request's options ask for: pure RacerD (`racerd_compat`), or the
+    /// default mode with the opt-in rules the options turn on.
     pub fn from_options(options: &crate::api::Options) -> Extensions {
-        let mut ext = Extensions::from_compat(options.racerd_compat);
-        ext.different_locks = !options.racerd_compat && options.different_locks;
-        ext
+        if options.racerd_compat {
+            return Extensions::NONE;
+        }
+        Extensions { different_locks: options.different_locks, ..Extensions::ALL }
     }
 
     /// The default mode: every extension except `callee_lock_evidence`,
