@@ -238,27 +238,13 @@ impl Scanned {
             return;
         }
         self.supertypes.extend(class.header.supertypes());
-        for m in &class.methods {
-            let Some(body) = &m.body else { continue };
+        let refs = &class.references;
+        self.methods.extend(refs.methods.iter().map(|m| ByAddress(*m)));
+        self.fields.extend(refs.fields.iter().map(|f| ByAddress(*f)));
+        if want.calls_and_fields {
             // Only an upstream module's class can have an upstream summary.
-            let mut allocated = if want.calls_and_fields { body.allocated_classes() } else { Vec::new() };
-            allocated.retain(|c| !is_platform(*c, platform_upstream));
-            for insn in &body.insns {
-                match insn {
-                    Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
-                        self.fields.insert(ByAddress(f));
-                    }
-                    Insn::Invoke { method, kind } => {
-                        self.methods.insert(ByAddress(method));
-                        if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
-                            for &class in allocated.iter().filter(|&&c| c != method.class) {
-                                self.dispatched.insert((class, ByAddress(method)));
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-            }
+            let dispatched = refs.dispatched.iter().filter(|(c, _)| !is_platform(*c, platform_upstream));
+            self.dispatched.extend(dispatched.map(|(c, m)| (*c, ByAddress(*m))));
         }
     }
 
@@ -277,12 +263,14 @@ impl Scanned {
         if !want.calls_and_fields {
             return References { names, ..References::default() };
         }
-        References {
-            names,
-            calls: self.methods.iter().map(|m| *m.0).filter(|m| own.call_may_reach_upstream(m)).collect(),
-            fields: self.fields.iter().map(|f| *f.0).filter(|f| own.field_may_be_upstream(f)).collect(),
-            dispatched: self.dispatched.into_iter().map(|(class, m)| (class, *m.0)).collect(),
-        }
+        // Filtered on all workers: each test looks a reference up by content.
+        let methods: Vec<&'static MethodRef> = self.methods.into_iter().map(|m| m.0).collect();
+        let fields: Vec<&'static FieldRef> = self.fields.into_iter().map(|f| f.0).collect();
+        let (calls, fields) = rayon::join(
+            || methods.par_iter().filter(|m| own.call_may_reach_upstream(m)).map(|m| **m).collect(),
+            || fields.par_iter().filter(|f| own.field_may_be_upstream(f)).map(|f| **f).collect(),
+        );
+        References { names, calls, fields, dispatched: self.dispatched.into_iter().map(|(class, m)| (class, *m.0)).collect() }
     }
 }
 

@@ -91,6 +91,13 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         android_threads: extensions.android_threads,
     };
     let ignore = ignored_classes(&request.options.ignore_classes, &table, &classes)?;
+    // What the code refers to has served (upstream loading, the ignore globs): freed before
+    // the analysis needs the memory.
+    for class in &mut classes {
+        if let Some(class) = Arc::get_mut(class) {
+            class.references = Default::default();
+        }
+    }
     let for_file = request.summaries_out.as_ref().map(|_| summaries::downstream_methods(&classes));
     let bodies = schedule::take_bodies(&mut classes);
     let inputs = Inputs {

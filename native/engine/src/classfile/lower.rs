@@ -50,9 +50,16 @@ pub fn lower_class(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
         NAME_CACHE.with(|cache| cache.borrow_mut().clear());
         METHOD_REFS.with(|cache| cache.borrow_mut().clear());
         FIELD_REFS.with(|cache| cache.borrow_mut().clear());
+        REFERENCES.with(|r| *r.borrow_mut() = CodeReferences::default());
     };
     clear();
-    let class = lower_class_uncached(cf, with_bodies);
+    let mut class = lower_class_uncached(cf, with_bodies);
+    class.references = REFERENCES.with(|r| std::mem::take(&mut *r.borrow_mut()));
+    // Distinct by address (each distinct reference is interned once).
+    class.references.methods.sort_unstable_by_key(|m| *m as *const MethodRef as usize);
+    class.references.methods.dedup_by_key(|m| *m as *const MethodRef as usize);
+    class.references.fields.sort_unstable_by_key(|f| *f as *const FieldRef as usize);
+    class.references.fields.dedup_by_key(|f| *f as *const FieldRef as usize);
     clear();
     class
 }
@@ -91,7 +98,7 @@ fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
         methods: methods.iter().map(|m| m.header.clone()).collect(),
         source_file,
     };
-    Class { header: std::sync::Arc::new(header), methods }
+    Class { header: std::sync::Arc::new(header), methods, references: CodeReferences::default() }
 }
 
 fn annotations_of(attrs: &[AttributeInfo<'_>]) -> Vec<Annotation> {
@@ -243,16 +250,29 @@ thread_local! {
     /// their borrowed strings: one lookup per instruction instead of three and an interning.
     static METHOD_REFS: RefCell<FxHashMap<MemberKey, &'static MethodRef>> = RefCell::new(Default::default());
     static FIELD_REFS: RefCell<FxHashMap<MemberKey, &'static FieldRef>> = RefCell::new(Default::default());
+    /// The references of the class being lowered: each member reference is added when it
+    /// is first met (a cache miss), the calls paired with allocations per body.
+    static REFERENCES: RefCell<CodeReferences> = RefCell::new(Default::default());
 }
 
 fn field_ref(r: &MemberRef<'_>) -> &'static FieldRef {
-    cached_member(&FIELD_REFS, r, |class, name, descriptor| interned::field_ref(FieldRef { class, name, descriptor }))
+    cached_member(&FIELD_REFS, r, |class, name, descriptor| {
+        let f = interned::field_ref(FieldRef { class, name, descriptor });
+        REFERENCES.with(|refs| refs.borrow_mut().fields.push(f));
+        f
+    })
 }
 
 fn method_ref(r: &MemberRef<'_>) -> &'static MethodRef {
-    cached_member(&METHOD_REFS, r, |class, name, descriptor| interned::method_ref(MethodRef { class, name, descriptor }))
+    cached_member(&METHOD_REFS, r, |class, name, descriptor| {
+        let m = interned::method_ref(MethodRef { class, name, descriptor });
+        REFERENCES.with(|refs| refs.borrow_mut().methods.push(m));
+        m
+    })
 }
 
+/// A member reference, made (by `intern`) only on the first meeting of its constant-pool
+/// strings in the class.
 fn cached_member<T: 'static>(
     cache: &'static std::thread::LocalKey<RefCell<FxHashMap<MemberKey, &'static T>>>,
     r: &MemberRef<'_>,
@@ -315,7 +335,26 @@ fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>, lambdas: &[Option<MethodRe
         })
         .filter(|h| h.start < h.end)
         .collect();
-    Body { insns, lines, max_locals: code.max_locals, handlers }
+    let body = Body { insns, lines, max_locals: code.max_locals, handlers };
+    note_dispatched_calls(&body);
+    body
+}
+
+/// Pairs, for [`CodeReferences::dispatched`], the virtual and interface calls of a body with
+/// the other classes it allocates.
+fn note_dispatched_calls(body: &Body) {
+    let allocated = body.allocated_classes();
+    if allocated.is_empty() {
+        return;
+    }
+    REFERENCES.with(|refs| {
+        let dispatched = &mut refs.borrow_mut().dispatched;
+        for insn in &body.insns {
+            if let Insn::Invoke { method, kind: InvokeKind::Virtual | InvokeKind::Interface } = insn {
+                dispatched.extend(allocated.iter().filter(|&&c| c != method.class).map(|&c| (c, *method)));
+            }
+        }
+    });
 }
 
 const N: bool = false;

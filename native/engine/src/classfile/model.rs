@@ -373,4 +373,20 @@ pub struct Class {
     /// Shared with the class table.
     pub header: std::sync::Arc<ClassHeader>,
     pub methods: Vec<Method>,
+    /// What its code refers to (empty when the bodies were not lowered).
+    pub references: CodeReferences,
+}
+
+/// The distinct members a class's code names, gathered while its bodies are lowered (the
+/// instructions are then at hand, and each constant-pool reference is looked at once): what
+/// a module needs of its upstream modules is found from them (`context`).
+#[derive(Debug, Clone, Default)]
+pub struct CodeReferences {
+    /// The methods its invoke instructions name.
+    pub methods: Vec<&'static MethodRef>,
+    /// The fields its field instructions name.
+    pub fields: Vec<&'static FieldRef>,
+    /// Each virtual or interface call with each other class its body allocates: on an object
+    /// of that class (if it is a subtype), the call may run that class's method.
+    pub dispatched: Vec<(Sym, &'static MethodRef)>,
 }
