@@ -48,18 +48,18 @@ pub fn load(
     let timing = std::env::var_os("RACER_TIMINGS").is_some();
     let started = std::time::Instant::now();
     // Without upstream files there are no summaries to find, and without a classpath either
-    // there are no headers to load: the references are then not even collected.
+    // there are no headers to load: the references are then not even merged.
     let want = Wanted { calls_and_fields: !files.is_empty(), names: !files.is_empty() || !index.is_empty() };
     let own = if want.calls_and_fields { OwnMembers::of(classes, files) } else { OwnMembers::default() };
     // Gathered per worker, then merged: a set per class would be built and merged again.
-    let scanned = classes
+    let gathered = classes
         .par_iter()
-        .fold(Scanned::default, |mut r, c| {
+        .fold(Gathered::default, |mut r, c| {
             r.add(c, want, own.platform_upstream);
             r
         })
-        .reduce(Scanned::default, Scanned::merge);
-    let References { names: mut wanted, mut calls, fields: field_refs, dispatched } = scanned.references(want, &own);
+        .reduce(Gathered::default, Gathered::merge);
+    let References { names: mut wanted, mut calls, fields: field_refs, dispatched } = gathered.references(want, &own);
     if timing {
         eprintln!("racer: timing:   references of the analysed code: {:.4}s", started.elapsed().as_secs_f64());
     }
@@ -219,10 +219,11 @@ struct References {
     dispatched: Vec<(Sym, MethodRef)>,
 }
 
-/// The references of some classes' code, distinct by address (instructions hold interned
-/// ones): a reference recurs in many instructions, and is looked at once after the scan.
+/// The references of some classes' code (noted when they were lowered), merged and made
+/// distinct by address: a reference recurs in many classes, and is looked at once after
+/// the merge.
 #[derive(Default)]
-struct Scanned {
+struct Gathered {
     supertypes: FxHashSet<Sym>,
     methods: FxHashSet<ByAddress<MethodRef>>,
     fields: FxHashSet<ByAddress<FieldRef>>,
@@ -232,7 +233,7 @@ struct Scanned {
     dispatched: FxHashSet<(Sym, ByAddress<MethodRef>)>,
 }
 
-impl Scanned {
+impl Gathered {
     fn add(&mut self, class: &Class, want: Wanted, platform_upstream: bool) {
         if !want.names && !want.calls_and_fields {
             return;
@@ -248,7 +249,7 @@ impl Scanned {
         }
     }
 
-    fn merge(mut self, other: Scanned) -> Scanned {
+    fn merge(mut self, other: Gathered) -> Gathered {
         self.supertypes.extend(other.supertypes);
         self.methods.extend(other.methods);
         self.fields.extend(other.fields);
@@ -324,9 +325,9 @@ fn is_platform(class: Sym, platform_upstream: bool) -> bool {
 /// The classes the code of `class` names: supertypes, field and method owners.
 pub fn names(class: &Class) -> FxHashSet<Sym> {
     let want = Wanted { names: true, calls_and_fields: false };
-    let mut scanned = Scanned::default();
-    scanned.add(class, want, false);
-    scanned.references(want, &OwnMembers::default()).names
+    let mut gathered = Gathered::default();
+    gathered.add(class, want, false);
+    gathered.references(want, &OwnMembers::default()).names
 }
 
 /// The classes an upstream summary names (static roots, field owners, container and
