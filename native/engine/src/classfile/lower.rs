@@ -55,11 +55,6 @@ pub fn lower_class(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
     clear();
     let mut class = lower_class_uncached(cf, with_bodies);
     class.references = REFERENCES.with(|r| std::mem::take(&mut *r.borrow_mut()));
-    // Distinct by address (each distinct reference is interned once).
-    class.references.methods.sort_unstable_by_key(|m| *m as *const MethodRef as usize);
-    class.references.methods.dedup_by_key(|m| *m as *const MethodRef as usize);
-    class.references.fields.sort_unstable_by_key(|f| *f as *const FieldRef as usize);
-    class.references.fields.dedup_by_key(|f| *f as *const FieldRef as usize);
     clear();
     class
 }
@@ -316,11 +311,13 @@ fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>, lambdas: &[Option<MethodRe
     // Instructions come in increasing pc order: walk the line table alongside.
     let mut next_entry = 0;
     let mut line = 0;
+    let mut allocates = false;
     for (pc, op) in &bc.opcodes {
         while next_entry < line_table.len() && line_table[next_entry].0 <= *pc {
             line = line_table[next_entry].1;
             next_entry += 1;
         }
+        allocates |= matches!(op, Opcode::New(_));
         insns.push(lower_opcode(*pc, op, &index_of, lambdas));
         lines.push(line);
     }
@@ -336,7 +333,10 @@ fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>, lambdas: &[Option<MethodRe
         .filter(|h| h.start < h.end)
         .collect();
     let body = Body { insns, lines, max_locals: code.max_locals, handlers };
-    note_dispatched_calls(&body);
+    // Most bodies allocate nothing: only the others are read again.
+    if allocates {
+        note_dispatched_calls(&body);
+    }
     body
 }
 
@@ -344,9 +344,6 @@ fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>, lambdas: &[Option<MethodRe
 /// the other classes it allocates.
 fn note_dispatched_calls(body: &Body) {
     let allocated = body.allocated_classes();
-    if allocated.is_empty() {
-        return;
-    }
     REFERENCES.with(|refs| {
         let dispatched = &mut refs.borrow_mut().dispatched;
         for insn in &body.insns {

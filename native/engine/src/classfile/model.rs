@@ -377,9 +377,9 @@ pub struct Class {
     pub references: CodeReferences,
 }
 
-/// The distinct members a class's code names, gathered while its bodies are lowered (the
-/// instructions are then at hand, and each constant-pool reference is looked at once): what
-/// a module needs of its upstream modules is found from them (`context`).
+/// The members a class's code names, gathered while its bodies are lowered (each
+/// constant-pool reference is looked at once there; a member two entries name is listed
+/// twice): what a module needs of its upstream modules is found from them (`context`).
 #[derive(Debug, Clone, Default)]
 pub struct CodeReferences {
     /// The methods its invoke instructions name.
