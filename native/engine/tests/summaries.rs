@@ -125,6 +125,21 @@ fn private_upstream_helpers_reach_downstream_through_their_callers() {
     assert!(racy[0].message.contains("total"), "{}", racy[0].message);
 }
 
+/// `a`'s `Ticker.launch` starts the thread it is given: its summary carries the ticker's `run()`
+/// on the parameter, marked as a started thread's own code. `Clock` reads the counter that
+/// `run()` writes (a race); the writes do not race with themselves.
+#[test]
+fn an_upstream_helper_starting_a_thread_carries_its_run_as_the_threads_own() {
+    let alone = pair_b_alone("started");
+    let clock: Vec<(&str, &str)> = alone
+        .issues
+        .iter()
+        .filter(|i| i.class == "com.acme.b.Clock")
+        .map(|i| (i.method.as_str(), i.access_path.as_str()))
+        .collect();
+    assert_eq!(clock, vec![("now", "this.ticker.ticks")], "{:#?}", alone.issues);
+}
+
 #[test]
 fn inherited_thread_safe_methods_of_upstream_classes_are_pooled() {
     let alone = pair_b_alone("inherited");

@@ -149,6 +149,12 @@ impl Scan<'_> {
                         if let Some(b) = handoffs::body_of_class(table, self.methods[i].mref.class) {
                             edge_to(self.analysed_index(&b));
                         }
+                        // `worker.start()`: the `run()` of the `Thread` subclass the call names.
+                        if model == HandoffModel::ThreadStart {
+                            if let Some(b) = handoffs::body_of_class(table, method.class) {
+                                edge_to(self.analysed_index(&b));
+                            }
+                        }
                     }
                     if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
                         for &class in &allocated {

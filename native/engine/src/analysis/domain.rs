@@ -447,6 +447,11 @@ pub struct AccessKey {
     /// and lock are the handed code's own, whatever its callers run on or hold.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub handed: bool,
+    /// Handed code of a started `Thread` object on that object's own fields (`worker.start()`,
+    /// then `run()` on `worker.count`): it runs once per object, on the object's one thread, so
+    /// it does not race with itself, only with the rest of the class (see `races`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub started: bool,
 }
 
 /// An access key with its hash, as summaries share it (see `shared_keys`): applying a callee's
@@ -833,7 +838,7 @@ mod tests {
 
     fn locked_under(l: Option<LockPath>) -> AccessKey {
         let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new("x")).unwrap();
-        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: true, lock_on: l, own_pre: Own::Unowned, handed: false }
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: true, lock_on: l, own_pre: Own::Unowned, handed: false, started: false }
     }
 
     #[test]

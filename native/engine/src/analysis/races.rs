@@ -346,7 +346,13 @@ impl<'a> ClassReporter<'a> {
             }
             return;
         }
-        if e.t.is_any() {
+        if e.access.key.started {
+            // A started thread's own write races with the writes of the rest of the class, not
+            // with itself.
+            if let Some(c) = conflicts.writes.iter().copied().find(|c| !same_started_thread(e, c)) {
+                self.emit(IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
+            }
+        } else if e.t.is_any() {
             self.emit(IssueKind::ThreadSafetyViolation, e, None, WriteClass::Write);
         } else if let Some(c) = conflicts.any_thread_write.or(conflicts.shared_location) {
             self.emit(IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
@@ -379,7 +385,7 @@ impl<'a> ClassReporter<'a> {
         if self.group_reads.contains(&e.method) {
             return;
         }
-        let mut writes = conflicts.writes.iter().copied();
+        let mut writes = conflicts.writes.iter().copied().filter(|c| !same_started_thread(e, c));
         let conflict = if e.unprotected() {
             writes.find(|c| e.t.is_any() || c.t.is_any())
         } else {
@@ -867,4 +873,13 @@ mod getter_tests {
         assert!(!getter("getValues", "()I", "mValue"));
         assert!(!getter("get", "()I", "mValue"));
     }
+}
+
+/// Two accesses of one started thread object's `run()` brought in by one call (see
+/// `AccessKey::started`): that object's one thread makes both, so they do not race.
+fn same_started_thread(e: &Entry<'_>, c: &Entry<'_>) -> bool {
+    e.access.key.started
+        && c.access.key.started
+        && e.method == c.method
+        && e.access.site.trace.iter().next() == c.access.site.trace.iter().next()
 }

@@ -128,9 +128,11 @@ fn threads_of(c: u8) -> Result<Threads, String> {
 
 /// An access's thread, plus `HANDED` for accesses of handed code (older files have none).
 const HANDED: u8 = 4;
+/// Plus `STARTED` for handed code of a started thread object on its own fields.
+const STARTED: u8 = 8;
 
 fn access_threads_code(k: &AccessKey) -> u8 {
-    threads_code(k.thread) | if k.handed { HANDED } else { 0 }
+    threads_code(k.thread) | if k.handed { HANDED } else { 0 } | if k.started { STARTED } else { 0 }
 }
 
 fn own_code(o: Own) -> i64 {
@@ -631,12 +633,13 @@ impl Decoder {
             };
             Ok(Arc::new(SharedKey::new(AccessKey {
                 kind,
-                thread: threads_of(thread & !HANDED)?,
+                thread: threads_of(thread & !(HANDED | STARTED))?,
                 lock: lock != 0,
                 // Checked in range in `Decoder::new`.
                 lock_on: usize::try_from(lock_path).ok().map(|i| self.path(&self.encoded.paths[i]).map(LockPath::new)).transpose()?,
                 own_pre: own_of(own),
                 handed: thread & HANDED != 0,
+                started: thread & STARTED != 0,
             })))
         })
         .cloned()
@@ -677,7 +680,7 @@ mod tests {
 
     fn key(field: &str) -> AccessKey {
         let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new(field)).unwrap();
-        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: false, lock_on: None, own_pre: Own::Unowned, handed: false }
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: false, lock_on: None, own_pre: Own::Unowned, handed: false, started: false }
     }
 
     fn summary(accesses: Vec<Access>) -> Summary {
@@ -705,6 +708,20 @@ mod tests {
         assert!(Arc::ptr_eq(&f_of(&da), &f_of(&db)) && Arc::ptr_eq(&f_of(&db), &f_of(&dc)));
         assert_eq!(da.accesses.iter().map(|x| (x.site.line, (**x.key).clone())).collect::<Vec<_>>(), vec![(1, key("f")), (2, key("g"))]);
         assert_eq!(dc.accesses[0].site.line, 3);
+    }
+
+    /// Handed code keeps its marks through a summary file: a downstream module would otherwise
+    /// see a started thread's own accesses as racing with themselves.
+    #[test]
+    fn handed_and_started_accesses_keep_their_marks() {
+        let marked = |handed: bool, started: bool| AccessKey { handed, started, ..key("f") };
+        let at = |line: u32, k: AccessKey| Access { key: Arc::new(SharedKey::new(k)), site: Site { line, trace: Trace::empty() } };
+        let s = summary(vec![at(1, marked(true, true)), at(2, marked(true, false)), at(3, marked(false, false))]);
+        let decoder = Decoder::new(encode(&[(method("a"), &s)])).unwrap();
+        let decoded = decoder.get(&method("a")).unwrap().unwrap();
+        let mut marks: Vec<(u32, bool, bool)> = decoded.accesses.iter().map(|a| (a.site.line, a.key.handed, a.key.started)).collect();
+        marks.sort();
+        assert_eq!(marks, vec![(1, true, true), (2, true, false), (3, false, false)]);
     }
 
     #[test]

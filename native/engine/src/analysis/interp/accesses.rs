@@ -20,7 +20,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let lock = protects(st, path) || (st.read_locks > 0 && !kind.is_write());
         self.note_own_monitor_static(st, path, lock);
         let lock_on = if lock { st.lock_on } else { None };
-        let key = NewKey::made(AccessKey { kind, thread: st.threads, lock, lock_on, own_pre, handed: false });
+        let key = NewKey::made(AccessKey { kind, thread: st.threads, lock, lock_on, own_pre, handed: false, started: false });
         let site = Site { line, trace };
         match self.accesses.site_mut(&key) {
             Some(existing) => {

@@ -20,7 +20,7 @@ enum Capture {
     /// A lambda or method reference: formal `i` is captured value `i`.
     Formals,
     /// A `Runnable` object of an inner class: its `this.this$0` is constructor argument 0,
-    /// and its own fields belong to the fresh object.
+    /// and its own fields belong to the object (see [`Handed::object`]).
     OuterInstance,
 }
 
@@ -38,6 +38,13 @@ struct Handed {
     /// A lambda body of this class: its accesses are shown at their own lines, as code of
     /// the method that holds the lambda.
     inline: bool,
+    /// With `OuterInstance`, a shared path naming the object here (a thread kept in a field,
+    /// then started): its own fields are reached through it. Without one, they belong to a
+    /// fresh object nothing else reaches.
+    object: Option<Expr>,
+    /// The `run()` of a started `Thread` object that a shared path names: on that object's
+    /// own fields it runs on the object's one thread (see `AccessKey::started`).
+    started: bool,
 }
 
 impl<'a, 'e> Interp<'a, 'e> {
@@ -83,7 +90,16 @@ impl<'a, 'e> Interp<'a, 'e> {
                         let code = self.handed_made_at(pc);
                         self.run_handed(st, code, Target::Background, true);
                     }
-                    self.hand(st, r, Target::Background, true);
+                    let code = match self.handed_code(st, r) {
+                        // A thread made here, kept in a field, then started: its fields are shared.
+                        Some(h) if h.capture == Capture::OuterInstance && names_shared_object(r) => {
+                            Some(Handed { object: Some(r.clone()), started: true, ..h })
+                        }
+                        Some(h) => Some(h),
+                        None => self.started_subclass_run(named, r),
+                    };
+                    self.escape_captured(st, std::slice::from_ref(r));
+                    self.run_handed(st, code, Target::Background, true);
                 }
             }
             HandoffModel::StreamOp => {
@@ -156,11 +172,11 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let l = call.lambda.as_ref()?;
                 let body = self.env.table.resolve_method(l).unwrap_or(*l);
                 let inline = body.class == self.input.mref.class && body.name.as_str().starts_with("lambda$");
-                Some(Handed { body, captured, capture: Capture::Formals, inline })
+                Some(Handed { body, captured, capture: Capture::Formals, inline, object: None, started: false })
             }
             Insn::New { class } => {
                 let body = *self.env.facts.handed_classes.get(class)?;
-                Some(Handed { body, captured, capture: Capture::OuterInstance, inline: false })
+                Some(Handed { body, captured, capture: Capture::OuterInstance, inline: false, object: None, started: false })
             }
             _ => None,
         }
@@ -174,10 +190,21 @@ impl<'a, 'e> Interp<'a, 'e> {
             // `new Thread(this)`, `executor.execute(this)`: this object's own `run()`.
             _ if matches!(value, Expr::Path(p) if p.base == Base::This && p.steps.is_empty()) => {
                 let body = super::super::handoffs::body_of_class(self.env.table, class)?;
-                Some(Handed { body, captured: vec![value.clone()], capture: Capture::Formals, inline: false })
+                Some(Handed { body, captured: vec![value.clone()], capture: Capture::Formals, inline: false, object: None, started: false })
             }
             _ => None,
         }
+    }
+
+    /// `worker.start()` on a field or parameter whose class (the one the call names) is a
+    /// `Thread` subclass with its own `run()`: that `run()` runs on the new thread, on the
+    /// object the receiver names.
+    fn started_subclass_run(&self, named: &MethodRef, receiver: &Expr) -> Option<Handed> {
+        if !names_shared_object(receiver) {
+            return None;
+        }
+        let body = super::super::handoffs::body_of_class(self.env.table, named.class)?;
+        Some(Handed { body, captured: vec![receiver.clone()], capture: Capture::Formals, inline: false, object: None, started: true })
     }
 
     /// Applies the code `value` runs on `target`; with `shares`, it runs from now on, so the
@@ -234,8 +261,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         };
         let call_site = CallSite { callee: handed.body, line: self.line };
         let outer = &handed.captured[..handed.captured.len().min(1)];
-        // The outer instance is the first captured value: one list of ownerships serves both.
-        let captured_owns: Vec<Own> = handed.captured.iter().map(|a| own_e(st, a)).collect();
+        let object = handed.object.as_slice();
         // A path of the handed code as seen here, with the values its formals stand for (none:
         // a path of the handed object itself, which nothing here reaches).
         let seen_here = |path: &Path| match handed.capture {
@@ -246,6 +272,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     Some((substitute(&inner, outer), outer))
                 }
                 (Base::Static(_), _) => Some((Some(path.clone()), outer)),
+                (Base::This, _) if !object.is_empty() => Some((substitute(path, object), object)),
                 _ => None,
             },
         };
@@ -254,7 +281,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             let Some((new_path, args)) = seen_here(acc.key.kind.path()) else { continue };
             let Some(new_path) = new_path.filter(|p| p.base.is_reportable()) else { continue };
             let lock_on = acc.key.lock_on.filter(|_| identities).and_then(|l| LockPath::of(seen_here(l.path())?.0?));
-            let own_pre = own_given(acc.key.own_pre, args.len(), |i| captured_owns[i]);
+            let own_pre = own_given(acc.key.own_pre, args.len(), |i| own_e(st, &args[i]));
             if own_pre.is_owned() {
                 continue;
             }
@@ -265,11 +292,27 @@ impl<'a, 'e> Interp<'a, 'e> {
                         Target::Background if acc.key.thread == Threads::AnyThreadButSelf => Threads::AnyThreadButSelf,
                         Target::Background => Threads::AnyThread,
                     };
-                    key_at_call(&acc.key, new_path, own_pre, (thread, acc.key.lock, lock_on), true)
+                    let mut key = key_at_call(&acc.key, new_path, own_pre, (thread, acc.key.lock, lock_on), true);
+                    if !acc.key.handed && handed.started {
+                        key.started = is_own_field(acc.key.kind.path());
+                    }
+                    key
                 }
                 Place::Caller => key_at_call(&acc.key, new_path, own_pre, thread_and_lock_at_call(st, &acc.key, lock_on), false),
             };
             self.add_callee_access(NewKey::made(key), &acc.key, &acc.site, (!handed.inline).then_some(&call_site));
         }
     }
+}
+
+/// Whether a value names an object others may reach: a path from a field, a static or a
+/// parameter (`this` itself is the class's own object: see `handed_code`).
+fn names_shared_object(value: &Expr) -> bool {
+    matches!(value, Expr::Path(p) if p.base.is_reportable() && !(p.base == Base::This && p.steps.is_empty()))
+}
+
+/// Whether a path of a `run()` is on its object's own fields (not the outer instance's,
+/// reached through `this$0`).
+fn is_own_field(path: &Path) -> bool {
+    path.base == Base::This && !matches!(path.steps.first(), Some(Step::Field { name, .. }) if name.as_str().starts_with("this$"))
 }
