@@ -741,6 +741,15 @@ pub fn render_path(p: &Path, formal_names: &[Sym]) -> String {
     s
 }
 
+/// Two accesses of one started thread object's `run()` brought in by one call (see
+/// `AccessKey::started`): that object's one thread makes both, so they do not race.
+fn same_started_thread(e: &Entry<'_>, c: &Entry<'_>) -> bool {
+    e.access.key.started
+        && c.access.key.started
+        && e.method == c.method
+        && e.access.site.trace.iter().next() == c.access.site.trace.iter().next()
+}
+
 /// Whether the locks `e` and `c` are made under keep each other out: both are locked, and (with
 /// `different_locks`) not under two locks known to differ.
 fn locks_exclude(e: &Entry<'_>, c: &Entry<'_>, different_locks: bool) -> bool {
@@ -873,13 +882,4 @@ mod getter_tests {
         assert!(!getter("getValues", "()I", "mValue"));
         assert!(!getter("get", "()I", "mValue"));
     }
-}
-
-/// Two accesses of one started thread object's `run()` brought in by one call (see
-/// `AccessKey::started`): that object's one thread makes both, so they do not race.
-fn same_started_thread(e: &Entry<'_>, c: &Entry<'_>) -> bool {
-    e.access.key.started
-        && c.access.key.started
-        && e.method == c.method
-        && e.access.site.trace.iter().next() == c.access.site.trace.iter().next()
 }
