@@ -448,8 +448,8 @@ pub struct AccessKey {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub handed: bool,
     /// Handed code of a started `Thread` object on that object's own fields (`worker.start()`,
-    /// then `run()` on `worker.count`): it runs once per object, on the object's one thread, so
-    /// it does not race with itself, only with the rest of the class (see `races`).
+    /// then `run()` on `worker.count`): only the object's one thread runs it, so two such
+    /// accesses to one location do not race; they race with the rest of the class (see `races`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub started: bool,
 }

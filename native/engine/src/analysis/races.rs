@@ -741,13 +741,10 @@ pub fn render_path(p: &Path, formal_names: &[Sym]) -> String {
     s
 }
 
-/// Two accesses of one started thread object's `run()` brought in by one call (see
-/// `AccessKey::started`): that object's one thread makes both, so they do not race.
+/// Two accesses of started threads to their objects' own fields (see `AccessKey::started`):
+/// on one location, they are on one object, which only one thread runs, so they do not race.
 fn same_started_thread(e: &Entry<'_>, c: &Entry<'_>) -> bool {
-    e.access.key.started
-        && c.access.key.started
-        && e.method == c.method
-        && e.access.site.trace.iter().next() == c.access.site.trace.iter().next()
+    e.access.key.started && c.access.key.started
 }
 
 /// Whether the locks `e` and `c` are made under keep each other out: both are locked, and (with

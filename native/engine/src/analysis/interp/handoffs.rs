@@ -311,8 +311,10 @@ fn names_shared_object(value: &Expr) -> bool {
     matches!(value, Expr::Path(p) if p.base.is_reportable() && !(p.base == Base::This && p.steps.is_empty()))
 }
 
-/// Whether a path of a `run()` is on its object's own fields (not the outer instance's,
-/// reached through `this$0`).
+/// Whether a path of a `run()` is one of its object's own fields (`this.count`): not the outer
+/// instance's (`this.this$0.x`), nor a field of another object the thread may share with others
+/// (`this.queue.size`).
 fn is_own_field(path: &Path) -> bool {
-    path.base == Base::This && !matches!(path.steps.first(), Some(Step::Field { name, .. }) if name.as_str().starts_with("this$"))
+    path.base == Base::This
+        && matches!(&path.steps[..], [Step::Field { name, .. }] if !name.as_str().starts_with("this$"))
 }
