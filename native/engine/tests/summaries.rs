@@ -117,6 +117,11 @@ fn pair_b_alone_with(tag: &str, options: impl Fn(&mut Options)) -> Response {
     run(&downstream)
 }
 
+/// The (method, access path) of each issue reported in `class`, in report order.
+fn reported_in<'r>(resp: &'r Response, class: &str) -> Vec<(&'r str, &'r str)> {
+    resp.issues.iter().filter(|i| i.class == class).map(|i| (i.method.as_str(), i.access_path.as_str())).collect()
+}
+
 #[test]
 fn private_upstream_helpers_reach_downstream_through_their_callers() {
     let alone = pair_b_alone("private");
@@ -131,13 +136,7 @@ fn private_upstream_helpers_reach_downstream_through_their_callers() {
 #[test]
 fn an_upstream_helper_starting_a_thread_carries_its_run_as_the_threads_own() {
     let alone = pair_b_alone("started");
-    let clock: Vec<(&str, &str)> = alone
-        .issues
-        .iter()
-        .filter(|i| i.class == "com.acme.b.Clock")
-        .map(|i| (i.method.as_str(), i.access_path.as_str()))
-        .collect();
-    assert_eq!(clock, vec![("now", "this.ticker.ticks")], "{:#?}", alone.issues);
+    assert_eq!(reported_in(&alone, "com.acme.b.Clock"), [("now", "this.ticker.ticks")], "{:#?}", alone.issues);
 }
 
 #[test]
@@ -156,14 +155,8 @@ fn an_upstream_method_locking_its_argument_holds_the_callers_lock() {
     let default = pair_b_alone("locks-default");
     assert!(!default.issues.iter().any(|i| i.class == "com.acme.b.TwoLocks"), "{:#?}", default.issues);
     let alone = pair_b_alone_with("locks", |o| o.different_locks = true);
-    let raced: Vec<(&str, &str)> = alone
-        .issues
-        .iter()
-        .filter(|i| i.class == "com.acme.b.TwoLocks")
-        .map(|i| (i.method.as_str(), i.access_path.as_str()))
-        .collect();
     // Both writes end in `Slot.setUnder`: one race, reported once with the other entry point.
-    assert_eq!(raced, [("setFirst", "this.slot.value")], "{:#?}", alone.issues);
+    assert_eq!(reported_in(&alone, "com.acme.b.TwoLocks"), [("setFirst", "this.slot.value")], "{:#?}", alone.issues);
     let first = alone.issues.iter().find(|i| i.class == "com.acme.b.TwoLocks").unwrap();
     assert_eq!(first.other_entry_points, 1);
     assert!(first.message.contains("holding `this.mFirst`") && first.message.contains("holds `this.mSecond`"), "{}", first.message);

@@ -262,26 +262,30 @@ impl<'a, 'e> Interp<'a, 'e> {
         let call_site = CallSite { callee: handed.body, line: self.line };
         let outer = &handed.captured[..handed.captured.len().min(1)];
         let object = handed.object.as_slice();
-        // A path of the handed code as seen here, with the values its formals stand for (none:
-        // a path of the handed object itself, which nothing here reaches).
+        // The outer instance is the first captured value: one list of ownerships serves both.
+        let captured_owns: Vec<Own> = handed.captured.iter().map(|a| own_e(st, a)).collect();
+        let outer_owns = &captured_owns[..outer.len()];
+        let object_owns: Vec<Own> = object.iter().map(|a| own_e(st, a)).collect();
+        // A path of the handed code as seen here, with the ownership of the values its formals
+        // stand for (none: a path of the handed object itself, which nothing here reaches).
         let seen_here = |path: &Path| match handed.capture {
-            Capture::Formals => Some((substitute(path, &handed.captured), &handed.captured[..])),
+            Capture::Formals => Some((substitute(path, &handed.captured), &captured_owns[..])),
             Capture::OuterInstance => match (path.base, path.steps.first()) {
                 (Base::This, Some(Step::Field { name, .. })) if name.as_str().starts_with("this$") => {
                     let inner = Path { base: Base::This, steps: Steps::from(&path.steps[1..]) };
-                    Some((substitute(&inner, outer), outer))
+                    Some((substitute(&inner, outer), outer_owns))
                 }
-                (Base::Static(_), _) => Some((Some(path.clone()), outer)),
-                (Base::This, _) if !object.is_empty() => Some((substitute(path, object), object)),
+                (Base::Static(_), _) => Some((Some(path.clone()), outer_owns)),
+                (Base::This, _) if !object.is_empty() => Some((substitute(path, object), &object_owns[..])),
                 _ => None,
             },
         };
         let identities = self.env.extensions.lock_identities;
         for acc in &summary.accesses {
-            let Some((new_path, args)) = seen_here(acc.key.kind.path()) else { continue };
+            let Some((new_path, owns)) = seen_here(acc.key.kind.path()) else { continue };
             let Some(new_path) = new_path.filter(|p| p.base.is_reportable()) else { continue };
             let lock_on = acc.key.lock_on.filter(|_| identities).and_then(|l| LockPath::of(seen_here(l.path())?.0?));
-            let own_pre = own_given(acc.key.own_pre, args.len(), |i| own_e(st, &args[i]));
+            let own_pre = own_given(acc.key.own_pre, owns.len(), |i| owns[i]);
             if own_pre.is_owned() {
                 continue;
             }
