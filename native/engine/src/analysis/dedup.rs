@@ -1,159 +1,218 @@
 //! End-location de-duplication (extension of 9.1, last paragraph): one report per
-//! race. Two reports are the same race when their accesses end at the same site
-//! (innermost method, line and access) and so do their conflicting accesses; only
-//! the one with the shortest trace is kept, and it counts the entry points dropped.
+//! race. A race that ends in another top-level class than the reporting method's (a racy
+//! static cache in a helper class, reached from every caller) belongs to the class it ends
+//! in; its callers only reach it. Such reports are the same race when their accesses end
+//! in the same method on the same location (whatever the line, the kind of access and the
+//! conflicting access), and the race is reported once, from the entry point with the
+//! shortest trace, which counts the other entry points that reach it.
 //!
-//! Only races that end in another top-level class than the reporting method's are
-//! merged: such a race belongs to the class it ends in, and its callers only reach it
-//! (a racy static cache in a helper reached from every caller). Within one class,
-//! RacerD's own de-duplication (9.1) already applies, and each method that reaches
-//! a race through a private helper stays visible.
+//! Races inside the reporting class are not merged: RacerD's own de-duplication (9.1)
+//! already applies, and each method that reaches a race through a private helper stays
+//! visible.
+//!
+//! The entry point of each race is chosen before any report takes its line (RacerD keeps
+//! one report per method and call line): a report that is merged away never takes a line,
+//! so it cannot hide another race reached through the same call. When the chosen report
+//! finds its line taken all the same, the next entry point takes the race over.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
-use crate::issue::{top_level_class, Issue, IssueKind, TraceElem};
+use rayon::prelude::*;
 
-/// Where a trace ends: the access itself, by method, line and description (the line may
-/// be 0 in classes without line numbers; the method and the access description still tell
-/// sites apart). Not by source file, which a trace names only for steps outside the
-/// issue's own file.
-type End<'a> = Option<(&'a str, &'a str, &'a str, u32, &'a str)>;
+use crate::classfile::model::MethodRef;
+use crate::fxhash::FxHashMap;
+use crate::issue::{Issue, IssueKind};
+use crate::sym::Sym;
+use crate::timings::phase;
 
-fn end_of(trace: &[TraceElem]) -> End<'_> {
-    trace.last().map(|e| (e.class.as_str(), e.method.as_str(), e.descriptor.as_str(), e.line, e.description.as_str()))
+use super::domain::Path;
+
+/// A race that ends in another class: the kind of report, the innermost method and the
+/// location, as a path in the reporting method's terms.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) struct RaceKey {
+    pub kind: IssueKind,
+    pub method: MethodRef,
+    pub location: Path,
 }
 
-fn race_key(issue: &Issue) -> (IssueKind, End<'_>, End<'_>) {
-    let conflict = issue.conflicts.first().and_then(|c| end_of(&c.trace));
-    (issue.kind, end_of(&issue.trace), conflict)
+/// The order in which a race's entry points are preferred: the shortest trace, then the
+/// report order (class, line, method, descriptor).
+pub(super) type Rank = (usize, Sym, u32, Sym, Sym);
+
+/// A report, among the candidates of one class, of a race that ends in another class.
+pub(super) struct Reached {
+    pub key: RaceKey,
+    pub rank: Rank,
+    /// The reporting method (its index in the analysis).
+    pub entry_point: usize,
+    /// The candidate's index among its class's candidates.
+    pub candidate: usize,
 }
 
-/// Does the access end in another top-level class than the reporting method's?
-fn ends_elsewhere(issue: &Issue) -> bool {
-    issue.trace.last().is_some_and(|end| top_level_class(&end.class) != top_level_class(&issue.class))
+/// What becomes of a candidate of a race that is reported once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Decision {
+    /// The race's index (`usize::MAX` before the races are known).
+    pub race: usize,
+    /// Whether the candidate is the race's chosen report; otherwise it is reported only when
+    /// the chosen one, earlier in its class, lost its line.
+    pub chosen: bool,
+    /// The other entry points that reach the race.
+    pub others: u32,
 }
 
-/// Keeps one issue per race, in the input order (which is deterministic).
-pub fn one_report_per_race(issues: Vec<Issue>) -> Vec<Issue> {
-    // For each race: the index of the kept issue and how many others reach it.
-    let mut kept: BTreeMap<_, (usize, u32)> = BTreeMap::new();
-    let mut others = vec![None; issues.len()];
-    for (i, issue) in issues.iter().enumerate() {
-        if !ends_elsewhere(issue) {
-            others[i] = Some(0);
-            continue;
-        }
-        let entry = kept.entry(race_key(issue)).or_insert((i, 0));
-        if entry.0 != i {
-            entry.1 += 1;
-            if issue.trace.len() < issues[entry.0].trace.len() {
-                entry.0 = i;
+impl Decision {
+    /// Before the races are known: no candidate of such a race is reported.
+    pub const UNDECIDED: Decision = Decision { race: usize::MAX, chosen: false, others: 0 };
+}
+
+/// One class's first pass: its issues when it reaches no race reported once, else those
+/// races and what its issues will be made from once the entry points are chosen.
+pub(super) enum FirstPass<P> {
+    Done(Vec<Issue>),
+    Reaches(Vec<Reached>, P),
+}
+
+/// What one class reports given the decisions on its candidates.
+#[derive(Default)]
+pub(super) struct Selection {
+    /// The reported candidates, with their other entry points.
+    pub shown: Vec<(usize, u32)>,
+    /// The candidates of races reported once that found their line taken, chosen or not,
+    /// in order.
+    pub lost: Vec<usize>,
+    /// Candidates reported in place of their race's chosen one, which lost its line earlier
+    /// in the class: (candidate, race).
+    pub took_over: Vec<(usize, usize)>,
+    /// The races whose chosen candidate lost its line and that no later candidate of the
+    /// class took over.
+    pub orphaned: Vec<usize>,
+}
+
+/// How the reporting of the classes is driven: a first pass per class, then, for the
+/// classes that reach races reported once, the selection of their candidates given the
+/// decisions on them, and at last their issues.
+pub(super) trait ClassReports: Sync {
+    type Pending: Send + Sync;
+    fn classes(&self) -> usize;
+    fn first_pass(&self, class: usize) -> FirstPass<Self::Pending>;
+    fn select(&self, pending: &Self::Pending, decide: &(dyn Fn(usize) -> Decision + Sync)) -> Selection;
+    fn issues(&self, pending: &Self::Pending, selection: &Selection) -> Vec<Issue>;
+}
+
+/// One race's entry points, best first, and which one reports it.
+struct Race {
+    /// (rank, class, candidate, entry point), sorted.
+    reaches: Vec<(Rank, usize, usize, usize)>,
+    /// The next of `reaches` to hand the race to when its report loses its line.
+    next: usize,
+    /// The chosen candidate: (class, candidate).
+    current: Option<(usize, usize)>,
+    other_entry_points: u32,
+}
+
+/// Reports every class, each race that is reported once from one entry point.
+pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
+    let start = std::time::Instant::now();
+    let first: Vec<FirstPass<R::Pending>> = (0..reports.classes()).into_par_iter().map(|c| reports.first_pass(c)).collect();
+    let mut issues: Vec<Vec<Issue>> = Vec::with_capacity(first.len());
+    let mut pending_state: FxHashMap<usize, R::Pending> = FxHashMap::default();
+    let mut races: FxHashMap<RaceKey, Vec<(Rank, usize, usize, usize)>> = FxHashMap::default();
+    for (class, pass) in first.into_iter().enumerate() {
+        match pass {
+            FirstPass::Done(done) => issues.push(done),
+            FirstPass::Reaches(reached, state) => {
+                issues.push(Vec::new());
+                pending_state.insert(class, state);
+                for r in reached {
+                    races.entry(r.key).or_default().push((r.rank, class, r.candidate, r.entry_point));
+                }
             }
         }
     }
-    for (index, count) in kept.into_values() {
-        others[index] = Some(count);
+    // The race of each candidate, and the chosen candidate of each race, by (class,
+    // candidate): the race's index.
+    let mut race_of: FxHashMap<(usize, usize), usize> = FxHashMap::default();
+    let mut chosen: FxHashMap<(usize, usize), usize> = FxHashMap::default();
+    let mut race_list: Vec<Race> = Vec::with_capacity(races.len());
+    for mut reaches in races.into_values() {
+        race_of.extend(reaches.iter().map(|r| ((r.1, r.2), race_list.len())));
+        reaches.sort_unstable();
+        let mut entry_points: Vec<usize> = reaches.iter().map(|r| r.3).collect();
+        entry_points.sort_unstable();
+        entry_points.dedup();
+        let (_, class, candidate, _) = reaches[0];
+        chosen.insert((class, candidate), race_list.len());
+        race_list.push(Race { reaches, next: 1, current: Some((class, candidate)), other_entry_points: entry_points.len() as u32 - 1 });
     }
-    issues
-        .into_iter()
-        .zip(others)
-        .filter_map(|(mut issue, others)| {
-            let n = others?;
-            if n > 0 {
-                issue.other_entry_points = n;
-                issue.message.push_str(&format!(
-                    " The same race is also reached from {n} other entry point{}.",
-                    if n == 1 { "" } else { "s" }
-                ));
+    // Each round selects again in the classes whose decisions changed. A chosen candidate
+    // that loses its line passes the race to a later candidate of its class, or else to the
+    // next entry point whose line was free in its class's last selection. Candidates move
+    // forward in their class and in the race's order only, so this ends.
+    phase(start, "  reporting: first pass");
+    let mut selections: FxHashMap<usize, Selection> = FxHashMap::default();
+    let mut pending: BTreeSet<usize> = pending_state.keys().copied().collect();
+    let mut rounds = 0;
+    while !pending.is_empty() {
+        rounds += 1;
+        let classes: Vec<usize> = std::mem::take(&mut pending).into_iter().collect();
+        let results: Vec<Selection> = classes
+            .par_iter()
+            .map(|&class| {
+                let decide = |candidate: usize| match race_of.get(&(class, candidate)) {
+                    Some(&race) => Decision {
+                        race,
+                        chosen: chosen.contains_key(&(class, candidate)),
+                        others: race_list[race].other_entry_points,
+                    },
+                    None => Decision::UNDECIDED,
+                };
+                reports.select(&pending_state[&class], &decide)
+            })
+            .collect();
+        for (&class, selection) in classes.iter().zip(results) {
+            selections.insert(class, selection);
+        }
+        for &class in &classes {
+            let selection = &selections[&class];
+            for &(candidate, race) in &selection.took_over {
+                let r = &mut race_list[race];
+                if let Some(old) = r.current.replace((class, candidate)) {
+                    chosen.remove(&old);
+                }
+                chosen.insert((class, candidate), race);
             }
-            Some(issue)
-        })
-        .collect()
+            for &race in &selection.orphaned {
+                let r = &mut race_list[race];
+                if let Some(old) = r.current.take() {
+                    chosen.remove(&old);
+                }
+                let blocked = |&(_, c, candidate, _): &(Rank, usize, usize, usize)| {
+                    selections.get(&c).is_some_and(|s| s.lost.binary_search(&candidate).is_ok())
+                };
+                while r.reaches.get(r.next).is_some_and(blocked) {
+                    r.next += 1;
+                }
+                if let Some(&(_, next_class, next_candidate, _)) = r.reaches.get(r.next) {
+                    r.next += 1;
+                    r.current = Some((next_class, next_candidate));
+                    chosen.insert((next_class, next_candidate), race);
+                    pending.insert(next_class);
+                }
+            }
+        }
+    }
+    phase(start, &format!("  reporting: entry points chosen ({} races, {rounds} rounds)", race_list.len()));
+    let built: Vec<(usize, Vec<Issue>)> =
+        selections.par_iter().map(|(&class, selection)| (class, reports.issues(&pending_state[&class], selection))).collect();
+    for (class, class_issues) in built {
+        issues[class] = class_issues;
+    }
+    issues.into_iter().flatten().collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::report::test_support::issue;
-    use crate::issue::Conflict;
-
-    /// An issue reported in `class.method` whose access ends in `end_class.end_method` at `line`,
-    /// after `depth` calls.
-    fn reaching(class: &str, method: &str, end_class: &str, line: u32, depth: usize) -> Issue {
-        let mut i = issue(class, method, "util.Cache.sValue", 5);
-        let end = TraceElem {
-            class: end_class.into(),
-            method: "get".into(),
-            descriptor: "()V".into(),
-            line,
-            description: "access to `util.Cache.sValue` (write)".into(),
-            source_file: String::new(),
-        };
-        i.trace = vec![i.trace[0].clone(); depth];
-        i.trace.push(end);
-        i
-    }
-
-    #[test]
-    fn one_report_per_race_in_another_class_with_the_shortest_trace() {
-        let issues = vec![
-            reaching("a.A", "deep", "util.Cache", 9, 3),
-            reaching("a.A", "first", "util.Cache", 9, 1),
-            reaching("b.B", "second", "util.Cache", 9, 1),
-            reaching("b.B", "elsewhere", "util.Cache", 12, 1),
-        ];
-        let kept = one_report_per_race(issues);
-        let names: Vec<(&str, u32)> = kept.iter().map(|i| (i.method.as_str(), i.other_entry_points)).collect();
-        assert_eq!(names, [("first", 2), ("elsewhere", 0)]);
-        assert!(kept[0].message.ends_with("also reached from 2 other entry points."));
-    }
-
-    #[test]
-    fn a_source_file_named_in_one_trace_only_does_not_split_a_race() {
-        let mut a = reaching("a.A", "first", "util.Cache", 9, 1);
-        let mut b = reaching("b.B", "second", "util.Cache", 9, 1);
-        // The same access and conflicting access; only one trace names the file they are in.
-        let conflict = |source_file: &str| Conflict {
-            class: "util.Cache".into(),
-            method: "set".into(),
-            descriptor: "()V".into(),
-            line: 4,
-            access_path: "util.Cache.sValue".into(),
-            access: "write".into(),
-            locked: false,
-            trace: vec![TraceElem {
-                class: "util.Cache".into(),
-                method: "set".into(),
-                descriptor: "()V".into(),
-                line: 4,
-                description: "access to `util.Cache.sValue` (write)".into(),
-                source_file: source_file.into(),
-            }],
-            source_file: source_file.into(),
-        };
-        a.trace.last_mut().unwrap().source_file = "Cache.java".into();
-        a.conflicts = vec![conflict("Cache.java")];
-        b.conflicts = vec![conflict("")];
-        let kept = one_report_per_race(vec![a, b]);
-        assert_eq!(kept.len(), 1);
-        assert_eq!(kept[0].other_entry_points, 1);
-    }
-
-    #[test]
-    fn races_inside_the_reporting_class_stay_per_method() {
-        let issues = vec![reaching("a.A", "x", "a.A", 9, 1), reaching("a.A$Inner", "y", "a.A", 9, 1)];
-        let kept = one_report_per_race(issues);
-        assert_eq!(kept.len(), 2);
-        assert!(kept.iter().all(|i| i.other_entry_points == 0));
-    }
-
-    #[test]
-    fn lineless_sites_are_told_apart_by_their_access() {
-        let mut a = reaching("a.A", "x", "util.Cache", 0, 1);
-        let mut b = reaching("b.B", "y", "util.Cache", 0, 1);
-        b.trace.last_mut().unwrap().description = "access to `util.Cache.sOther` (write)".into();
-        a.line = 0;
-        b.line = 0;
-        assert_eq!(one_report_per_race(vec![a, b]).len(), 2);
-    }
+/// The sentence a chosen report adds for the other entry points of its race.
+pub(super) fn other_entry_points_sentence(n: u32) -> String {
+    format!(" The same race is also reached from {n} other entry point{}.", if n == 1 { "" } else { "s" })
 }

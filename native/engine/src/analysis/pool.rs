@@ -10,6 +10,7 @@ use crate::sym::Sym;
 use super::domain::*;
 
 /// One pooled entry: a snapshot of a reportable method.
+#[derive(Clone, Copy)]
 pub(super) struct Entry<'a> {
     pub(super) access: &'a Access,
     /// The method's index in the analysis (`usize::MAX` for an inherited method).

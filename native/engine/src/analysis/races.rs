@@ -12,7 +12,7 @@ use crate::issue::{top_level_class, Conflict, FieldId, Issue, IssueKind, TraceEl
 use crate::sym::Sym;
 
 use super::annotations::is_synthetic_name;
-use super::dedup;
+use super::dedup::{self, ClassReports, Decision, FirstPass, RaceKey, Reached, Selection};
 use super::pool::{Entry, Group, GroupKey, Grouper};
 use super::domain::*;
 use super::extensions::Extensions;
@@ -68,18 +68,76 @@ pub fn report(analysis: &Analysis, classes: &[Arc<Class>], cfg: &ReportConfig<'_
         by_class.entry(e.class).or_default().push(i);
     }
     let per_class: Vec<(usize, Vec<usize>)> = by_class.into_iter().collect();
-    let mut issues: Vec<Issue> = per_class
-        .par_iter()
-        .flat_map_iter(|(ci, methods)| ClassReporter::new(analysis, &classes[*ci], methods, cfg).run())
-        .collect();
+    let reports = Reports { analysis, classes, cfg, per_class: &per_class };
+    let mut issues: Vec<Issue> = if cfg.extensions.end_location_dedup {
+        dedup::one_report_per_race(&reports)
+    } else {
+        (0..reports.per_class.len())
+            .into_par_iter()
+            .flat_map_iter(|c| {
+                let reporter = reports.reporter(c);
+                let candidates = reporter.candidates(&reporter.groups());
+                reporter.issues(&candidates, &reporter.select(&candidates, &|_| Decision::UNDECIDED))
+            })
+            .collect()
+    };
     issues.sort_by(|a, b| {
         (&a.class, a.line, &a.method, &a.descriptor, a.kind, &a.access_path)
             .cmp(&(&b.class, b.line, &b.method, &b.descriptor, b.kind, &b.access_path))
     });
-    if cfg.extensions.end_location_dedup {
-        issues = dedup::one_report_per_race(issues);
-    }
     issues
+}
+
+/// The classes to report on, each with its analysed methods.
+struct Reports<'a> {
+    analysis: &'a Analysis,
+    classes: &'a [Arc<Class>],
+    cfg: &'a ReportConfig<'a>,
+    per_class: &'a [(usize, Vec<usize>)],
+}
+
+impl<'a> Reports<'a> {
+    fn reporter(&self, class: usize) -> ClassReporter<'a> {
+        let (ci, methods) = &self.per_class[class];
+        ClassReporter::new(self.analysis, &self.classes[*ci], methods, self.cfg)
+    }
+}
+
+impl<'a> ClassReports for Reports<'a> {
+    /// The class and its candidates.
+    type Pending = (usize, Vec<Candidate<'a>>);
+
+    fn classes(&self) -> usize {
+        self.per_class.len()
+    }
+
+    fn first_pass(&self, class: usize) -> FirstPass<Self::Pending> {
+        let reporter = self.reporter(class);
+        let candidates = reporter.candidates(&reporter.groups());
+        // Reports within the class take their lines first; a race that finds its line taken
+        // by one of them is left to its other entry points.
+        let selection = reporter.select(&candidates, &|_| Decision::UNDECIDED);
+        let mut blocked = selection.lost.iter().copied().peekable();
+        let mut reached = Vec::new();
+        for (i, c) in candidates.iter().enumerate() {
+            if blocked.next_if_eq(&i).is_none() {
+                reached.extend(reporter.reached(c, i));
+            }
+        }
+        if reached.is_empty() {
+            FirstPass::Done(reporter.issues(&candidates, &selection))
+        } else {
+            FirstPass::Reaches(reached, (class, candidates))
+        }
+    }
+
+    fn select(&self, (class, candidates): &Self::Pending, decide: &(dyn Fn(usize) -> Decision + Sync)) -> Selection {
+        self.reporter(*class).select(candidates, decide)
+    }
+
+    fn issues(&self, (class, candidates): &Self::Pending, selection: &Selection) -> Vec<Issue> {
+        self.reporter(*class).issues(candidates, selection)
+    }
 }
 
 /// 8.2: whether a method contributes to its class's pool (the other methods' accesses count
@@ -100,27 +158,39 @@ struct ClassReporter<'a> {
     class: &'a Class,
     methods: &'a [usize],
     cfg: &'a ReportConfig<'a>,
-    // de-duplication state (9.1)
+}
+
+/// A report a rule asks for; 9.1's de-duplication decides whether it is shown.
+struct Candidate<'a> {
+    /// The candidate's group, among the class's groups.
+    group: usize,
+    kind: IssueKind,
+    entry: Entry<'a>,
+    conflict: Option<Entry<'a>>,
+    class: WriteClass,
+}
+
+/// The candidates of one class, as its rules ask for them.
+struct Proposals<'a> {
+    group: usize,
+    list: Vec<Candidate<'a>>,
+    /// The sites of the candidates so far.
     sites: FxHashSet<(usize, u32, Option<SiteDetail<'a>>)>,
-    interface_methods: FxHashSet<usize>,
-    group_reads: FxHashSet<usize>,
-    group_writes: FxHashSet<usize>,
-    issues: Vec<Issue>,
+    /// In the current group, the methods (with whether for writes) that have a candidate
+    /// sure to be reported: one reported on a site no candidate had before, and not of a race
+    /// reported once. 9.1 reports nothing more for them in the group.
+    settled: FxHashSet<(usize, bool)>,
+}
+
+impl Proposals<'_> {
+    fn settled(&self, method: usize, write: bool) -> bool {
+        self.settled.contains(&(method, write))
+    }
 }
 
 impl<'a> ClassReporter<'a> {
     fn new(analysis: &'a Analysis, class: &'a Class, methods: &'a [usize], cfg: &'a ReportConfig<'a>) -> Self {
-        ClassReporter {
-            analysis,
-            class,
-            methods,
-            cfg,
-            sites: FxHashSet::default(),
-            interface_methods: FxHashSet::default(),
-            group_reads: FxHashSet::default(),
-            group_writes: FxHashSet::default(),
-            issues: Vec::new(),
-        }
+        ClassReporter { analysis, class, methods, cfg }
     }
 
     fn is_reported_class(&self) -> bool {
@@ -142,7 +212,8 @@ impl<'a> ClassReporter<'a> {
         contributes_to_pool(e, &self.class.methods[e.index].header, self.cfg.extensions)
     }
 
-    fn run(mut self) -> Vec<Issue> {
+    /// The class's pool split into groups (8.6); none when no rule can report in it.
+    fn groups(&self) -> Vec<Group<'a>> {
         if !self.is_reported_class() {
             return Vec::new();
         }
@@ -154,7 +225,7 @@ impl<'a> ClassReporter<'a> {
             let s = &self.analysis.summaries[i];
             s.threads.is_any() || s.accesses.iter().any(|a| a.key.handed && a.key.thread.is_any())
         }) || inherited.iter().any(|(_, s)| s.threads.is_any());
-        let guarded_fields = self.class.header.fields.iter().any(|f| f.annotations.iter().any(|a| a.matches("GuardedBy")));
+        let guarded_fields = self.guarded_fields();
         if !any_thread && !guarded_fields {
             return Vec::new();
         }
@@ -176,17 +247,26 @@ impl<'a> ClassReporter<'a> {
             }
             rank += 1;
         }
-        let groups = grouper.into_sorted(guarded_fields);
-        for Group { key, entries, any_thread: on_any_thread } in &groups {
+        grouper.into_sorted(guarded_fields)
+    }
+
+    fn guarded_fields(&self) -> bool {
+        self.class.header.fields.iter().any(|f| f.annotations.iter().any(|a| a.matches("GuardedBy")))
+    }
+
+    /// What the rules (8.7) ask to report, group by group in key order.
+    fn candidates(&self, groups: &[Group<'a>]) -> Vec<Candidate<'a>> {
+        let mut out = Proposals { group: 0, list: Vec::new(), sites: FxHashSet::default(), settled: FxHashSet::default() };
+        for (g, Group { key, entries, any_thread: on_any_thread }) in groups.iter().enumerate() {
             if let GroupKey::Container(_, steps) = key {
                 if self.is_synchronized_container_group(steps) {
                     continue;
                 }
             }
-            self.group_reads.clear();
-            self.group_writes.clear();
+            out.group = g;
+            out.settled.clear();
             for e in entries.iter().filter(|e| e.inherited.is_none()) {
-                self.guarded_by(e);
+                self.guarded_by(e, &mut out);
             }
             if !on_any_thread {
                 continue;
@@ -194,13 +274,41 @@ impl<'a> ClassReporter<'a> {
             let conflicts = Conflicts::of(entries, self.cfg.extensions.different_locks, |c| self.shows_shared_location(c));
             for e in entries.iter().filter(|e| e.inherited.is_none()) {
                 match &e.access.key.kind {
-                    AccessKind::InterfaceCall(..) => self.interface_rule(e),
-                    _ if e.is_write() => self.write_rule(e, &conflicts),
-                    _ => self.read_rule(e, &conflicts),
+                    AccessKind::InterfaceCall(..) => self.interface_rule(e, &mut out),
+                    _ if e.is_write() => self.write_rule(e, &conflicts, &mut out),
+                    _ => self.read_rule(e, &conflicts, &mut out),
                 }
             }
         }
-        self.issues
+        out.list
+    }
+
+    fn propose(&self, out: &mut Proposals<'a>, kind: IssueKind, e: &Entry<'a>, conflict: Option<&Entry<'a>>, class: WriteClass) {
+        let line = e.access.site.outer_line();
+        let fresh = out.sites.insert((e.method, line, self.site_detail(e, line)));
+        if fresh && (line != 0 || self.cfg.extensions.lineless_reports) && !self.merges(e) {
+            match class {
+                WriteClass::Write => out.settled.insert((e.method, true)),
+                WriteClass::Read => out.settled.insert((e.method, false)),
+                WriteClass::Interface => false,
+            };
+        }
+        out.list.push(Candidate { group: out.group, kind, entry: *e, conflict: conflict.copied(), class });
+    }
+
+    /// The race a candidate reaches, if it is reported once whichever entry point reaches it.
+    fn reached(&self, c: &Candidate<'a>, candidate: usize) -> Option<Reached> {
+        if !self.merges(&c.entry) {
+            return None;
+        }
+        let mref = self.analysis.methods[c.entry.method].mref;
+        let site = &c.entry.access.site;
+        Some(Reached {
+            key: RaceKey { kind: c.kind, method: self.race_end_method(&c.entry), location: c.entry.access.key.kind.path().clone() },
+            rank: (site.trace.len(), mref.class, site.outer_line(), mref.name, mref.descriptor),
+            entry_point: c.entry.method,
+            candidate,
+        })
     }
 
     /// The summaries of the methods the class inherits (analysed here or upstream).
@@ -275,7 +383,7 @@ impl<'a> ClassReporter<'a> {
 
     // ---- 8.7 rules ----
 
-    fn guarded_by(&mut self, e: &Entry<'a>) {
+    fn guarded_by(&self, e: &Entry<'a>, out: &mut Proposals<'a>) {
         let k = &e.access.key;
         // A write under a lock breaks the annotation only when the lock is known to be another
         // than the one it names (lock identities).
@@ -313,7 +421,7 @@ impl<'a> ClassReporter<'a> {
                     if !is_ui_thread_marker(v) && (!k.lock || k.lock_on.is_some_and(|l| names_another_lock(v, l.path()))))
         });
         if guarded {
-            self.emit(IssueKind::GuardedByViolation, e, None, WriteClass::Write);
+            self.propose(out, IssueKind::GuardedByViolation, e, None, WriteClass::Write);
         }
     }
 
@@ -326,23 +434,22 @@ impl<'a> ClassReporter<'a> {
         crate::classfile::descriptor::object_class(p).map(|c| Sym::new(&c))
     }
 
-    fn interface_rule(&mut self, e: &Entry<'a>) {
+    fn interface_rule(&self, e: &Entry<'a>, out: &mut Proposals<'a>) {
         let marked = self.analysis.methods[e.method].facts.marked_thread_safe;
         if e.unprotected() && e.t.is_any() && marked {
-            self.emit(IssueKind::InterfaceNotThreadSafe, e, None, WriteClass::Interface);
+            self.propose(out, IssueKind::InterfaceNotThreadSafe, e, None, WriteClass::Interface);
         }
     }
 
-    fn write_rule(&mut self, e: &Entry<'a>, conflicts: &Conflicts<'_, 'a>) {
-        // One write report per method and group (9.1): nothing to look for once it has one.
-        if self.group_writes.contains(&e.method) {
+    fn write_rule(&self, e: &Entry<'a>, conflicts: &Conflicts<'_, 'a>, out: &mut Proposals<'a>) {
+        if out.settled(e.method, true) {
             return;
         }
         if !e.unprotected() {
             // Lock identities: a write under one lock races with a write under another.
             let different_locks = self.cfg.extensions.different_locks;
             if let Some(c) = conflicts.known_lock_writes.iter().copied().find(|c| under_other_locks(e, c, different_locks)) {
-                self.emit(IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
+                self.propose(out, IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
             }
             return;
         }
@@ -350,12 +457,12 @@ impl<'a> ClassReporter<'a> {
             // A started thread's own write races with the writes of the rest of the class, not
             // with itself.
             if let Some(c) = conflicts.writes.iter().copied().find(|c| !same_started_thread(e, c)) {
-                self.emit(IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
+                self.propose(out, IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
             }
         } else if e.t.is_any() {
-            self.emit(IssueKind::ThreadSafetyViolation, e, None, WriteClass::Write);
+            self.propose(out, IssueKind::ThreadSafetyViolation, e, None, WriteClass::Write);
         } else if let Some(c) = conflicts.any_thread_write.or(conflicts.shared_location) {
-            self.emit(IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
+            self.propose(out, IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
         }
     }
 
@@ -380,9 +487,8 @@ impl<'a> ClassReporter<'a> {
         is_getter_of(&m, path) || (returns_it && m.descriptor.as_str().starts_with("()"))
     }
 
-    fn read_rule(&mut self, e: &Entry<'a>, conflicts: &Conflicts<'_, 'a>) {
-        // One read report per method and group (9.1): nothing to look for once it has one.
-        if self.group_reads.contains(&e.method) {
+    fn read_rule(&self, e: &Entry<'a>, conflicts: &Conflicts<'_, 'a>, out: &mut Proposals<'a>) {
+        if out.settled(e.method, false) {
             return;
         }
         let mut writes = conflicts.writes.iter().copied().filter(|c| !same_started_thread(e, c));
@@ -399,33 +505,109 @@ impl<'a> ClassReporter<'a> {
             })
         };
         if let Some(c) = conflict {
-            self.emit(IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Read);
+            self.propose(out, IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Read);
         }
     }
 
     // ---- 9.1 de-duplication and 9.2-9.5 content ----
 
-    fn emit(&mut self, kind: IssueKind, e: &Entry<'a>, conflict: Option<&Entry<'a>>, class: WriteClass) {
-        let line = e.access.site.outer_line();
+    /// The candidates that 9.1 keeps: one report per method and line (with its site detail),
+    /// one write and one read report per method and group, one interface report per method; a
+    /// race that ends in another class only where `decide` chooses it. Also the candidates of
+    /// such races that found their line taken, chosen or not.
+    fn select(&self, candidates: &[Candidate<'a>], decide: &dyn Fn(usize) -> Decision) -> Selection {
         let ext = self.cfg.extensions;
-        let site = (e.method, line, self.site_detail(e, line));
-        if (line == 0 && !ext.lineless_reports) || self.sites.contains(&site) {
-            return;
+        let mut sites: FxHashSet<(usize, u32, Option<SiteDetail<'_>>)> = FxHashSet::default();
+        let mut interface_methods: FxHashSet<usize> = FxHashSet::default();
+        let (mut group_reads, mut group_writes): (FxHashSet<usize>, FxHashSet<usize>) = Default::default();
+        let mut group = usize::MAX;
+        let mut selection = Selection::default();
+        let mut orphaned: FxHashSet<usize> = FxHashSet::default();
+        for (i, c) in candidates.iter().enumerate() {
+            if c.group != group {
+                group = c.group;
+                group_reads.clear();
+                group_writes.clear();
+            }
+            let e = &c.entry;
+            let line = e.access.site.outer_line();
+            if line == 0 && !ext.lineless_reports {
+                continue;
+            }
+            let decision = if self.merges(e) { Some(decide(i)) } else { None };
+            let site = (e.method, line, self.site_detail(e, line));
+            let taken = sites.contains(&site)
+                || match c.class {
+                    WriteClass::Write => group_writes.contains(&e.method),
+                    WriteClass::Read => group_reads.contains(&e.method),
+                    WriteClass::Interface => interface_methods.contains(&e.method),
+                };
+            // A candidate of a race reported once: the chosen one, or a later one of the class
+            // when the chosen one lost its line.
+            let takes_over = decision.is_some_and(|d| !d.chosen && orphaned.contains(&d.race));
+            if let Some(d) = decision {
+                if taken {
+                    selection.lost.push(i);
+                    if d.chosen {
+                        orphaned.insert(d.race);
+                    }
+                }
+                if !d.chosen && !takes_over {
+                    continue;
+                }
+            }
+            if taken {
+                continue;
+            }
+            sites.insert(site);
+            match c.class {
+                WriteClass::Write => group_writes.insert(e.method),
+                WriteClass::Read => group_reads.insert(e.method),
+                WriteClass::Interface => interface_methods.insert(e.method),
+            };
+            let others = decision.map_or(0, |d| d.others);
+            if let Some(d) = decision.filter(|_| takes_over) {
+                orphaned.remove(&d.race);
+                selection.took_over.push((i, d.race));
+            }
+            selection.shown.push((i, others));
         }
-        match class {
-            WriteClass::Write if self.group_writes.contains(&e.method) => return,
-            WriteClass::Read if self.group_reads.contains(&e.method) => return,
-            WriteClass::Interface if self.interface_methods.contains(&e.method) => return,
-            _ => {}
-        }
-        self.sites.insert(site);
-        match class {
-            WriteClass::Write => self.group_writes.insert(e.method),
-            WriteClass::Read => self.group_reads.insert(e.method),
-            WriteClass::Interface => self.interface_methods.insert(e.method),
+        selection.orphaned = orphaned.into_iter().collect();
+        selection.orphaned.sort_unstable();
+        selection
+    }
+
+    /// The issues of the selected candidates.
+    fn issues(&self, candidates: &[Candidate<'a>], selection: &Selection) -> Vec<Issue> {
+        let issue = |&(i, others): &(usize, u32)| {
+            let c = &candidates[i];
+            let mut issue = self.build_issue(c.kind, &c.entry, c.conflict.as_ref(), c.entry.access.site.outer_line());
+            if others > 0 {
+                issue.other_entry_points = others;
+                issue.message.push_str(&dedup::other_entry_points_sentence(others));
+            }
+            issue
         };
-        let issue = self.build_issue(kind, e, conflict, line);
-        self.issues.push(issue);
+        selection.shown.iter().map(issue).collect()
+    }
+
+    /// Is the access one race whichever entry point reaches it, reported once (see
+    /// [`dedup`])? So it is when it ends in another top-level class, and when it reaches a
+    /// static location through a call: one location, raced on in the method that accesses it.
+    fn merges(&self, e: &Entry<'a>) -> bool {
+        self.cfg.extensions.end_location_dedup
+            && (self.ends_elsewhere(e)
+                || (!e.access.site.trace.is_empty() && matches!(e.access.key.kind.path().base, Base::Static(_))))
+    }
+
+    /// Does the access end in another top-level class than this one?
+    fn ends_elsewhere(&self, e: &Entry<'a>) -> bool {
+        let end = self.race_end_method(e);
+        top_level_class(end.class.as_str()) != top_level_class(self.class.header.name.as_str())
+    }
+
+    fn race_end_method(&self, e: &Entry<'a>) -> MethodRef {
+        e.access.site.trace.iter().last().map_or_else(|| self.mref_of(e), |call| call.callee)
     }
 
     /// What tells reports on one line of a method apart, beyond the reference's (method, line):
