@@ -40,6 +40,8 @@ pub struct CallFacts {
     pub exits: bool,
     pub synchronized_constructor: bool,
     pub synchronized_converter: bool,
+    /// The result is as thread-safe as the first argument (`Collections.newSetFromMap`).
+    pub synchronized_as_argument: bool,
     pub boxing: bool,
     /// Thread-handoff models (extension).
     pub handoff: Option<HandoffModel>,
@@ -80,7 +82,8 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
         exits: models::is_exit_call(table, named),
         synchronized_constructor: resolved.name.as_str() == "<init>"
             && models::is_synchronized_container(table, resolved.class, ext),
-        synchronized_converter: models::is_synchronized_converter(&resolved),
+        synchronized_converter: models::is_synchronized_converter(&resolved, ext),
+        synchronized_as_argument: models::is_synchronized_as_argument(&resolved, ext),
         boxing: models::is_boxing(&resolved, ext),
         handoff: if ext.thread_handoffs { handoffs::handoff_model(table, named) } else { None },
     }

@@ -547,10 +547,16 @@ pub fn is_synchronized_container(table: &ClassTable, class: crate::sym::Sym, ext
         || (ext.collection_models && table.is_subtype_of_any(class, MORE_SYNCHRONIZED_CONTAINERS))
 }
 
-pub fn is_synchronized_converter(callee: &MethodRef) -> bool {
+pub fn is_synchronized_converter(callee: &MethodRef, ext: Extensions) -> bool {
     let (class, name) = (callee.class.as_str(), callee.name.as_str());
     (class == "java.util.Collections" && name.starts_with("synchronized"))
         || SYNCHRONIZED_CONVERTERS.iter().any(|(c, m)| *c == class && *m == name)
+        || (ext.collection_models && class == "java.util.concurrent.ConcurrentHashMap" && name == "newKeySet")
+}
+
+/// Extension: a set backed by the map it is given is as thread-safe as that map.
+pub fn is_synchronized_as_argument(callee: &MethodRef, ext: Extensions) -> bool {
+    ext.collection_models && callee.class.as_str() == "java.util.Collections" && callee.name.as_str() == "newSetFromMap"
 }
 
 pub fn is_functional_model(table: &ClassTable, callee: &MethodRef) -> bool {

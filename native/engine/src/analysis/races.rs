@@ -418,7 +418,7 @@ impl<'a> ClassReporter<'a> {
             a.matches("GuardedBy")
                 && a.element_count == 1
                 && matches!(a.elements.first(), Some((_, AnnotationValue::Str(v)))
-                    if !is_ui_thread_marker(v) && (!k.lock || k.lock_on.is_some_and(|l| names_another_lock(v, l.path()))))
+                    if !is_ui_thread_marker(v) && (!k.lock || k.lock_on.is_some_and(|l| names_another_lock(v, fname, l.path()))))
         });
         if guarded {
             self.propose(out, IssueKind::GuardedByViolation, e, None, WriteClass::Write);
@@ -884,10 +884,15 @@ enum WriteClass {
 }
 
 /// Whether `@GuardedBy(guard)` names another lock than `held`, a lock known by its path. Only
-/// the simple forms are compared (`this`, a field `mLock` or `this.mLock`); a field of that name
-/// further down the path is taken as the same lock, shared (see `different_locks`).
-fn names_another_lock(guard: &str, held: &Path) -> bool {
-    let guard = guard.trim();
+/// the simple forms are compared (`this`, `itself` for the guarded field's own object, a field
+/// `mLock` or `this.mLock`); a field of that name further down the path is taken as the same
+/// lock, shared (see `different_locks`).
+fn names_another_lock(guard: &str, field: Sym, held: &Path) -> bool {
+    // `@GuardedBy("itself")`: the object the field refers to.
+    let guard = match guard.trim() {
+        "itself" => field.as_str(),
+        guard => guard,
+    };
     let field = guard.strip_prefix("this.").unwrap_or(guard);
     let simple = !field.is_empty() && field.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$');
     if !simple || !matches!(held.base, Base::This | Base::Static(_)) {

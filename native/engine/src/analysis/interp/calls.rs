@@ -395,6 +395,10 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
         } else if cf.synchronized_converter {
             st.attrs.set(ret, Some(Attr::Synchronized));
+        } else if cf.synchronized_as_argument {
+            if args.first().is_some_and(|a| attr_e(st, a) == Some(Attr::Synchronized)) {
+                st.attrs.set(ret, Some(Attr::Synchronized));
+            }
         } else if cf.boxing {
             if let Some(Expr::Path(p)) = args.first() {
                 if st.attrs.get(p) == Some(Attr::Functional) {

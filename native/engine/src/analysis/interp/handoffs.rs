@@ -243,7 +243,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 _ => None,
             })
             .collect();
-        if lambdas.is_empty() || !matches!((self.env.callee)(callee), Callee::Unknown) {
+        if lambdas.is_empty() || keeps_its_arguments(callee) || !matches!((self.env.callee)(callee), Callee::Unknown) {
             return;
         }
         for pc in lambdas {
@@ -307,6 +307,15 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.add_callee_access(NewKey::made(key), &acc.key, &acc.site, (!handed.inline).then_some(&call_site));
         }
     }
+}
+
+/// Whether a call stores what it is given for later rather than running it: a collection's
+/// `add`, `put` or `offer`, a listener's `set...`, `add...` or `register...`. A lambda given to
+/// it runs whenever its holder runs it, not during the call.
+fn keeps_its_arguments(callee: &MethodRef) -> bool {
+    const KEEPERS: [&str; 8] = ["add", "put", "offer", "push", "set", "insert", "register", "subscribe"];
+    let name = callee.name.as_str();
+    KEEPERS.iter().any(|k| name.strip_prefix(k).is_some_and(|rest| rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_uppercase())))
 }
 
 /// Whether a value names an object others may reach: a path from a field, a static or a
