@@ -363,21 +363,32 @@ impl<'a, 'e> Interp<'a, 'e> {
         self.last_handler_flow = Some((handlers, entry));
     }
 
+    /// Whether an instruction takes a lock (`lock()`, a read lock's `lock()`). What it throws
+    /// is not followed into handlers: `try { lock.lock(); ... } finally { lock.unlock(); }`
+    /// would otherwise run its `finally` unlocked, on a path where `unlock()` itself throws.
+    fn acquires_lock(&self, insn: &Insn) -> bool {
+        let Insn::Invoke { method, .. } = insn else { return false };
+        let lock = match self.env.facts.calls.get(*method) {
+            Some(cf) => cf.lock,
+            None => models::lock_effect(self.env.table, method, self.env.extensions),
+        };
+        matches!(lock, Some(models::LockEffect::Acquire | models::LockEffect::AcquireRead))
+    }
+
     /// Runs one block; returns the states flowing to successor blocks.
     fn run_block(&mut self, cfg: &Cfg, b: usize, mut st: State, exits_after: &[bool]) -> Vec<(usize, State)> {
         self.last_handler_flow = None;
         let block = cfg.blocks[b].clone();
         let insns = &self.body.insns;
-        // A handler is entered from every covered instruction, with the state before it;
-        // only instructions that change more than the operand stack give a new state.
-        let mut state_changed = true;
+        // A handler is entered from the covered instructions, with the state before each:
+        // those that change more than the operand stack (an instruction that only moves values
+        // throws nothing of interest: `this.mLock` is never null), but for a lock's acquisition.
         for i in block.start..block.end {
             self.pc = i;
             self.line = self.body.lines[i];
-            if state_changed && !cfg.handlers.is_empty() {
+            if !cfg.handlers.is_empty() && !only_moves_values(&insns[i]) && !self.acquires_lock(&insns[i]) {
                 self.flow_to_handlers(cfg, i, &st);
             }
-            state_changed = !only_moves_values(&insns[i]);
             let last = i + 1 == block.end;
             match &insns[i] {
                 Insn::If { kind, target } => {
