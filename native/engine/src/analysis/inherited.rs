@@ -38,9 +38,14 @@ pub fn pooled_methods(table: &ClassTable, ext: Extensions, thread_safe_aliases: 
 
 /// The instance methods `class` inherits and does not override, nearest superclass first:
 /// not constructors, private, synthetic or bridge methods (they are not entry points of
-/// the subclass's objects). Superclasses missing from the table end the walk.
+/// the subclass's objects). Superclasses missing from the table end the walk. A bridge of
+/// the subclass does not override the public method of a class that is not public: javac
+/// adds it only to make that method callable from other packages, and it calls it.
 pub fn inherited_methods(table: &ClassTable, class: &ClassHeader) -> Vec<MethodRef> {
-    let mut declared: FxHashSet<(Sym, Sym)> = class.methods.iter().map(|m| (m.name, m.descriptor)).collect();
+    let mut declared: FxHashSet<(Sym, Sym)> =
+        class.methods.iter().filter(|m| m.flags & ACC_BRIDGE == 0).map(|m| (m.name, m.descriptor)).collect();
+    let bridges: FxHashSet<(Sym, Sym)> =
+        class.methods.iter().filter(|m| m.flags & ACC_BRIDGE != 0).map(|m| (m.name, m.descriptor)).collect();
     let mut out = Vec::new();
     let mut seen: FxHashSet<Sym> = FxHashSet::default();
     let mut next = class.super_class;
@@ -53,7 +58,11 @@ pub fn inherited_methods(table: &ClassTable, class: &ClassHeader) -> Vec<MethodR
             Some(h) => h,
             None => break,
         };
+        let visibility_bridges = header.flags & ACC_PUBLIC == 0;
         for m in &header.methods {
+            if !visibility_bridges && bridges.contains(&(m.name, m.descriptor)) {
+                declared.insert((m.name, m.descriptor));
+            }
             let entry_point = m.flags & (ACC_STATIC | ACC_PRIVATE | ACC_BRIDGE) == 0
                 && !matches!(m.name.as_str(), "<init>" | "<clinit>")
                 && !is_synthetic_name(m.name);

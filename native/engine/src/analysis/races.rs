@@ -143,6 +143,10 @@ impl<'a> ClassReports for Reports<'a> {
 /// 8.2: whether a method contributes to its class's pool (the other methods' accesses count
 /// only as their callers' accesses).
 pub fn contributes_to_pool(e: &MethodEntry, h: &MethodHeader, ext: Extensions) -> bool {
+    // A bridge only calls the method it stands for, which reports for itself.
+    if ext.skip_bridges && h.flags & ACC_BRIDGE != 0 {
+        return false;
+    }
     if e.facts.thread_safe_method {
         return true;
     }
@@ -150,7 +154,6 @@ pub fn contributes_to_pool(e: &MethodEntry, h: &MethodHeader, ext: Extensions) -
         && h.name.as_str() != "<clinit>"
         && !is_synthetic_name(h.name)
         && !h.has_annotation("VisibleForTesting")
-        && !(ext.skip_bridges && h.flags & ACC_BRIDGE != 0)
 }
 
 struct ClassReporter<'a> {
