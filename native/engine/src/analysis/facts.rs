@@ -101,15 +101,17 @@ pub fn field_facts(table: &ClassTable, f: &FieldRef) -> FieldFacts {
 /// 5.1: a field step is safe when its class is `@ThreadConfined`, or the field is
 /// `@ThreadConfined` or `volatile`.
 pub fn is_safe_field(table: &ClassTable, class: Sym, name: Sym) -> bool {
-    match table.get(class) {
-        Some(h) => {
-            h.has_annotation("ThreadConfined")
-                || h.field(name).map_or(false, |f| {
-                    f.flags & ACC_VOLATILE != 0 || f.annotations.iter().any(|a| a.matches("ThreadConfined"))
-                })
-        }
-        None => false,
-    }
+    is_confined_field(table, class, name)
+        || table.get(class).and_then(|h| h.field(name)).is_some_and(|f| f.flags & ACC_VOLATILE != 0)
+}
+
+/// 7.3: a field of a `@ThreadConfined` class, or annotated `@ThreadConfined` itself: one
+/// thread uses it, and so the container it holds.
+pub fn is_confined_field(table: &ClassTable, class: Sym, name: Sym) -> bool {
+    table.get(class).is_some_and(|h| {
+        h.has_annotation("ThreadConfined")
+            || h.field(name).is_some_and(|f| f.annotations.iter().any(|a| a.matches("ThreadConfined")))
+    })
 }
 
 /// The static final fields of the analysed classes that no code but their own class

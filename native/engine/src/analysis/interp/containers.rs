@@ -3,7 +3,7 @@
 use crate::classfile::model::MethodRef;
 
 use super::super::domain::*;
-use super::super::facts::CallFacts;
+use super::super::facts::{self, CallFacts};
 use super::super::models::{ArgumentAccess, ContainerAccess};
 use super::ownership::{escape_value, own, Holders};
 use super::state::*;
@@ -49,6 +49,11 @@ impl<'a, 'e> Interp<'a, 'e> {
     fn record_container_access(&mut self, st: &State, path: &Path, access: ContainerAccess, method: &MethodRef) -> Option<Own> {
         if st.attrs.get(path) == Some(Attr::Synchronized) || self.is_synchronized_collection_field(path) {
             return None;
+        }
+        if let Some(Step::Field { class, name }) = path.steps.last() {
+            if self.env.extensions.collection_models && facts::is_confined_field(self.env.table, *class, *name) {
+                return None;
+            }
         }
         let own_pre = own(st, path);
         let kind = match access {
