@@ -1,0 +1,173 @@
+//! 9.1: which candidates a class reports. RacerD's de-duplication (one report per method
+//! and line, one read and one write report per method and group) and the extension's one
+//! report per race (see [`super::super::dedup`]).
+
+use crate::classfile::model::MethodRef;
+use crate::fxhash::FxHashSet;
+use crate::issue::{top_level_class, Issue, IssueKind};
+
+use super::super::dedup::{self, Decision, RaceKey, Reached, Selection};
+use super::super::domain::*;
+use super::super::pool::Entry;
+use super::{Candidate, ClassReporter, Proposals};
+
+impl<'a> ClassReporter<'a> {
+    /// Adds a candidate; one sure to be reported settles its method's reports of that class in
+    /// the group (the rules then skip the method's other entries there, as 9.1 drops them).
+    pub(super) fn propose(&self, out: &mut Proposals<'a>, kind: IssueKind, e: &Entry<'a>, conflict: Option<&Entry<'a>>, class: WriteClass) {
+        let line = e.access.site.outer_line();
+        let fresh = out.sites.insert((e.method, line, self.site_detail(e, line)));
+        if fresh && (line != 0 || self.cfg.extensions.lineless_reports) && !self.merges(e) {
+            match class {
+                WriteClass::Write => out.settled.insert((e.method, true)),
+                WriteClass::Read => out.settled.insert((e.method, false)),
+                WriteClass::Interface => false,
+            };
+        }
+        out.list.push(Candidate { group: out.group, kind, entry: *e, conflict: conflict.copied(), class });
+    }
+
+    /// The race a candidate reaches, if it is reported once whichever entry point reaches it.
+    pub(super) fn reached(&self, c: &Candidate<'a>, candidate: usize) -> Option<Reached> {
+        if !self.merges(&c.entry) {
+            return None;
+        }
+        let mref = self.analysis.methods[c.entry.method].mref;
+        let site = &c.entry.access.site;
+        Some(Reached {
+            key: RaceKey { kind: c.kind, method: self.race_end_method(&c.entry), location: c.entry.access.key.kind.path().clone() },
+            rank: (site.trace.len(), mref.class, site.outer_line(), mref.name, mref.descriptor),
+            entry_point: c.entry.method,
+            candidate,
+        })
+    }
+
+
+    /// The candidates that 9.1 keeps: one report per method and line (with its site detail),
+    /// one write and one read report per method and group, one interface report per method; a
+    /// race that ends in another class only where `decide` chooses it. Also the candidates of
+    /// such races that found their line taken, chosen or not.
+    pub(super) fn select(&self, candidates: &[Candidate<'a>], decide: &dyn Fn(usize) -> Decision) -> Selection {
+        let ext = self.cfg.extensions;
+        let mut sites: FxHashSet<(usize, u32, Option<SiteDetail<'_>>)> = FxHashSet::default();
+        let mut interface_methods: FxHashSet<usize> = FxHashSet::default();
+        let (mut group_reads, mut group_writes): (FxHashSet<usize>, FxHashSet<usize>) = Default::default();
+        let mut group = usize::MAX;
+        let mut selection = Selection::default();
+        let mut orphaned: FxHashSet<usize> = FxHashSet::default();
+        for (i, c) in candidates.iter().enumerate() {
+            if c.group != group {
+                group = c.group;
+                group_reads.clear();
+                group_writes.clear();
+            }
+            let e = &c.entry;
+            let line = e.access.site.outer_line();
+            if line == 0 && !ext.lineless_reports {
+                continue;
+            }
+            let decision = if self.merges(e) { Some(decide(i)) } else { None };
+            let site = (e.method, line, self.site_detail(e, line));
+            let taken = sites.contains(&site)
+                || match c.class {
+                    WriteClass::Write => group_writes.contains(&e.method),
+                    WriteClass::Read => group_reads.contains(&e.method),
+                    WriteClass::Interface => interface_methods.contains(&e.method),
+                };
+            // A candidate of a race reported once: the chosen one, or a later one of the class
+            // when the chosen one lost its line.
+            let takes_over = decision.is_some_and(|d| !d.chosen && orphaned.contains(&d.race));
+            if let Some(d) = decision {
+                if taken {
+                    selection.lost.push(i);
+                    if d.chosen {
+                        orphaned.insert(d.race);
+                    }
+                }
+                if !d.chosen && !takes_over {
+                    continue;
+                }
+            }
+            if taken {
+                continue;
+            }
+            sites.insert(site);
+            match c.class {
+                WriteClass::Write => group_writes.insert(e.method),
+                WriteClass::Read => group_reads.insert(e.method),
+                WriteClass::Interface => interface_methods.insert(e.method),
+            };
+            let others = decision.map_or(0, |d| d.others);
+            if let Some(d) = decision.filter(|_| takes_over) {
+                orphaned.remove(&d.race);
+                selection.took_over.push((i, d.race));
+            }
+            selection.shown.push((i, others));
+        }
+        selection.orphaned = orphaned.into_iter().collect();
+        selection.orphaned.sort_unstable();
+        selection
+    }
+
+    /// The issues of the selected candidates.
+    pub(super) fn issues(&self, candidates: &[Candidate<'a>], selection: &Selection) -> Vec<Issue> {
+        let issue = |&(i, others): &(usize, u32)| {
+            let c = &candidates[i];
+            let mut issue = self.build_issue(c.kind, &c.entry, c.conflict.as_ref(), c.entry.access.site.outer_line());
+            if others > 0 {
+                issue.other_entry_points = others;
+                issue.message.push_str(&dedup::other_entry_points_sentence(others));
+            }
+            issue
+        };
+        selection.shown.iter().map(issue).collect()
+    }
+
+    /// Is the access one race whichever entry point reaches it, reported once (see
+    /// [`dedup`])? So it is when it ends in another top-level class, and when it reaches a
+    /// static location through a call: one location, raced on in the method that accesses it.
+    pub(super) fn merges(&self, e: &Entry<'a>) -> bool {
+        self.cfg.extensions.end_location_dedup
+            && (self.ends_elsewhere(e)
+                || (!e.access.site.trace.is_empty() && matches!(e.access.key.kind.path().base, Base::Static(_))))
+    }
+
+    /// Does the access end in another top-level class than this one?
+    pub(super) fn ends_elsewhere(&self, e: &Entry<'a>) -> bool {
+        let end = self.race_end_method(e);
+        top_level_class(end.class.as_str()) != top_level_class(self.class.header.name.as_str())
+    }
+
+    pub(super) fn race_end_method(&self, e: &Entry<'a>) -> MethodRef {
+        e.access.site.trace.iter().last().map_or_else(|| self.mref_of(e), |call| call.callee)
+    }
+
+    /// What tells reports on one line of a method apart, beyond the reference's (method, line):
+    /// with `report_per_field`, the field of a direct access (each racing field stays visible;
+    /// a call line still gives one report for everything reached through it). Without line
+    /// numbers every access of a method is at line 0: the field or the first callee tells
+    /// them apart.
+    pub(super) fn site_detail(&self, e: &Entry<'a>, line: u32) -> Option<SiteDetail<'a>> {
+        let first_call = e.access.site.trace.iter().next();
+        match first_call {
+            None if self.cfg.extensions.report_per_field || line == 0 => Some(SiteDetail::Field(e.access.key.kind.path())),
+            Some(call) if line == 0 => Some(SiteDetail::Call(call.callee)),
+            _ => None,
+        }
+    }
+
+}
+
+/// See `ClassReporter::site_detail`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum SiteDetail<'a> {
+    Field(&'a Path),
+    Call(MethodRef),
+}
+
+#[derive(Clone, Copy)]
+pub(super) enum WriteClass {
+    Read,
+    Write,
+    Interface,
+}
