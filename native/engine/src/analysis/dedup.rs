@@ -1,19 +1,21 @@
-//! End-location de-duplication (extension of 9.1, last paragraph): one report per
-//! race. A race that ends in another top-level class than the reporting method's (a racy
-//! static cache in a helper class, reached from every caller) belongs to the class it ends
-//! in; its callers only reach it. Such reports are the same race when their accesses end
-//! in the same method on the same location (whatever the line, the kind of access and the
-//! conflicting access), and the race is reported once, from the entry point with the
-//! shortest trace, which counts the other entry points that reach it.
+//! End-location de-duplication (extension of 9.1, last paragraph): one report per race.
+//! Some races belong to one place however they are reached: one that ends in another
+//! top-level class than the reporting method's (a racy static cache in a helper class,
+//! reached from every caller), and one on a static location reached through a call (one
+//! location, raced on in the method that accesses it). Such reports are the same race when
+//! their accesses end in the same method on the same location (whatever the line, the kind
+//! of access and the conflicting access), and the race is reported once, from the entry
+//! point with the shortest trace, which counts the other entry points that reach it.
 //!
-//! Races inside the reporting class are not merged: RacerD's own de-duplication (9.1)
-//! already applies, and each method that reaches a race through a private helper stays
-//! visible.
+//! Races on the object's own fields inside the reporting class are not merged: RacerD's own
+//! de-duplication (9.1) already applies, and each method that reaches one through a private
+//! helper stays visible.
 //!
 //! The entry point of each race is chosen before any report takes its line (RacerD keeps
 //! one report per method and call line): a report that is merged away never takes a line,
 //! so it cannot hide another race reached through the same call. When the chosen report
-//! finds its line taken all the same, the next entry point takes the race over.
+//! finds its line taken all the same, a later candidate of its class, or else the next
+//! entry point, takes the race over.
 
 use std::collections::BTreeSet;
 
@@ -27,8 +29,8 @@ use crate::timings::phase;
 
 use super::domain::Path;
 
-/// A race that ends in another class: the kind of report, the innermost method and the
-/// location, as a path in the reporting method's terms.
+/// A race reported once: the kind of report, the innermost method and the location, as a
+/// path in the reporting method's terms.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(super) struct RaceKey {
     pub kind: IssueKind,
@@ -40,7 +42,7 @@ pub(super) struct RaceKey {
 /// report order (class, line, method, descriptor).
 pub(super) type Rank = (usize, Sym, u32, Sym, Sym);
 
-/// A report, among the candidates of one class, of a race that ends in another class.
+/// A candidate of one class that reports a race reported once.
 pub(super) struct Reached {
     pub key: RaceKey,
     pub rank: Rank,

@@ -42,11 +42,10 @@ impl<'a> ClassReporter<'a> {
         })
     }
 
-
     /// The candidates that 9.1 keeps: one report per method and line (with its site detail),
     /// one write and one read report per method and group, one interface report per method; a
-    /// race that ends in another class only where `decide` chooses it. Also the candidates of
-    /// such races that found their line taken, chosen or not.
+    /// race reported once (see [`Self::merges`]) only where `decide` chooses it. Also the
+    /// candidates of such races that found their line taken, chosen or not.
     pub(super) fn select(&self, candidates: &[Candidate<'a>], decide: &dyn Fn(usize) -> Decision) -> Selection {
         let ext = self.cfg.extensions;
         let mut sites: FxHashSet<(usize, u32, Option<SiteDetail<'_>>)> = FxHashSet::default();
