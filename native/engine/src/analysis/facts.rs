@@ -183,6 +183,9 @@ pub struct Facts {
     pub handed_classes: FxHashMap<Sym, MethodRef>,
     /// Thread handoffs: fields holding a handler of a known thread, by (declaring class, name).
     pub handler_fields: FxHashMap<(Sym, Sym), Target>,
+    /// Thread handoffs: fields only ever given a single-thread executor, by (declaring class,
+    /// name): the tasks handed to one run one at a time.
+    pub serial_executor_fields: FxHashSet<(Sym, Sym)>,
     /// Lock precision: fields only ever given a read lock (`r = rwLock.readLock()`), by
     /// (declaring class, name): `lock()` on one is a read-mode acquisition.
     pub read_lock_fields: FxHashSet<(Sym, Sym)>,
@@ -203,6 +206,8 @@ pub fn collect<'a>(
         methods: FxHashSet<ByAddress<MethodRef>>,
         fields: FxHashSet<ByAddress<FieldRef>>,
         handler_fields: Vec<(FieldRef, Target)>,
+        /// Stores into executor-typed fields, and whether the value is a single-thread executor.
+        executor_stores: Vec<(FieldRef, bool)>,
         /// Stores into fields that may hold a lock, and whether the value stored is a read lock.
         field_stores: Vec<(FieldRef, bool)>,
     }
@@ -221,6 +226,7 @@ pub fn collect<'a>(
             }
             if ext.thread_handoffs {
                 r.handler_fields.extend(handoffs::handler_fields(body));
+                r.executor_stores.extend(handoffs::executor_field_stores(body));
             }
             if ext.lock_precision {
                 r.field_stores.extend(lock_field_stores(table, body));
@@ -231,6 +237,7 @@ pub fn collect<'a>(
             a.methods.extend(b.methods);
             a.fields.extend(b.fields);
             a.handler_fields.extend(b.handler_fields);
+            a.executor_stores.extend(b.executor_stores);
             a.field_stores.extend(b.field_stores);
             a
         });
@@ -245,6 +252,11 @@ pub fn collect<'a>(
         }
     }
     let handler_fields = handler_fields.into_iter().filter_map(|(k, t)| t.map(|t| (k, t))).collect();
+    let mut serial_executor_fields: FxHashMap<(Sym, Sym), bool> = FxHashMap::default();
+    for (f, serial) in refs.executor_stores {
+        *serial_executor_fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(true) &= serial;
+    }
+    let serial_executor_fields = serial_executor_fields.into_iter().filter_map(|(k, serial)| serial.then_some(k)).collect();
     let mut read_lock_fields: FxHashMap<(Sym, Sym), bool> = FxHashMap::default();
     for (f, read_lock) in refs.field_stores {
         *read_lock_fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(true) &= read_lock;
@@ -260,7 +272,7 @@ pub fn collect<'a>(
     for (f, ff) in &field_facts {
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
-    Facts { calls, fields: field_facts.into_iter().collect(), safe_steps, handed_classes: FxHashMap::default(), handler_fields, read_lock_fields, init_only_statics: FxHashSet::default() }
+    Facts { calls, fields: field_facts.into_iter().collect(), safe_steps, handed_classes: FxHashMap::default(), handler_fields, serial_executor_fields, read_lock_fields, init_only_statics: FxHashSet::default() }
 }
 
 #[cfg(test)]

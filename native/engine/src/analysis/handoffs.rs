@@ -105,6 +105,29 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
 /// The handler fields of one body: `f = new Handler(Looper.getMainLooper())` (main) or
 /// `f = new Handler(handlerThread.getLooper())` (background), the forms a handler kept in
 /// a field takes; a post through that field elsewhere runs on that thread.
+/// Every store in `body` into a field typed as an executor, and whether it stores the
+/// single-thread executor a call just made (`Executors.newSingleThreadExecutor()`).
+pub fn executor_field_stores(body: &Body) -> Vec<(FieldRef, bool)> {
+    let mut out = Vec::new();
+    for (i, insn) in body.insns.iter().enumerate() {
+        let (Insn::PutField(f) | Insn::PutStatic(f)) = insn else { continue };
+        if !EXECUTOR_TYPES.contains(&f.descriptor.as_str()) {
+            continue;
+        }
+        let serial = matches!(i.checked_sub(1).map(|j| &body.insns[j]), Some(Insn::Invoke { method, .. })
+            if method.class.as_str() == "java.util.concurrent.Executors"
+                && matches!(method.name.as_str(), "newSingleThreadExecutor" | "newSingleThreadScheduledExecutor"));
+        out.push((**f, serial));
+    }
+    out
+}
+
+const EXECUTOR_TYPES: &[&str] = &[
+    "Ljava/util/concurrent/Executor;",
+    "Ljava/util/concurrent/ExecutorService;",
+    "Ljava/util/concurrent/ScheduledExecutorService;",
+];
+
 pub fn handler_fields(body: &Body) -> Vec<(FieldRef, Target)> {
     let mut out = Vec::new();
     for (i, insn) in body.insns.iter().enumerate() {

@@ -45,6 +45,10 @@ struct Handed {
     /// The `run()` of a started `Thread` object that a shared path names: on that object's
     /// own fields it runs on the object's one thread (see `AccessKey::started`).
     started: bool,
+    /// Code given to an executor with one thread (a `java.util.Timer`, a single-thread
+    /// executor): it runs one task at a time, so its accesses do not race with each other's
+    /// (marked as a started thread's are).
+    serial: bool,
 }
 
 impl<'a, 'e> Interp<'a, 'e> {
@@ -81,7 +85,17 @@ impl<'a, 'e> Interp<'a, 'e> {
                     st.attrs.set(thread, Some(Attr::ThreadOf(pc)));
                 }
             }
-            HandoffModel::Arguments(target) => self.hand_all(st, params, target, true),
+            HandoffModel::Arguments(target) => {
+                if receiver().is_some_and(|r| self.is_serial_executor(named, r)) {
+                    for v in params {
+                        let handed = self.handed_code(st, v).map(|h| Handed { serial: true, ..h });
+                        self.escape_captured(st, std::slice::from_ref(v));
+                        self.run_handed(st, handed, target, true);
+                    }
+                } else {
+                    self.hand_all(st, params, target, true)
+                }
+            }
             HandoffModel::ThreadStart => {
                 if let Some(r) = receiver() {
                     // A thread made here with handed code: that code runs from now on (it was
@@ -149,6 +163,23 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
+    /// Whether `receiver` of the executor call `named` runs one task at a time: a
+    /// `java.util.Timer`, or a field only ever given a single-thread executor.
+    fn is_serial_executor(&self, named: &MethodRef, receiver: &Expr) -> bool {
+        if self.env.table.is_subtype_of_any(named.class, &["java.util.Timer"]) {
+            return true;
+        }
+        match receiver {
+            Expr::Path(p) => match p.steps.last() {
+                Some(Step::Field { class, name }) => {
+                    self.env.facts.serial_executor_fields.contains(&(self.env.table.resolve_field(*class, *name), *name))
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     fn hand_all(&mut self, st: &mut State, values: &[Expr], target: Target, shares: bool) {
         for v in values {
             self.hand(st, v, target, shares);
@@ -172,11 +203,11 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let l = call.lambda.as_ref()?;
                 let body = self.env.table.resolve_method(l).unwrap_or(*l);
                 let inline = body.class == self.input.mref.class && body.name.as_str().starts_with("lambda$");
-                Some(Handed { body, captured, capture: Capture::Formals, inline, object: None, started: false })
+                Some(Handed { body, captured, capture: Capture::Formals, inline, object: None, started: false, serial: false })
             }
             Insn::New { class } => {
                 let body = *self.env.facts.handed_classes.get(class)?;
-                Some(Handed { body, captured, capture: Capture::OuterInstance, inline: false, object: None, started: false })
+                Some(Handed { body, captured, capture: Capture::OuterInstance, inline: false, object: None, started: false, serial: false })
             }
             _ => None,
         }
@@ -190,7 +221,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             // `new Thread(this)`, `executor.execute(this)`: this object's own `run()`.
             _ if matches!(value, Expr::Path(p) if p.base == Base::This && p.steps.is_empty()) => {
                 let body = super::super::handoffs::body_of_class(self.env.table, class)?;
-                Some(Handed { body, captured: vec![value.clone()], capture: Capture::Formals, inline: false, object: None, started: false })
+                Some(Handed { body, captured: vec![value.clone()], capture: Capture::Formals, inline: false, object: None, started: false, serial: false })
             }
             _ => None,
         }
@@ -204,7 +235,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             return None;
         }
         let body = super::super::handoffs::body_of_class(self.env.table, named.class)?;
-        Some(Handed { body, captured: vec![receiver.clone()], capture: Capture::Formals, inline: false, object: None, started: true })
+        Some(Handed { body, captured: vec![receiver.clone()], capture: Capture::Formals, inline: false, object: None, started: true, serial: false })
     }
 
     /// Applies the code `value` runs on `target`; with `shares`, it runs from now on, so the
@@ -297,8 +328,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                         Target::Background => Threads::AnyThread,
                     };
                     let mut key = key_at_call(&acc.key, new_path, own_pre, (thread, acc.key.lock, lock_on), true);
-                    if !acc.key.handed && handed.started {
-                        key.started = is_own_field(acc.key.kind.path());
+                    if !acc.key.handed && (handed.serial || handed.started) {
+                        key.started = handed.serial || is_own_field(acc.key.kind.path());
                     }
                     key
                 }
