@@ -25,7 +25,7 @@ public class TaskActivity extends Activity {
         super.onCreate(savedInstanceState);
         mThread.start();
         mWorker = new Handler(mThread.getLooper());
-        mExecutor.execute(() -> mResult = String.valueOf(System.nanoTime())); // expect: TaskActivity onCreate this.mResult
+        mExecutor.execute(() -> mResult = String.valueOf(System.nanoTime())); // one task at a time: no self race
         mWorker.post(() -> mTicks++); // expect: TaskActivity onCreate this.mTicks
     }
 

@@ -76,7 +76,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             // A new thread runs its code only once started: what the code captures is still
             // unshared until then (a constructor may make the thread, then go on initialising).
             HandoffModel::ThreadConstructor => {
-                self.hand_all(st, params, Target::Background, false);
+                self.hand_all(st, params, Target::Background, false, false);
                 let code = params.iter().find_map(|p| match attr_e(st, p) {
                     Some(Attr::Handed(pc)) => Some(pc),
                     _ => None,
@@ -86,15 +86,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             HandoffModel::Arguments(target) => {
-                if receiver().is_some_and(|r| self.is_serial_executor(named, r)) {
-                    for v in params {
-                        let handed = self.handed_code(st, v).map(|h| Handed { serial: true, ..h });
-                        self.escape_captured(st, std::slice::from_ref(v));
-                        self.run_handed(st, handed, target, true);
-                    }
-                } else {
-                    self.hand_all(st, params, target, true)
-                }
+                let serial = receiver().is_some_and(|r| self.is_serial_executor(named, r));
+                self.hand_all(st, params, target, true, serial)
             }
             HandoffModel::ThreadStart => {
                 if let Some(r) = receiver() {
@@ -118,7 +111,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             HandoffModel::StreamOp => {
                 if receiver().and_then(|r| attr_e(st, r)) == Some(Attr::ParallelStream) {
-                    self.hand_all(st, params, Target::Background, true);
+                    self.hand_all(st, params, Target::Background, true, false);
                     let stream = return_kind(named.descriptor.as_str()).is_some()
                         && named.descriptor.as_str().contains(")Ljava/util/stream/");
                     if stream && named.name.as_str() != "sequential" {
@@ -129,7 +122,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             HandoffModel::MakesParallel => st.attrs.set(ret, Some(Attr::ParallelStream)),
             HandoffModel::HandlerPost => {
                 if let Some(target) = receiver().and_then(|r| self.handler_target(st, r)) {
-                    self.hand_all(st, params, target, true);
+                    self.hand_all(st, params, target, true, false);
                 }
             }
             HandoffModel::HandlerInit => {
@@ -180,9 +173,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    fn hand_all(&mut self, st: &mut State, values: &[Expr], target: Target, shares: bool) {
+    fn hand_all(&mut self, st: &mut State, values: &[Expr], target: Target, shares: bool, serial: bool) {
         for v in values {
-            self.hand(st, v, target, shares);
+            self.hand(st, v, target, shares, serial);
         }
     }
 
@@ -240,9 +233,9 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     /// Applies the code `value` runs on `target`; with `shares`, it runs from now on, so the
     /// value and what the code captures (`this`, in a constructor that hands a lambda to an
-    /// executor) are shared from here.
-    fn hand(&mut self, st: &mut State, value: &Expr, target: Target, shares: bool) {
-        let handed = self.handed_code(st, value);
+    /// executor) are shared from here. With `serial`, the target runs one task at a time.
+    fn hand(&mut self, st: &mut State, value: &Expr, target: Target, shares: bool, serial: bool) {
+        let handed = self.handed_code(st, value).map(|h| Handed { serial, ..h });
         if shares {
             self.escape_captured(st, std::slice::from_ref(value));
         }
