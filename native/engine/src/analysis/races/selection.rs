@@ -137,6 +137,7 @@ impl<'a> ClassReporter<'a> {
         top_level_class(end.class.as_str()) != top_level_class(self.class.header.name.as_str())
     }
 
+    /// The method an access ends in: its innermost callee, or the reporting method.
     pub(super) fn race_end_method(&self, e: &Entry<'a>) -> MethodRef {
         e.access.site.trace.iter().last().map_or_else(|| self.mref_of(e), |call| call.callee)
     }
@@ -154,7 +155,6 @@ impl<'a> ClassReporter<'a> {
             _ => None,
         }
     }
-
 }
 
 /// See `ClassReporter::site_detail`.
