@@ -332,7 +332,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// `i` from the block being run: one state per handler, however long the block (nested
     /// `try`s would otherwise keep a state per instruction and handler).
     fn flow_to_handlers(&mut self, cfg: &Cfg, i: usize, st: &State) {
-        if cfg.handlers_at(i).next().is_none() {
+        if cfg.handlers_at(i).next().is_none() || self.acquires_lock(&self.body.insns[i]) {
             return;
         }
         let mut entry = handler_entry(st);
@@ -386,7 +386,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         for i in block.start..block.end {
             self.pc = i;
             self.line = self.body.lines[i];
-            if !cfg.handlers.is_empty() && !only_moves_values(&insns[i]) && !self.acquires_lock(&insns[i]) {
+            if !cfg.handlers.is_empty() && !only_moves_values(&insns[i]) {
                 self.flow_to_handlers(cfg, i, &st);
             }
             let last = i + 1 == block.end;

@@ -179,6 +179,8 @@ struct Candidate<'a> {
     entry: Entry<'a>,
     conflict: Option<Entry<'a>>,
     class: WriteClass,
+    /// Whether it reports a race reported once (see `ClassReporter::merges`).
+    merges: bool,
 }
 
 /// The candidates of one class, as its rules ask for them.

@@ -17,19 +17,20 @@ impl<'a> ClassReporter<'a> {
     pub(super) fn propose(&self, out: &mut Proposals<'a>, kind: IssueKind, e: &Entry<'a>, conflict: Option<&Entry<'a>>, class: WriteClass) {
         let line = e.access.site.outer_line();
         let fresh = out.sites.insert((e.method, line, self.site_detail(e, line)));
-        if fresh && (line != 0 || self.cfg.extensions.lineless_reports) && !self.merges(e) {
+        let merges = self.merges(e);
+        if fresh && (line != 0 || self.cfg.extensions.lineless_reports) && !merges {
             match class {
                 WriteClass::Write => out.settled.insert((e.method, true)),
                 WriteClass::Read => out.settled.insert((e.method, false)),
                 WriteClass::Interface => false,
             };
         }
-        out.list.push(Candidate { group: out.group, kind, entry: *e, conflict: conflict.copied(), class });
+        out.list.push(Candidate { group: out.group, kind, entry: *e, conflict: conflict.copied(), class, merges });
     }
 
     /// The race a candidate reaches, if it is reported once whichever entry point reaches it.
     pub(super) fn reached(&self, c: &Candidate<'a>, candidate: usize) -> Option<Reached> {
-        if !self.merges(&c.entry) {
+        if !c.merges {
             return None;
         }
         let mref = self.analysis.methods[c.entry.method].mref;
@@ -65,7 +66,7 @@ impl<'a> ClassReporter<'a> {
             if line == 0 && !ext.lineless_reports {
                 continue;
             }
-            let decision = if self.merges(e) { Some(decide(i)) } else { None };
+            let decision = if c.merges { Some(decide(i)) } else { None };
             let site = (e.method, line, self.site_detail(e, line));
             let taken = sites.contains(&site)
                 || match c.class {
