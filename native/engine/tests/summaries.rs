@@ -139,6 +139,19 @@ fn an_upstream_helper_starting_a_thread_carries_its_run_as_the_threads_own() {
     assert_eq!(reported_in(&alone, "com.acme.b.Clock"), [("now", "this.ticker.ticks")], "{:#?}", alone.issues);
 }
 
+/// `a`'s `Worker.inBackground` gives its parameter to an executor: its summary says so, and the
+/// lambda `Uploader` gives it runs on a background thread, racing with the plain read.
+#[test]
+fn code_given_to_an_upstream_helper_that_hands_it_over_runs_in_the_background() {
+    let alone = pair_b_alone("handed");
+    assert_eq!(
+        reported_in(&alone, "com.acme.b.Uploader"),
+        [("upload", "this.uploaded"), ("uploaded", "this.uploaded")],
+        "{:#?}",
+        alone.issues
+    );
+}
+
 #[test]
 fn inherited_thread_safe_methods_of_upstream_classes_are_pooled() {
     let alone = pair_b_alone("inherited");

@@ -66,6 +66,9 @@ impl Own {
 pub enum Attr {
     Functional,
     OnMainThread,
+    /// A boolean true exactly off the main thread: a comparison of the main and the current
+    /// looper made a value (`return Looper.myLooper() != Looper.getMainLooper()`).
+    OffMainThread,
     LockHeld,
     Synchronized,
     /// The main looper or main thread (Android models): compared with the current one,
@@ -89,6 +92,15 @@ pub enum Attr {
     /// The read lock of a read/write lock (`ReadWriteLock.readLock()`, `StampedLock.asReadLock()`),
     /// whatever type holds it: `lock()` on it takes a read-mode lock (lock-precision extension).
     ReadLockHandle,
+}
+
+/// The thread that code handed to another thread runs on (thread-handoffs extension).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Target {
+    /// A background thread, possibly several at once (`AnyThread`).
+    Background,
+    /// The main thread (`AnyThreadButSelf`).
+    Main,
 }
 
 /// 2.1: the base of an access path.
@@ -788,10 +800,20 @@ pub struct Summary {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub param_stores: Vec<(u16, Path)>,
     /// Returned-paths extension: the path, over the formals, that the method returns on
-    /// every normal return, read there without a lock (a getter's field): the caller's
-    /// value is that path. None for a result that is fresh or has an attribute.
+    /// every normal return (a getter's field): the caller's value is that path. None for a
+    /// result that is fresh or has an attribute.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub return_path: Option<Path>,
+    /// Thread-handoffs extension: formals (not `this`) whose code the method hands to another
+    /// thread (`void inBackground(Runnable r) { mExecutor.execute(r); }`), with that thread:
+    /// a caller's lambda given there runs on it. Sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub param_handoffs: Vec<(u16, Target)>,
+    /// With `return_path`: the path was read under a lock (or before the lock state changed),
+    /// so the caller's value is the object it held then, which the caller does not read
+    /// again (a snapshot); what the caller reaches through it is still reached through the path.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub return_snapshot: bool,
     /// Object-monitors extension: the static paths the method accesses (itself or through
     /// callees) unprotected only because the locks it holds are monitors of `this`, sorted;
     /// for the report's message. Not in summary files: only the analysed module reports.
@@ -818,6 +840,8 @@ impl Summary {
             param_escapes: Vec::new(),
             param_stores: Vec::new(),
             return_path: None,
+            return_snapshot: false,
+            param_handoffs: Vec::new(),
             own_monitor_statics: Vec::new(),
             returned_field: None,
         }

@@ -8,14 +8,7 @@ use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
-/// The thread that handed code runs on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Target {
-    /// A background thread, possibly several at once (`AnyThread`).
-    Background,
-    /// The main thread (`AnyThreadButSelf`).
-    Main,
-}
+pub use super::domain::Target;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HandoffModel {

@@ -123,10 +123,11 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         FxHashMap::default()
     };
     phase(start, "method facts");
-    // Upstream methods whose summaries hand code to a background thread (looked at once, not
-    // at every call).
+    // Upstream methods whose summaries hand code to a background thread, theirs or their
+    // callers' (looked at once, not at every call).
     let upstream_hands: FxHashSet<MethodRef> = if inputs.extensions.thread_handoffs {
-        inputs.upstream.iter().filter(|(_, s)| has_handed_background(s)).map(|(m, _)| *m).collect()
+        let hands_formal = |s: &Summary| s.param_handoffs.iter().any(|(_, t)| *t == super::domain::Target::Background);
+        inputs.upstream.iter().filter(|(_, s)| has_handed_background(s) || hands_formal(s)).map(|(m, _)| *m).collect()
     } else {
         FxHashSet::default()
     };
@@ -543,7 +544,7 @@ fn promoted_classes<'s>(
 
 /// Whether a method's result may say which thread runs (see `callgraph::is_thread_query`).
 fn returns_thread_query(s: &Summary) -> bool {
-    matches!(s.return_attribute, Some(Attr::OnMainThread | Attr::MainThreadHandle | Attr::CurrentThreadHandle))
+    matches!(s.return_attribute, Some(Attr::OnMainThread | Attr::OffMainThread | Attr::MainThreadHandle | Attr::CurrentThreadHandle))
 }
 
 /// Whether a summary has accesses of code handed to a background thread.

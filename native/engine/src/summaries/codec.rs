@@ -42,7 +42,7 @@ pub struct Encoded {
     /// ownership they escape to, formals stored with the path they are stored into, the
     /// path the method returns or none]`.
     #[allow(clippy::type_complexity)]
-    pub summaries: Vec<(u32, u8, u8, u8, i64, i8, Vec<Vec<i64>>, EncodedAccesses, Vec<(u16, i64)>, Vec<(u16, Vec<i64>)>, Option<Vec<i64>>)>,
+    pub summaries: Vec<(u32, u8, u8, u8, i64, i8, Vec<Vec<i64>>, EncodedAccesses, Vec<(u16, i64)>, Vec<(u16, Vec<i64>)>, Option<(Vec<i64>, bool)>, Vec<(u16, u8)>)>,
 }
 
 /// Access keys sorted by content, one column per part: a column holds values of one kind,
@@ -164,6 +164,22 @@ fn attr_code(a: Option<Attr>) -> i8 {
         Some(Attr::MainHandler) => 7,
         Some(Attr::WorkerHandler) => 8,
         Some(Attr::ReadLockHandle) => 9,
+        Some(Attr::OffMainThread) => 10,
+    }
+}
+
+fn target_code(t: Target) -> u8 {
+    match t {
+        Target::Background => 0,
+        Target::Main => 1,
+    }
+}
+
+fn target_of(c: u8) -> Result<Target, String> {
+    match c {
+        0 => Ok(Target::Background),
+        1 => Ok(Target::Main),
+        _ => Err(format!("bad handoff thread value {c}")),
     }
 }
 
@@ -179,6 +195,7 @@ fn attr_of(c: i8) -> Option<Attr> {
         7 => Some(Attr::MainHandler),
         8 => Some(Attr::WorkerHandler),
         9 => Some(Attr::ReadLockHandle),
+        10 => Some(Attr::OffMainThread),
         _ => None,
     }
 }
@@ -432,7 +449,8 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
             accesses,
             s.param_escapes.iter().map(|(i, o)| (*i, own_code(*o))).collect(),
             s.param_stores.iter().map(|(i, p)| (*i, enc.path(p))).collect(),
-            s.return_path.as_ref().map(|p| enc.path(p)),
+            s.return_path.as_ref().map(|p| (enc.path(p), s.return_snapshot)),
+            s.param_handoffs.iter().map(|(i, t)| (*i, target_code(*t))).collect(),
         ));
     }
     Encoded {
@@ -582,7 +600,7 @@ impl Decoder {
     }
 
     fn decode(&self, i: usize) -> Result<Summary, String> {
-        let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses, escapes, stores, returned) = &self.encoded.summaries[i];
+        let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses, escapes, stores, returned, handoffs) = &self.encoded.summaries[i];
         let (deltas, lines, traces) = accesses;
         if lines.len() != deltas.len() || traces.len() != deltas.len() {
             return Err("access columns of different lengths".into());
@@ -608,9 +626,11 @@ impl Decoder {
             synchronized_fields: sync.iter().map(|p| self.path(p)).collect::<Result<_, String>>()?,
             param_escapes: escapes.iter().map(|(i, o)| (*i, own_of(*o))).collect(),
             param_stores: stores.iter().map(|(i, p)| Ok((*i, self.path(p)?))).collect::<Result<_, String>>()?,
-            return_path: returned.as_ref().map(|p| self.path(p)).transpose()?,
+            return_path: returned.as_ref().map(|(p, _)| self.path(p)).transpose()?,
+            return_snapshot: returned.as_ref().is_some_and(|(_, snapshot)| *snapshot),
             own_monitor_statics: Vec::new(),
             returned_field: None,
+            param_handoffs: handoffs.iter().map(|(i, t)| Ok((*i, target_of(*t)?))).collect::<Result<_, String>>()?,
         })
     }
 

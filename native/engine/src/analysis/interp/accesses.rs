@@ -32,10 +32,16 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     pub(super) fn record_path(&mut self, st: &State, p: &Path, is_write: bool) {
+        self.record_path_beyond(st, p, is_write, 0);
+    }
+
+    /// Records the accesses of `p` past its first `read` steps, whose reads were recorded
+    /// when the object they lead to was read (a snapshot: see [`Compound::snapshot`]).
+    pub(super) fn record_path_beyond(&mut self, st: &State, p: &Path, is_write: bool, read: usize) {
         if !self.recording || !p.base.is_reportable() {
             return;
         }
-        for k in 1..=p.steps.len() {
+        for k in read + 1..=p.steps.len() {
             if let Step::Field { class, name } = p.steps[k - 1] {
                 if self.is_safe_step(class, name) {
                     continue;
@@ -65,13 +71,19 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     pub(super) fn assign(&mut self, st: &mut State, lhs: &Path, rhs: &Expr, lhs_wide_type: bool) {
+        self.assign_beyond(st, lhs, rhs, lhs_wide_type, 0);
+    }
+
+    /// [`Self::assign`] to a location reached through a snapshot of `lhs`'s first `read`
+    /// steps: those are not read again.
+    pub(super) fn assign_beyond(&mut self, st: &mut State, lhs: &Path, rhs: &Expr, lhs_wide_type: bool, read: usize) {
         self.read_expr(st, rhs);
         let rhs_paths = rhs.paths();
         let functional = !rhs_paths.is_empty()
             && rhs_paths.iter().all(|p| st.attrs.get(p) == Some(Attr::Functional))
             && !lhs_wide_type;
         if !functional {
-            self.record_path(st, lhs, true);
+            self.record_path_beyond(st, lhs, true, read);
         }
         if self.env.extensions.escape_ownership {
             self.escape_on_assign(st, lhs, rhs);

@@ -1,14 +1,16 @@
 //! Local aliases (extension, spec 11.3 "Locals"): a local slot that holds a copy of a
 //! field path stands for that path, so `Foo f = this.foo; f.x = 1` writes `this.foo.x`.
 //!
-//! An alias lives while the slot is not reassigned, the aliased path (or a prefix of it)
-//! is not assigned, and the lock and thread state are those it was made under: loading
-//! the slot records the reads of the path again, which must not move a read made under
-//! a lock out of it. A parameter reassigned with a field path is that path too.
+//! An alias lives while the slot is not reassigned and the aliased path (or a prefix of it)
+//! is not assigned. Loading the slot records the reads of the path again, which must not
+//! move a read made under a lock out of it: when the lock or thread state changes, the
+//! alias becomes a snapshot, the object the path held, through which fields and elements
+//! are reached as through the path without reading the path again. A parameter reassigned
+//! with a field path is that path too.
 
 use super::super::domain::*;
 use super::calls::substitute;
-use super::ownership::own_e;
+use super::ownership::{own, own_e};
 use super::state::*;
 use super::Interp;
 
@@ -17,7 +19,8 @@ pub(super) type Aliases = SlotMap<Expr>;
 
 /// `lhs` was assigned: aliases of it or of anything below it are stale.
 fn invalidate(aliases: &mut Aliases, lhs: &Path) {
-    aliases.retain(|e| !e.paths().iter().any(|p| p.base == lhs.base && p.steps.starts_with(&lhs.steps)));
+    let below = |p: &Path| p.base == lhs.base && p.steps.starts_with(&lhs.steps);
+    aliases.retain(|e| !e.paths().iter().chain(e.snapshot_of()).any(below));
 }
 
 impl<'a, 'e> Interp<'a, 'e> {
@@ -152,33 +155,71 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     /// The path a normal return gives back, for the summary (`returned_paths`): a path over
-    /// `this` or formals still holding the caller's objects, read with no lock held (a
-    /// caller's later uses re-read it under the caller's own locks, which must not move a
-    /// read made under a lock out of it). Not the bare `this`: a fluent call's result is
-    /// already its receiver's object.
-    pub(super) fn returned_path(&self, st: &State, ret: &Expr) -> Option<Path> {
-        if !self.env.extensions.returned_paths || st.locks > 0 || st.read_locks > 0 || st.may_locks > 0 {
+    /// `this` or formals still holding the caller's objects. Not the bare `this`: a fluent
+    /// call's result is already its receiver's object. It is a snapshot (true) when read
+    /// under a lock, or before the lock state changed: a caller's uses must not read it
+    /// again, which would move a read made under a lock out of it.
+    pub(super) fn returned_path(&self, st: &State, ret: &Expr) -> Option<(Path, bool)> {
+        if !self.env.extensions.returned_paths {
             return None;
         }
-        let Expr::Path(p) = ret else { return None };
+        let (p, snapshot) = match ret {
+            Expr::Path(p) => (p, st.locks > 0 || st.read_locks > 0 || st.may_locks > 0),
+            _ if self.aliases_on() => (ret.snapshot_of()?, true),
+            _ => return None,
+        };
         let callers = match p.base {
             Base::This => !p.steps.is_empty(),
             Base::Param(i) => holds_callers_object(st, i),
             _ => false,
         };
-        callers.then(|| p.clone())
+        callers.then(|| (p.clone(), snapshot))
     }
 
-    /// After an instruction: aliases made under another lock or thread state end.
+    /// After an instruction that changed the lock or thread state: each alias of one path
+    /// becomes a snapshot of it (its reads were recorded under the state it was made in);
+    /// the others end.
     pub(super) fn check_alias_state(st: &mut State, before: (u8, u8, Threads)) {
-        if (st.locks, st.read_locks, st.threads) != before {
-            st.aliases.clear();
+        if (st.locks, st.read_locks, st.threads) == before || st.aliases.is_empty() {
+            return;
         }
+        let mut aliases = std::mem::take(&mut st.aliases);
+        aliases.update(|e| match e {
+            Expr::Path(p) => Some(Expr::snapshot(p.clone(), attr_e(st, e), own_e(st, e))),
+            Expr::Compound(c) if c.snapshot.is_some() => Some(e.clone()),
+            _ => None,
+        });
+        st.aliases = aliases;
+    }
+
+    /// The path reached through a snapshot by `step` (a field or an element), when the
+    /// aliases are on and `c` is a snapshot.
+    pub(super) fn through_snapshot(&self, c: &Compound, step: impl FnOnce(&Path) -> Option<Path>) -> Option<Path> {
+        if !self.aliases_on() {
+            return None;
+        }
+        c.snapshot.as_ref().and_then(step)
+    }
+
+    /// A field or element read through a snapshot: read now, not its path's prefix again;
+    /// its value is a snapshot in turn.
+    pub(super) fn read_through_snapshot(&mut self, st: &State, c: &Compound, reached: Path) -> Expr {
+        let read = c.snapshot.as_ref().map_or(0, |p| p.steps.len());
+        self.record_path_beyond(st, &reached, false, read);
+        let (attr, own) = (st.attrs.get(&reached), own(st, &reached));
+        Expr::snapshot(reached, attr, own)
+    }
+
+    /// A field or element written through a snapshot: the path's prefix is not read again.
+    pub(super) fn write_through_snapshot(&mut self, st: &mut State, c: &Compound, reached: Path, value: &Expr, wide: bool, reference: bool) {
+        let read = c.snapshot.as_ref().map_or(0, |p| p.steps.len());
+        self.assign_beyond(st, &reached, value, wide, read);
+        self.heap_stored(st, &reached, value, reference);
     }
 }
 
 /// Whether formal `i` (not `this`) was not reassigned: its own ownership entry is still the
 /// one it starts with (an escape does not change the entry, only what a lookup joins in).
-fn holds_callers_object(st: &State, i: u16) -> bool {
+pub(super) fn holds_callers_object(st: &State, i: u16) -> bool {
     st.own.get(&Path::of(Base::Param(i))) == Some(Own::formal(i as usize))
 }

@@ -61,6 +61,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                     assume_main(&mut taken, b);
                     assume_main(&mut fall, !b);
                 }
+                Some(Attr::OffMainThread) => {
+                    assume_main(&mut taken, !b);
+                    assume_main(&mut fall, b);
+                }
                 _ => {}
             }
         }
@@ -70,29 +74,62 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// Android models: `if (current == main)` on looper or thread handles pops both
     /// operands and tells whether the taken edge is on the main thread.
     fn handle_comparison(&mut self, st: &mut State, kind: IfKind) -> Option<bool> {
-        let IfKind::Two(cmp) = kind else { return None };
-        let n = st.stack.len();
-        if n < 2 {
-            return None;
-        }
-        let handle = |slot: &Slot| match slot {
-            Slot::Val(e) => attr_e(st, e).filter(|a| matches!(a, Attr::MainThreadHandle | Attr::CurrentThreadHandle)),
-            _ => None,
-        };
-        let (a, b) = (handle(&st.stack[n - 2])?, handle(&st.stack[n - 1])?);
-        let taken_on_main = match cmp {
-            Cmp::Eq => true,
-            Cmp::Ne => false,
-            Cmp::Other => return None,
-        };
-        if a == b {
-            return None;
-        }
+        let taken_on_main = compares_handles(st, kind)?;
         for _ in 0..2 {
             let v = pop(st, false);
             self.read_expr(st, &v);
         }
         Some(taken_on_main)
+    }
+
+    /// `boolean onMain = Looper.myLooper() == Looper.getMainLooper()`, or `return` of it: javac
+    /// makes the comparison's value with a branch to `iconst_1` or `iconst_0`, which meet after
+    /// them. That value is a main-thread check, as a query's result is, so a helper returning
+    /// it is one too. When the `If` at `at` starts that shape, pushes the check and returns
+    /// where the constants meet.
+    pub(super) fn materialized_main_check(&mut self, st: &mut State, kind: IfKind, at: usize, target: usize) -> Option<usize> {
+        let insns = &self.body.insns;
+        let constant = |i: usize| match insns.get(i) {
+            Some(Insn::Const { value: ConstVal::Int(c @ (0 | 1)), .. }) => Some(*c),
+            _ => None,
+        };
+        let (on_fall, on_taken) = (constant(at + 1)?, constant(at + 3)?);
+        let meets = matches!(insns.get(at + 2), Some(Insn::Goto { target: j }) if *j as usize == at + 4);
+        if !meets || target != at + 3 || on_fall == on_taken {
+            return None;
+        }
+        // The value is 1 on the main thread when the taken edge is on it and gives 1, or
+        // neither is.
+        let taken_on_main = self.handle_comparison(st, kind)?;
+        let check = if (on_taken == 1) == taken_on_main { Attr::OnMainThread } else { Attr::OffMainThread };
+        let t = self.temp();
+        st.own.set(&t, Some(OWNED));
+        st.attrs.set(&t, Some(check));
+        push(st, Expr::Path(t), false);
+        Some(at + 4)
+    }
+}
+
+/// Whether the two values an `If` compares are the main and the current looper (or thread)
+/// handles, and if so whether the taken edge is the one on the main thread.
+fn compares_handles(st: &State, kind: IfKind) -> Option<bool> {
+    let IfKind::Two(cmp) = kind else { return None };
+    let n = st.stack.len();
+    if n < 2 {
+        return None;
+    }
+    let handle = |slot: &Slot| match slot {
+        Slot::Val(e) => attr_e(st, e).filter(|a| matches!(a, Attr::MainThreadHandle | Attr::CurrentThreadHandle)),
+        _ => None,
+    };
+    let (a, b) = (handle(&st.stack[n - 2])?, handle(&st.stack[n - 1])?);
+    if a == b {
+        return None;
+    }
+    match cmp {
+        Cmp::Eq => Some(true),
+        Cmp::Ne => Some(false),
+        Cmp::Other => None,
     }
 }
 

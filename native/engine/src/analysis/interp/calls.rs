@@ -67,7 +67,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             st.own.set(&ret, Some(OWNED));
         } else if let Some(access) = cf.container.filter(|_| !is_static) {
             // 3-4. container writes/reads
-            returned = self.container_call(st, cf, access, &args, &ret);
+            returned = self.container_call(st, cf, access, &args, &ret).map(Expr::Path);
         } else {
             // 5a. interface call
             if kind == InvokeKind::Interface && cf.interface_candidate {
@@ -83,6 +83,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                     if let Some(attr) = looper_attr(effect, receiver) {
                         st.attrs.set(&ret, Some(attr));
                     }
+                }
+                None if self.env.extensions.android_threads && compares_handles(st, named, &args) => {
+                    st.attrs.set(&ret, Some(Attr::OnMainThread));
                 }
                 _ => {}
             }
@@ -136,10 +139,10 @@ impl<'a, 'e> Interp<'a, 'e> {
         if let Some(w) = ret_kind {
             // Models and annotations of the callee say more of its result than its body.
             let value = match returned {
-                Some(p) if !cf.functional && !cf.returns_ownership && !cf.returns_read_lock && cf.handoff.is_none() => p,
-                _ => ret,
+                Some(e) if !cf.functional && !cf.returns_ownership && !cf.returns_read_lock && cf.handoff.is_none() => e,
+                _ => Expr::Path(ret),
             };
-            push(st, Expr::Path(value), w);
+            push(st, value, w);
         }
     }
 
@@ -188,7 +191,7 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     /// Returns the caller's value of the call when the callee returns one of its paths
     /// (`returned_paths`).
-    pub(super) fn apply_summary(&mut self, st: &mut State, callee: &MethodRef, s: &Summary, args: &[Expr], ret: &Path) -> Option<Path> {
+    pub(super) fn apply_summary(&mut self, st: &mut State, callee: &MethodRef, s: &Summary, args: &[Expr], ret: &Path) -> Option<Expr> {
         if self.recording {
             self.add_summary_accesses(st, callee, s, args);
         }
@@ -196,6 +199,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         if ext.callee_releases && s.releases > 0 {
             self.flush_pending_reads(st);
             release(st, s.releases, true);
+        }
+        if ext.thread_handoffs && !s.param_handoffs.is_empty() {
+            self.hand_to_callee(st, &s.param_handoffs, args);
         }
         acquire(st, s.locks);
         // A lock taken by a method of the same class is evidence, as one taken here would be
@@ -219,12 +225,23 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
         }
         st.own.set(ret, Some(ret_own));
-        st.attrs.set(ret, s.return_attribute);
+        // With the Android models, a thread model of the callee (`Looper.myLooper()` analysed
+        // with the framework's code) says more of its result than its body (the reference
+        // lets the summary's attribute replace the model's, 5.5).
+        if !ext.android_threads || st.attrs.get(ret).is_none() {
+            st.attrs.set(ret, s.return_attribute);
+        }
         self.alias_stored_objects(st, stored);
         if s.threads == Threads::AnyThreadButSelf {
             st.threads = Threads::AnyThreadButSelf;
         }
-        s.return_path.as_ref().and_then(|p| substitute(p, args))
+        let path = s.return_path.as_ref().and_then(|p| substitute(p, args))?;
+        Some(if s.return_snapshot {
+            let (attr, own) = (st.attrs.get(&path), own(st, &path));
+            Expr::snapshot(path, attr, own)
+        } else {
+            Expr::Path(path)
+        })
     }
 
     /// Lock precision: a lock known to be the read lock of a read/write lock, from where it was
@@ -509,6 +526,19 @@ pub(super) fn own_given(o: Own, args: usize, arg: impl Fn(usize) -> Own) -> Own 
             (0..args.min(64)).filter(|i| set & (1 << i) != 0).fold(OWNED, |o, i| o.join(arg(i)))
         }
         other => other,
+    }
+}
+
+/// Kotlin's `==` on objects (`Looper.myLooper() == Looper.getMainLooper()`) is a call of
+/// `Intrinsics.areEqual`: on the main and the current looper (or thread) handles, a
+/// main-thread check. Not a thread query of its own (most calls compare anything else).
+fn compares_handles(st: &State, named: &MethodRef, args: &[Expr]) -> bool {
+    let handle = |k: usize| args.get(k).and_then(|a| attr_e(st, a)).filter(|a| matches!(a, Attr::MainThreadHandle | Attr::CurrentThreadHandle));
+    match (handle(0), handle(1)) {
+        (Some(a), Some(b)) => {
+            a != b && named.name.as_str() == "areEqual" && named.class.as_str() == "kotlin.jvm.internal.Intrinsics"
+        }
+        _ => false,
     }
 }
 

@@ -10,6 +10,7 @@ use super::super::domain::*;
 use super::super::handoffs::{HandoffModel, Target};
 use super::access_set::NewKey;
 use super::calls::{key_at_call, own_given, substitute, thread_and_lock_at_call};
+use super::aliases::holds_callers_object;
 use super::ownership::{escape_value, own_e};
 use super::state::*;
 use super::{Callee, Interp};
@@ -235,11 +236,34 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// value and what the code captures (`this`, in a constructor that hands a lambda to an
     /// executor) are shared from here. With `serial`, the target runs one task at a time.
     fn hand(&mut self, st: &mut State, value: &Expr, target: Target, shares: bool, serial: bool) {
+        if shares && !serial && self.recording {
+            self.note_param_handoff(st, value, target);
+        }
         let handed = self.handed_code(st, value).map(|h| Handed { serial, ..h });
         if shares {
             self.escape_captured(st, std::slice::from_ref(value));
         }
         self.run_handed(st, handed, target, shares);
+    }
+
+    /// A formal (not `this`) still holding the caller's object, handed to `target`: the
+    /// caller's code given there runs on it (the summary's `param_handoffs`).
+    fn note_param_handoff(&mut self, st: &State, value: &Expr, target: Target) {
+        if let Expr::Path(Path { base: Base::Param(i), steps }) = value {
+            if steps.is_empty() && holds_callers_object(st, *i) {
+                self.param_handoffs.push((*i, target));
+            }
+        }
+    }
+
+    /// A call to a method that hands some of its formals to another thread: the code given
+    /// there runs on that thread from now on, as if handed here.
+    pub(super) fn hand_to_callee(&mut self, st: &mut State, handoffs: &[(u16, Target)], args: &[Expr]) {
+        for (i, target) in handoffs {
+            if let Some(arg) = args.get(*i as usize) {
+                self.hand(st, arg, *target, true, false);
+            }
+        }
     }
 
     /// Applies handed code on `target` (see [`Self::hand`]).

@@ -38,6 +38,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                         Some(q) => Expr::Path(q),
                         None => Expr::opaque(vec![p.clone()], None, Own::Unowned),
                     },
+                    Expr::Compound(c) if let Some(element) = self.through_snapshot(c, |p| p.with(Step::Array)) => {
+                        self.read_through_snapshot(st, c, element)
+                    }
                     other => {
                         let o = own_e(st, other);
                         Expr::opaque(other.paths().to_vec(), None, o)
@@ -61,6 +64,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                             self.read_expr(st, &array);
                         }
                     },
+                    Expr::Compound(c) if let Some(element) = self.through_snapshot(c, |p| p.with(Step::Array)) => {
+                        self.write_through_snapshot(st, c, element, &value, *wide, false);
+                    }
                     other => {
                         self.read_expr(st, &value);
                         self.read_expr(st, other);
@@ -213,6 +219,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let o = fields.iter().map(|q| own(st, q)).reduce(Own::join).unwrap_or(Own::Unowned);
                 Expr::either(fields, None, o)
             }
+            Expr::Compound(c) if let Some(field) = self.through_snapshot(c, |p| self.field_path(p, f)) => {
+                self.read_through_snapshot(st, c, field)
+            }
             other => {
                 self.read_expr(st, other);
                 Expr::opaque(vec![], None, own_e(st, other))
@@ -237,6 +246,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                 for p in &c.paths {
                     self.put_field(st, &Expr::Path(p.clone()), f, value);
                 }
+            }
+            Expr::Compound(c) if let Some(field) = self.through_snapshot(c, |p| self.field_path(p, f)) => {
+                self.write_through_snapshot(st, c, field, value, f.is_wide(), is_reference(f));
             }
             other => {
                 self.read_expr(st, value);

@@ -44,7 +44,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.read_expr(st, &e);
             let (attr, own) = (attr_e(st, &e), own_e(st, &e));
             let flushed = match e {
-                Expr::Path(p) => Expr::read_before_release(p, attr, own),
+                Expr::Path(p) => Expr::snapshot(p, attr, own),
                 _ => Expr::opaque(Vec::new(), attr, own),
             };
             st.stack[k] = Slot::Val(flushed);

@@ -74,9 +74,9 @@ struct Exit {
     /// Formals stored into a location on every normal return so far (None: no normal
     /// return yet).
     param_stores: Option<Vec<(u16, Path)>>,
-    /// The path returned by every normal return so far (None: no normal return yet;
-    /// Some(None): a return gave something else).
-    ret_path: Option<Option<Path>>,
+    /// The path returned by every normal return so far, and whether as a snapshot (None: no
+    /// normal return yet; Some(None): a return gave something else).
+    ret_path: Option<Option<(Path, bool)>>,
     /// Likewise, the field of `this` returned as read, under any lock.
     ret_field: Option<Option<Path>>,
 }
@@ -189,6 +189,8 @@ struct Interp<'a, 'e> {
     recording: bool,
     /// See [`Summary::own_monitor_statics`].
     own_monitor_statics: Vec<Path>,
+    /// See [`Summary::param_handoffs`].
+    param_handoffs: Vec<(u16, Target)>,
 }
 
 pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
@@ -205,7 +207,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
             };
         }
     }
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_prepended: None, last_callee: None, recording: true, own_monitor_statics: Vec::new() };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_prepended: None, last_callee: None, recording: true, own_monitor_statics: Vec::new(), param_handoffs: Vec::new() };
     interp.run();
     interp.summary()
 }
@@ -392,6 +394,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             let last = i + 1 == block.end;
             match &insns[i] {
                 Insn::If { kind, target } => {
+                    if let Some(join) = self.materialized_main_check(&mut st, *kind, i, *target as usize) {
+                        return vec![(cfg.block_of[join] as usize, st)];
+                    }
                     let next = i + 1;
                     let before = (st.locks, st.read_locks, st.threads);
                     let (mut taken, mut fall) = self.branch(&mut st, *kind);
@@ -576,9 +581,13 @@ impl<'a, 'e> Interp<'a, 'e> {
         // A result the summary says more of (fresh, functional, a synchronized container)
         // keeps what it says: no path stands for it.
         let says_more = return_ownership == OWNED || return_attribute.is_some();
+        let returned_path = exit.ret_path.flatten().filter(|_| !says_more);
         let mut own_monitor_statics = self.own_monitor_statics;
         own_monitor_statics.sort();
         own_monitor_statics.dedup();
+        let mut param_handoffs = self.param_handoffs;
+        param_handoffs.sort();
+        param_handoffs.dedup();
         Summary {
             threads: exit.threads,
             locks,
@@ -589,9 +598,11 @@ impl<'a, 'e> Interp<'a, 'e> {
             synchronized_fields,
             param_escapes: exit.param_escapes,
             param_stores: exit.param_stores.unwrap_or_default(),
-            return_path: exit.ret_path.flatten().filter(|_| !says_more),
+            return_path: returned_path.as_ref().map(|(p, _)| p.clone()),
+            return_snapshot: returned_path.is_some_and(|(_, snapshot)| snapshot),
             own_monitor_statics,
             returned_field: exit.ret_field.flatten(),
+            param_handoffs,
         }
     }
 }
@@ -610,7 +621,7 @@ fn agreed<T: PartialEq>(so_far: Option<Option<T>>, this_exit: Option<Option<T>>)
 fn returned_field(ret: &Expr) -> Option<Path> {
     let read = match ret {
         Expr::Path(p) => p,
-        Expr::Compound(c) => c.read_before_release.as_ref()?,
+        Expr::Compound(c) => c.snapshot.as_ref()?,
         Expr::Const(_) | Expr::Class(_) => return None,
     };
     (read.base == Base::This && read.steps.len() == 1).then(|| read.clone())

@@ -21,10 +21,12 @@ pub(super) struct Compound {
     /// accessed through it is accessed through each (extension `local_aliases`). Otherwise
     /// the value is only computed from them.
     pub(super) either: bool,
-    /// The value is this path as read before a lock was released (`synchronized (this) {
-    /// return count; }`): the field's value, but no longer the field (see
-    /// [`super::Interp::flush_pending_reads`]).
-    pub(super) read_before_release: Option<Path>,
+    /// The value is the object this path held when it was read, before a lock was taken or
+    /// released (`synchronized (this) { n = mNode; } n.value = 1`): no longer the path, so
+    /// using it reads nothing again, but with `local_aliases` what is reached through it is
+    /// reached through the path (see [`super::Interp::flush_pending_reads`] and the local
+    /// aliases).
+    pub(super) snapshot: Option<Path>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -46,17 +48,17 @@ impl Expr {
         }
     }
     pub(super) fn opaque(paths: Vec<Path>, attr: Option<Attr>, own: Own) -> Expr {
-        Expr::Compound(Rc::new(Compound { paths, attr, own, either: false, read_before_release: None }))
+        Expr::Compound(Rc::new(Compound { paths, attr, own, either: false, snapshot: None }))
     }
 
-    /// The value of `path` as read before a lock was released.
-    pub(super) fn read_before_release(path: Path, attr: Option<Attr>, own: Own) -> Expr {
-        Expr::Compound(Rc::new(Compound { paths: Vec::new(), attr, own, either: false, read_before_release: Some(path) }))
+    /// The value of `path` as read before the lock or thread state changed.
+    pub(super) fn snapshot(path: Path, attr: Option<Attr>, own: Own) -> Expr {
+        Expr::Compound(Rc::new(Compound { paths: Vec::new(), attr, own, either: false, snapshot: Some(path) }))
     }
 
     /// A value that is one of `paths` (see [`Compound::either`]).
     pub(super) fn either(paths: Vec<Path>, attr: Option<Attr>, own: Own) -> Expr {
-        Expr::Compound(Rc::new(Compound { paths, attr, own, either: true, read_before_release: None }))
+        Expr::Compound(Rc::new(Compound { paths, attr, own, either: true, snapshot: None }))
     }
 
     /// Whether the value is one of its paths: a path, `null` (none), or a value from branches
@@ -66,6 +68,14 @@ impl Expr {
             Expr::Path(_) | Expr::Const(ConstVal::Null) => true,
             Expr::Compound(c) => c.either,
             _ => false,
+        }
+    }
+
+    /// The path whose earlier value this is (see [`Compound::snapshot`]).
+    pub(super) fn snapshot_of(&self) -> Option<&Path> {
+        match self {
+            Expr::Compound(c) => c.snapshot.as_ref(),
+            _ => None,
         }
     }
 }
@@ -145,8 +155,13 @@ impl<T: Clone + PartialEq> SlotMap<T> {
         SlotMap { slots: self.slots.iter().filter(|entry| other.slots.contains(entry)).cloned().collect() }
     }
 
-    pub(super) fn clear(&mut self) {
-        self.slots.clear();
+    pub(super) fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Replaces each value by what `f` makes of it (`None`: the slot has no value).
+    pub(super) fn update(&mut self, f: impl Fn(&T) -> Option<T>) {
+        self.slots = self.slots.iter().filter_map(|(s, v)| f(v).map(|v| (*s, v))).collect();
     }
 
     pub(super) fn retain(&mut self, keep: impl Fn(&T) -> bool) {
