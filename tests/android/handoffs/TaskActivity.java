@@ -26,7 +26,7 @@ public class TaskActivity extends Activity {
         mThread.start();
         mWorker = new Handler(mThread.getLooper());
         mExecutor.execute(() -> mResult = String.valueOf(System.nanoTime())); // one task at a time: no self race
-        mWorker.post(() -> mTicks++); // expect: TaskActivity onCreate this.mTicks
+        mWorker.post(() -> mTicks++); // one looper thread: no self race
     }
 
     @Override

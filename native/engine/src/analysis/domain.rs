@@ -103,6 +103,15 @@ pub enum Target {
     Main,
 }
 
+/// A formal whose code a method hands to another thread (see [`Summary::param_handoffs`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ParamHandoff {
+    pub formal: u16,
+    pub target: Target,
+    /// The thread runs one task at a time (a single-thread executor, a looper).
+    pub serial: bool,
+}
+
 /// 2.1: the base of an access path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Base {
@@ -805,10 +814,10 @@ pub struct Summary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub return_path: Option<Path>,
     /// Thread-handoffs extension: formals (not `this`) whose code the method hands to another
-    /// thread (`void inBackground(Runnable r) { mExecutor.execute(r); }`), with that thread:
-    /// a caller's lambda given there runs on it. Sorted.
+    /// thread (`void inBackground(Runnable r) { mExecutor.execute(r); }`): a caller's lambda
+    /// given there runs on that thread. Sorted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub param_handoffs: Vec<(u16, Target)>,
+    pub param_handoffs: Vec<ParamHandoff>,
     /// With `return_path`: the path was read under a lock (or before the lock state changed),
     /// so the caller's value is the object it held then, which the caller does not read
     /// again (a snapshot); what the caller reaches through it is still reached through the path.

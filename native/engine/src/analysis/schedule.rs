@@ -126,7 +126,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     // Upstream methods whose summaries hand code to a background thread, theirs or their
     // callers' (looked at once, not at every call).
     let upstream_hands: FxHashSet<MethodRef> = if inputs.extensions.thread_handoffs {
-        let hands_formal = |s: &Summary| s.param_handoffs.iter().any(|(_, t)| *t == super::domain::Target::Background);
+        let hands_formal = |s: &Summary| s.param_handoffs.iter().any(|h| h.target == super::domain::Target::Background);
         inputs.upstream.iter().filter(|(_, s)| has_handed_background(s) || hands_formal(s)).map(|(m, _)| *m).collect()
     } else {
         FxHashSet::default()

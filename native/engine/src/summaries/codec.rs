@@ -168,19 +168,24 @@ fn attr_code(a: Option<Attr>) -> i8 {
     }
 }
 
-fn target_code(t: Target) -> u8 {
-    match t {
+/// A handed formal's thread: 0 background, 1 main, plus 2 when it runs one task at a time.
+fn handoff_code(h: &ParamHandoff) -> u8 {
+    let target = match h.target {
         Target::Background => 0,
         Target::Main => 1,
-    }
+    };
+    target + if h.serial { 2 } else { 0 }
 }
 
-fn target_of(c: u8) -> Result<Target, String> {
-    match c {
-        0 => Ok(Target::Background),
-        1 => Ok(Target::Main),
-        _ => Err(format!("bad handoff thread value {c}")),
+fn handoff_of(formal: u16, c: u8) -> Result<ParamHandoff, String> {
+    let target = match c & 1 {
+        0 => Target::Background,
+        _ => Target::Main,
+    };
+    if c > 3 {
+        return Err(format!("bad handoff thread value {c}"));
     }
+    Ok(ParamHandoff { formal, target, serial: c & 2 != 0 })
 }
 
 fn attr_of(c: i8) -> Option<Attr> {
@@ -450,7 +455,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
             s.param_escapes.iter().map(|(i, o)| (*i, own_code(*o))).collect(),
             s.param_stores.iter().map(|(i, p)| (*i, enc.path(p))).collect(),
             s.return_path.as_ref().map(|p| (enc.path(p), s.return_snapshot)),
-            s.param_handoffs.iter().map(|(i, t)| (*i, target_code(*t))).collect(),
+            s.param_handoffs.iter().map(|h| (h.formal, handoff_code(h))).collect(),
         ));
     }
     Encoded {
@@ -630,7 +635,7 @@ impl Decoder {
             return_snapshot: returned.as_ref().is_some_and(|(_, snapshot)| *snapshot),
             own_monitor_statics: Vec::new(),
             returned_field: None,
-            param_handoffs: handoffs.iter().map(|(i, t)| Ok((*i, target_of(*t)?))).collect::<Result<_, String>>()?,
+            param_handoffs: handoffs.iter().map(|(i, c)| handoff_of(*i, *c)).collect::<Result<_, String>>()?,
         })
     }
 

@@ -122,8 +122,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             HandoffModel::MakesParallel => st.attrs.set(ret, Some(Attr::ParallelStream)),
             HandoffModel::HandlerPost => {
+                // A looper runs its messages one at a time, on its one thread.
                 if let Some(target) = receiver().and_then(|r| self.handler_target(st, r)) {
-                    self.hand_all(st, params, target, true, false);
+                    self.hand_all(st, params, target, true, target == Target::Background);
                 }
             }
             HandoffModel::HandlerInit => {
@@ -236,8 +237,8 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// value and what the code captures (`this`, in a constructor that hands a lambda to an
     /// executor) are shared from here. With `serial`, the target runs one task at a time.
     fn hand(&mut self, st: &mut State, value: &Expr, target: Target, shares: bool, serial: bool) {
-        if shares && !serial && self.recording {
-            self.note_param_handoff(st, value, target);
+        if shares && self.recording {
+            self.note_param_handoff(st, value, target, serial);
         }
         let handed = self.handed_code(st, value).map(|h| Handed { serial, ..h });
         if shares {
@@ -248,20 +249,20 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     /// A formal (not `this`) still holding the caller's object, handed to `target`: the
     /// caller's code given there runs on it (the summary's `param_handoffs`).
-    fn note_param_handoff(&mut self, st: &State, value: &Expr, target: Target) {
+    fn note_param_handoff(&mut self, st: &State, value: &Expr, target: Target, serial: bool) {
         if let Expr::Path(Path { base: Base::Param(i), steps }) = value {
             if steps.is_empty() && holds_callers_object(st, *i) {
-                self.param_handoffs.push((*i, target));
+                self.param_handoffs.push(ParamHandoff { formal: *i, target, serial });
             }
         }
     }
 
     /// A call to a method that hands some of its formals to another thread: the code given
     /// there runs on that thread from now on, as if handed here.
-    pub(super) fn hand_to_callee(&mut self, st: &mut State, handoffs: &[(u16, Target)], args: &[Expr]) {
-        for (i, target) in handoffs {
-            if let Some(arg) = args.get(*i as usize) {
-                self.hand(st, arg, *target, true, false);
+    pub(super) fn hand_to_callee(&mut self, st: &mut State, handoffs: &[ParamHandoff], args: &[Expr]) {
+        for h in handoffs {
+            if let Some(arg) = args.get(h.formal as usize) {
+                self.hand(st, arg, h.target, true, h.serial);
             }
         }
     }

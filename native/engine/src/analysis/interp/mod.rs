@@ -190,7 +190,7 @@ struct Interp<'a, 'e> {
     /// See [`Summary::own_monitor_statics`].
     own_monitor_statics: Vec<Path>,
     /// See [`Summary::param_handoffs`].
-    param_handoffs: Vec<(u16, Target)>,
+    param_handoffs: Vec<ParamHandoff>,
 }
 
 pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
