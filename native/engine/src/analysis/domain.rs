@@ -85,7 +85,8 @@ pub enum Attr {
     ThreadOf(u32),
     /// A stream whose operations run their functions on many threads at once.
     ParallelStream,
-    /// A `Handler` (or its looper) whose messages run on the main thread.
+    /// A `Handler` (or its looper) whose messages run on the main thread, or the main thread's
+    /// executor (`Context.getMainExecutor()`).
     MainHandler,
     /// A `Handler` or looper of a background thread (`HandlerThread.getLooper()`).
     WorkerHandler,

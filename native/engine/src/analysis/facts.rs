@@ -12,7 +12,7 @@ use crate::sym::Sym;
 
 use super::android;
 use super::extensions::Extensions;
-use super::handoffs::{self, HandoffModel, Target};
+use super::handoffs::{self, ExecutorKind, HandoffModel, Target};
 use super::models::{self, ArgumentAccess, ContainerAccess, LockEffect, ThreadEffect};
 
 #[derive(Debug, Clone)]
@@ -183,9 +183,9 @@ pub struct Facts {
     pub handed_classes: FxHashMap<Sym, MethodRef>,
     /// Thread handoffs: fields holding a handler of a known thread, by (declaring class, name).
     pub handler_fields: FxHashMap<(Sym, Sym), Target>,
-    /// Thread handoffs: fields only ever given a single-thread executor, by (declaring class,
-    /// name): the tasks handed to one run one at a time.
-    pub serial_executor_fields: FxHashSet<(Sym, Sym)>,
+    /// Thread handoffs: fields only ever given a single-thread executor, or only ever the main
+    /// thread's (`getMainExecutor()`), by (declaring class, name).
+    pub executor_fields: FxHashMap<(Sym, Sym), ExecutorKind>,
     /// Lock precision: fields only ever given a read lock (`r = rwLock.readLock()`), by
     /// (declaring class, name): `lock()` on one is a read-mode acquisition.
     pub read_lock_fields: FxHashSet<(Sym, Sym)>,
@@ -206,8 +206,8 @@ pub fn collect<'a>(
         methods: FxHashSet<ByAddress<MethodRef>>,
         fields: FxHashSet<ByAddress<FieldRef>>,
         handler_fields: Vec<(FieldRef, Target)>,
-        /// Stores into executor-typed fields, and whether the value is a single-thread executor.
-        executor_stores: Vec<(FieldRef, bool)>,
+        /// Stores into executor-typed fields, and what the value is when known.
+        executor_stores: Vec<(FieldRef, ExecutorKind)>,
         /// Stores into fields that may hold a lock, and whether the value stored is a read lock.
         field_stores: Vec<(FieldRef, bool)>,
     }
@@ -252,11 +252,15 @@ pub fn collect<'a>(
         }
     }
     let handler_fields = handler_fields.into_iter().filter_map(|(k, t)| t.map(|t| (k, t))).collect();
-    let mut serial_executor_fields: FxHashMap<(Sym, Sym), bool> = FxHashMap::default();
-    for (f, serial) in refs.executor_stores {
-        *serial_executor_fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(true) &= serial;
+    // A field given executors of two kinds (or one of a pool) is a pool's.
+    let mut executor_fields: FxHashMap<(Sym, Sym), ExecutorKind> = FxHashMap::default();
+    for (f, kind) in refs.executor_stores {
+        let slot = executor_fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(kind);
+        if *slot != kind {
+            *slot = ExecutorKind::Pool;
+        }
     }
-    let serial_executor_fields = serial_executor_fields.into_iter().filter_map(|(k, serial)| serial.then_some(k)).collect();
+    executor_fields.retain(|_, kind| *kind != ExecutorKind::Pool);
     let mut read_lock_fields: FxHashMap<(Sym, Sym), bool> = FxHashMap::default();
     for (f, read_lock) in refs.field_stores {
         *read_lock_fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(true) &= read_lock;
@@ -272,7 +276,7 @@ pub fn collect<'a>(
     for (f, ff) in &field_facts {
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
-    Facts { calls, fields: field_facts.into_iter().collect(), safe_steps, handed_classes: FxHashMap::default(), handler_fields, serial_executor_fields, read_lock_fields, init_only_statics: FxHashSet::default() }
+    Facts { calls, fields: field_facts.into_iter().collect(), safe_steps, handed_classes: FxHashMap::default(), handler_fields, executor_fields, read_lock_fields, init_only_statics: FxHashSet::default() }
 }
 
 #[cfg(test)]

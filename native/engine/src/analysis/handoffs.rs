@@ -31,6 +31,9 @@ pub enum HandoffModel {
     HandlerInit,
     /// `HandlerThread.getLooper()`: the looper of a background thread.
     WorkerLooper,
+    /// `Context.getMainExecutor()`, `ContextCompat.getMainExecutor(context)`: an executor that
+    /// runs what it is given on the main thread.
+    MainExecutor,
 }
 
 const EXECUTOR_METHODS: &[&str] =
@@ -38,6 +41,8 @@ const EXECUTOR_METHODS: &[&str] =
 const VIEW_POSTS: &[&str] = &["post", "postDelayed", "postOnAnimation", "postOnAnimationDelayed"];
 const HANDLER_POSTS: &[&str] = &["post", "postDelayed", "postAtTime", "postAtFrontOfQueue"];
 const HANDLER: &str = "android.os.Handler";
+const CONTEXT: &str = "android.content.Context";
+const CONTEXT_COMPAT: &str = "androidx.core.content.ContextCompat";
 
 pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffModel> {
     let class = named.class.as_str();
@@ -57,6 +62,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         "start" if named.descriptor.as_str() == "()V" && is(&["java.lang.Thread"]) => HandoffModel::ThreadStart,
         "parallelStream" if is(&["java.util.Collection"]) => HandoffModel::MakesParallel,
         "getLooper" if is(&["android.os.HandlerThread"]) => HandoffModel::WorkerLooper,
+        "getMainExecutor" if is(&[CONTEXT, CONTEXT_COMPAT]) => HandoffModel::MainExecutor,
         "runOnUiThread" if is(&["android.app.Activity"]) => HandoffModel::Arguments(Target::Main),
         // Swing and AWT run what they are given on the event dispatch thread, their main thread.
         "invokeLater" | "invokeAndWait" if matches!(class, "javax.swing.SwingUtilities" | "java.awt.EventQueue") => {
@@ -80,7 +86,10 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
 
 /// A call that may run code on a background thread (evidence that its class is concurrent).
 pub fn may_hand_to_background(model: HandoffModel) -> bool {
-    !matches!(model, HandoffModel::Arguments(Target::Main) | HandoffModel::HandlerInit | HandoffModel::WorkerLooper)
+    !matches!(
+        model,
+        HandoffModel::Arguments(Target::Main) | HandoffModel::HandlerInit | HandoffModel::WorkerLooper | HandoffModel::MainExecutor
+    )
 }
 
 /// The code a `Runnable` or `Callable` object of `class` runs: its `run()` or `call()`.
@@ -95,22 +104,37 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     })
 }
 
-/// The handler fields of one body: `f = new Handler(Looper.getMainLooper())` (main) or
-/// `f = new Handler(handlerThread.getLooper())` (background), the forms a handler kept in
-/// a field takes; a post through that field elsewhere runs on that thread.
-/// Every store in `body` into a field typed as an executor, and whether it stores the
-/// single-thread executor a call just made (`Executors.newSingleThreadExecutor()`).
-pub fn executor_field_stores(body: &Body) -> Vec<(FieldRef, bool)> {
+/// What an executor kept in a field runs its tasks on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExecutorKind {
+    /// Threads of a pool, or unknown.
+    Pool,
+    /// One thread, one task at a time (`Executors.newSingleThreadExecutor()`).
+    Serial,
+    /// The main thread (`context.getMainExecutor()`).
+    Main,
+}
+
+/// Every store in `body` into a field typed as an executor, with what the value stored is when
+/// a call just made it (`Executors.newSingleThreadExecutor()`, `getMainExecutor()`).
+pub fn executor_field_stores(body: &Body) -> Vec<(FieldRef, ExecutorKind)> {
     let mut out = Vec::new();
     for (i, insn) in body.insns.iter().enumerate() {
         let (Insn::PutField(f) | Insn::PutStatic(f)) = insn else { continue };
         if !EXECUTOR_TYPES.contains(&f.descriptor.as_str()) {
             continue;
         }
-        let serial = matches!(i.checked_sub(1).map(|j| &body.insns[j]), Some(Insn::Invoke { method, .. })
-            if method.class.as_str() == "java.util.concurrent.Executors"
-                && matches!(method.name.as_str(), "newSingleThreadExecutor" | "newSingleThreadScheduledExecutor"));
-        out.push((**f, serial));
+        let kind = match i.checked_sub(1).map(|j| &body.insns[j]) {
+            Some(Insn::Invoke { method, .. }) => match (method.class.as_str(), method.name.as_str()) {
+                ("java.util.concurrent.Executors", "newSingleThreadExecutor" | "newSingleThreadScheduledExecutor") => {
+                    ExecutorKind::Serial
+                }
+                (_, "getMainExecutor") => ExecutorKind::Main,
+                _ => ExecutorKind::Pool,
+            },
+            _ => ExecutorKind::Pool,
+        };
+        out.push((**f, kind));
     }
     out
 }
@@ -121,6 +145,9 @@ const EXECUTOR_TYPES: &[&str] = &[
     "Ljava/util/concurrent/ScheduledExecutorService;",
 ];
 
+/// The handler fields of one body: `f = new Handler(Looper.getMainLooper())` (main) or
+/// `f = new Handler(handlerThread.getLooper())` (background), the forms a handler kept in
+/// a field takes; a post through that field elsewhere runs on that thread.
 pub fn handler_fields(body: &Body) -> Vec<(FieldRef, Target)> {
     let mut out = Vec::new();
     for (i, insn) in body.insns.iter().enumerate() {

@@ -7,7 +7,7 @@ use crate::classfile::descriptor::return_kind;
 use crate::classfile::model::*;
 
 use super::super::domain::*;
-use super::super::handoffs::{HandoffModel, Target};
+use super::super::handoffs::{ExecutorKind, HandoffModel, Target};
 use super::access_set::NewKey;
 use super::calls::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
@@ -87,8 +87,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             HandoffModel::Arguments(target) => {
-                let serial = receiver().is_some_and(|r| self.is_serial_executor(named, r));
-                self.hand_all(st, params, target, true, serial)
+                let kind = receiver().map_or(ExecutorKind::Pool, |r| self.executor_kind(st, named, r));
+                let target = if kind == ExecutorKind::Main { Target::Main } else { target };
+                self.hand_all(st, params, target, true, kind == ExecutorKind::Serial)
             }
             HandoffModel::ThreadStart => {
                 if let Some(r) = receiver() {
@@ -138,6 +139,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             HandoffModel::WorkerLooper => st.attrs.set(ret, Some(Attr::WorkerHandler)),
+            HandoffModel::MainExecutor => st.attrs.set(ret, Some(Attr::MainHandler)),
         }
     }
 
@@ -158,20 +160,25 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    /// Whether `receiver` of the executor call `named` runs one task at a time: a
-    /// `java.util.Timer`, or a field only ever given a single-thread executor.
-    fn is_serial_executor(&self, named: &MethodRef, receiver: &Expr) -> bool {
+    /// What `receiver` of the executor call `named` runs its tasks on: one task at a time for a
+    /// `java.util.Timer` or a field only ever given a single-thread executor; the main thread
+    /// for the main thread's executor, got here or kept in a field only ever given it.
+    fn executor_kind(&self, st: &State, named: &MethodRef, receiver: &Expr) -> ExecutorKind {
         if self.env.table.is_subtype_of_any(named.class, &["java.util.Timer"]) {
-            return true;
+            return ExecutorKind::Serial;
+        }
+        if attr_e(st, receiver) == Some(Attr::MainHandler) {
+            return ExecutorKind::Main;
         }
         match receiver {
             Expr::Path(p) => match p.steps.last() {
                 Some(Step::Field { class, name }) => {
-                    self.env.facts.serial_executor_fields.contains(&(self.env.table.resolve_field(*class, *name), *name))
+                    let field = (self.env.table.resolve_field(*class, *name), *name);
+                    self.env.facts.executor_fields.get(&field).copied().unwrap_or(ExecutorKind::Pool)
                 }
-                _ => false,
+                _ => ExecutorKind::Pool,
             },
-            _ => false,
+            _ => ExecutorKind::Pool,
         }
     }
 
