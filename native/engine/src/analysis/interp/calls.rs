@@ -84,7 +84,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                         st.attrs.set(&ret, Some(attr));
                     }
                 }
-                None if self.env.extensions.android_threads && compares_handles(st, named, &args) => {
+                None if self.env.extensions.android_threads && kotlin_compares_handles(st, named, &args) => {
                     st.attrs.set(&ret, Some(Attr::OnMainThread));
                 }
                 _ => {}
@@ -532,7 +532,7 @@ pub(super) fn own_given(o: Own, args: usize, arg: impl Fn(usize) -> Own) -> Own 
 /// Kotlin's `==` on objects (`Looper.myLooper() == Looper.getMainLooper()`) is a call of
 /// `Intrinsics.areEqual`: on the main and the current looper (or thread) handles, a
 /// main-thread check. Not a thread query of its own (most calls compare anything else).
-fn compares_handles(st: &State, named: &MethodRef, args: &[Expr]) -> bool {
+fn kotlin_compares_handles(st: &State, named: &MethodRef, args: &[Expr]) -> bool {
     let handle = |k: usize| args.get(k).and_then(|a| attr_e(st, a)).filter(|a| matches!(a, Attr::MainThreadHandle | Attr::CurrentThreadHandle));
     match (handle(0), handle(1)) {
         (Some(a), Some(b)) => {
