@@ -178,13 +178,10 @@ fn handoff_code(h: &ParamHandoff) -> u8 {
 }
 
 fn handoff_of(formal: u16, c: u8) -> Result<ParamHandoff, String> {
-    let target = match c & 1 {
-        0 => Target::Background,
-        _ => Target::Main,
-    };
     if c > 3 {
         return Err(format!("bad handoff thread value {c}"));
     }
+    let target = if c & 1 == 0 { Target::Background } else { Target::Main };
     Ok(ParamHandoff { formal, target, serial: c & 2 != 0 })
 }
 

@@ -192,27 +192,24 @@ impl<'a, 'e> Interp<'a, 'e> {
         st.aliases = aliases;
     }
 
-    /// The path reached through a snapshot by `step` (a field or an element), when the
-    /// aliases are on and `c` is a snapshot.
-    pub(super) fn through_snapshot(&self, c: &Compound, step: impl FnOnce(&Path) -> Option<Path>) -> Option<Path> {
-        if !self.aliases_on() {
-            return None;
-        }
-        c.snapshot.as_ref().and_then(step)
+    /// The path reached through a snapshot by `step` (a field or an element), with the number
+    /// of its steps already read (the snapshot's), when the aliases are on and `c` is one.
+    pub(super) fn through_snapshot(&self, c: &Compound, step: impl FnOnce(&Path) -> Option<Path>) -> Option<(Path, usize)> {
+        let snapshot = c.snapshot.as_ref().filter(|_| self.aliases_on())?;
+        Some((step(snapshot)?, snapshot.steps.len()))
     }
 
-    /// A field or element read through a snapshot: read now, not its path's prefix again;
-    /// its value is a snapshot in turn.
-    pub(super) fn read_through_snapshot(&mut self, st: &State, c: &Compound, reached: Path) -> Expr {
-        let read = c.snapshot.as_ref().map_or(0, |p| p.steps.len());
+    /// A field or element read through a snapshot: read now, not its path's first `read`
+    /// steps again; its value is a snapshot in turn.
+    pub(super) fn read_through_snapshot(&mut self, st: &State, (reached, read): (Path, usize)) -> Expr {
         self.record_path_beyond(st, &reached, false, read);
         let (attr, own) = (st.attrs.get(&reached), own(st, &reached));
         Expr::snapshot(reached, attr, own)
     }
 
-    /// A field or element written through a snapshot: the path's prefix is not read again.
-    pub(super) fn write_through_snapshot(&mut self, st: &mut State, c: &Compound, reached: Path, value: &Expr, wide: bool, reference: bool) {
-        let read = c.snapshot.as_ref().map_or(0, |p| p.steps.len());
+    /// A field or element written through a snapshot: the path's first `read` steps are not
+    /// read again.
+    pub(super) fn write_through_snapshot(&mut self, st: &mut State, (reached, read): (Path, usize), value: &Expr, wide: bool, reference: bool) {
         self.assign_beyond(st, &reached, value, wide, read);
         self.heap_stored(st, &reached, value, reference);
     }

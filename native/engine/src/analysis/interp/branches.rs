@@ -118,12 +118,11 @@ fn compares_handles(st: &State, kind: IfKind) -> Option<bool> {
     if n < 2 {
         return None;
     }
-    let handle = |slot: &Slot| match slot {
-        Slot::Val(e) => attr_e(st, e).filter(|a| matches!(a, Attr::MainThreadHandle | Attr::CurrentThreadHandle)),
+    let attr = |slot: &Slot| match slot {
+        Slot::Val(e) => attr_e(st, e),
         _ => None,
     };
-    let (a, b) = (handle(&st.stack[n - 2])?, handle(&st.stack[n - 1])?);
-    if a == b {
+    if !main_and_current(attr(&st.stack[n - 2]), attr(&st.stack[n - 1])) {
         return None;
     }
     match cmp {
@@ -131,6 +130,12 @@ fn compares_handles(st: &State, kind: IfKind) -> Option<bool> {
         Cmp::Ne => Some(false),
         Cmp::Other => None,
     }
+}
+
+/// Whether two values are the main and the current looper (or thread) handles, in either order.
+pub(super) fn main_and_current(a: Option<Attr>, b: Option<Attr>) -> bool {
+    let handle = |x: Option<Attr>| x.filter(|a| matches!(a, Attr::MainThreadHandle | Attr::CurrentThreadHandle));
+    matches!((handle(a), handle(b)), (Some(x), Some(y)) if x != y)
 }
 
 /// Moves the state out (for the fall-through edge), leaving an empty one behind.

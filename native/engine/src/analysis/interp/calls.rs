@@ -16,6 +16,7 @@ use super::locks::{acquire, apply_lock_effect, apply_lock_thread, lock_identity,
 use super::ownership::{escape_value, keep_arguments, own, own_e, Holders};
 use super::state::*;
 use super::access_set::NewKey;
+use super::branches::main_and_current;
 use super::{Callee, Interp, MAX_INLINE_DEPTH};
 
 /// What the accesses added by one summary application depend on.
@@ -533,13 +534,10 @@ pub(super) fn own_given(o: Own, args: usize, arg: impl Fn(usize) -> Own) -> Own 
 /// `Intrinsics.areEqual`: on the main and the current looper (or thread) handles, a
 /// main-thread check. Not a thread query of its own (most calls compare anything else).
 fn kotlin_compares_handles(st: &State, named: &MethodRef, args: &[Expr]) -> bool {
-    let handle = |k: usize| args.get(k).and_then(|a| attr_e(st, a)).filter(|a| matches!(a, Attr::MainThreadHandle | Attr::CurrentThreadHandle));
-    match (handle(0), handle(1)) {
-        (Some(a), Some(b)) => {
-            a != b && named.name.as_str() == "areEqual" && named.class.as_str() == "kotlin.jvm.internal.Intrinsics"
-        }
-        _ => false,
-    }
+    let attr = |k: usize| args.get(k).and_then(|a| attr_e(st, a));
+    main_and_current(attr(0), attr(1))
+        && named.name.as_str() == "areEqual"
+        && named.class.as_str() == "kotlin.jvm.internal.Intrinsics"
 }
 
 /// Android models: the attribute of a looper or thread handle, or of a main-thread check,

@@ -39,7 +39,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                         None => Expr::opaque(vec![p.clone()], None, Own::Unowned),
                     },
                     Expr::Compound(c) if let Some(element) = self.through_snapshot(c, |p| p.with(Step::Array)) => {
-                        self.read_through_snapshot(st, c, element)
+                        self.read_through_snapshot(st, element)
                     }
                     other => {
                         let o = own_e(st, other);
@@ -65,7 +65,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                         }
                     },
                     Expr::Compound(c) if let Some(element) = self.through_snapshot(c, |p| p.with(Step::Array)) => {
-                        self.write_through_snapshot(st, c, element, &value, *wide, false);
+                        self.write_through_snapshot(st, element, &value, *wide, false);
                     }
                     other => {
                         self.read_expr(st, &value);
@@ -220,7 +220,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Expr::either(fields, None, o)
             }
             Expr::Compound(c) if let Some(field) = self.through_snapshot(c, |p| self.field_path(p, f)) => {
-                self.read_through_snapshot(st, c, field)
+                self.read_through_snapshot(st, field)
             }
             other => {
                 self.read_expr(st, other);
@@ -248,7 +248,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             Expr::Compound(c) if let Some(field) = self.through_snapshot(c, |p| self.field_path(p, f)) => {
-                self.write_through_snapshot(st, c, field, value, f.is_wide(), is_reference(f));
+                self.write_through_snapshot(st, field, value, f.is_wide(), is_reference(f));
             }
             other => {
                 self.read_expr(st, value);
