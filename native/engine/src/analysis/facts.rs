@@ -12,7 +12,7 @@ use crate::sym::Sym;
 
 use super::android;
 use super::extensions::Extensions;
-use super::handoffs::{self, ExecutorKind, HandoffModel, Target};
+use super::handoffs::{self, ExecutorKind, ExecutorValue, HandoffModel, Target};
 use super::models::{self, ArgumentAccess, ContainerAccess, LockEffect, ThreadEffect};
 
 #[derive(Debug, Clone)]
@@ -171,6 +171,32 @@ fn lock_field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, bool)> {
     out
 }
 
+/// Every store in `body` into a field typed as a collection interface, and whether it stores
+/// the synchronized view a `Collections.synchronized*` call just returned.
+fn collection_field_stores(body: &Body) -> Vec<(FieldRef, bool)> {
+    let mut out = Vec::new();
+    for (i, insn) in body.insns.iter().enumerate() {
+        if let Insn::PutField(f) | Insn::PutStatic(f) = insn {
+            if !models::SYNCHRONIZED_VIEW_TYPES.contains(&f.descriptor.as_str()) {
+                continue;
+            }
+            let view = matches!(i.checked_sub(1).map(|j| &body.insns[j]),
+                Some(Insn::Invoke { method, .. }) if models::is_synchronized_view_factory(method));
+            out.push((**f, view));
+        }
+    }
+    out
+}
+
+/// The fields, by (declaring class, name), whose every store in `stores` is marked.
+fn only_ever(table: &ClassTable, stores: Vec<(FieldRef, bool)>) -> FxHashSet<(Sym, Sym)> {
+    let mut all: FxHashMap<(Sym, Sym), bool> = FxHashMap::default();
+    for (f, marked) in stores {
+        *all.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(true) &= marked;
+    }
+    all.into_iter().filter_map(|(k, marked)| marked.then_some(k)).collect()
+}
+
 /// The facts of every callee and field referenced by the given bodies.
 pub struct Facts {
     pub calls: FxHashMap<MethodRef, CallFacts>,
@@ -183,9 +209,13 @@ pub struct Facts {
     pub handed_classes: FxHashMap<Sym, MethodRef>,
     /// Thread handoffs: fields holding a handler of a known thread, by (declaring class, name).
     pub handler_fields: FxHashMap<(Sym, Sym), Target>,
-    /// Thread handoffs: fields only ever given a single-thread executor, or only ever the main
-    /// thread's (`getMainExecutor()`), by (declaring class, name).
+    /// Thread handoffs: fields only ever given a single-thread executor, only ever the main
+    /// thread's (`getMainExecutor()`), or only ever one posting to one handler, by (declaring
+    /// class, name).
     pub executor_fields: FxHashMap<(Sym, Sym), ExecutorKind>,
+    /// Collection models: fields only ever given a synchronized view
+    /// (`Collections.synchronizedMap(...)` and the like), by (declaring class, name).
+    pub synchronized_views: FxHashSet<(Sym, Sym)>,
     /// Lock precision: fields only ever given a read lock (`r = rwLock.readLock()`), by
     /// (declaring class, name): `lock()` on one is a read-mode acquisition.
     pub read_lock_fields: FxHashSet<(Sym, Sym)>,
@@ -207,9 +237,11 @@ pub fn collect<'a>(
         fields: FxHashSet<ByAddress<FieldRef>>,
         handler_fields: Vec<(FieldRef, Target)>,
         /// Stores into executor-typed fields, and what the value is when known.
-        executor_stores: Vec<(FieldRef, ExecutorKind)>,
+        executor_stores: Vec<(FieldRef, ExecutorValue)>,
         /// Stores into fields that may hold a lock, and whether the value stored is a read lock.
         field_stores: Vec<(FieldRef, bool)>,
+        /// Stores into collection fields, and whether the value stored is a synchronized view.
+        collection_stores: Vec<(FieldRef, bool)>,
     }
     let refs = bodies
         .fold(Refs::default, |mut r, body| {
@@ -226,10 +258,13 @@ pub fn collect<'a>(
             }
             if ext.thread_handoffs {
                 r.handler_fields.extend(handoffs::handler_fields(body));
-                r.executor_stores.extend(handoffs::executor_field_stores(body));
+                r.executor_stores.extend(handoffs::executor_field_stores(table, body));
             }
             if ext.lock_precision {
                 r.field_stores.extend(lock_field_stores(table, body));
+            }
+            if ext.collection_models {
+                r.collection_stores.extend(collection_field_stores(body));
             }
             r
         })
@@ -239,6 +274,7 @@ pub fn collect<'a>(
             a.handler_fields.extend(b.handler_fields);
             a.executor_stores.extend(b.executor_stores);
             a.field_stores.extend(b.field_stores);
+            a.collection_stores.extend(b.collection_stores);
             a
         });
     let (methods, fields) = (refs.methods, refs.fields);
@@ -251,21 +287,28 @@ pub fn collect<'a>(
             *slot = None;
         }
     }
-    let handler_fields = handler_fields.into_iter().filter_map(|(k, t)| t.map(|t| (k, t))).collect();
+    let handler_fields: FxHashMap<(Sym, Sym), Target> =
+        handler_fields.into_iter().filter_map(|(k, t)| t.map(|t| (k, t))).collect();
     // A field given executors of two kinds (or one of a pool) is a pool's.
     let mut executor_fields: FxHashMap<(Sym, Sym), ExecutorKind> = FxHashMap::default();
-    for (f, kind) in refs.executor_stores {
+    for (f, value) in refs.executor_stores {
+        let kind = match value {
+            ExecutorValue::Known(kind) => kind,
+            // A looper runs its messages one at a time, on its one thread.
+            ExecutorValue::OnHandlerField(h) => match handler_fields.get(&(table.resolve_field(h.class, h.name), h.name)) {
+                Some(Target::Main) => ExecutorKind::Main,
+                Some(Target::Background) => ExecutorKind::Serial,
+                None => ExecutorKind::Looper,
+            },
+        };
         let slot = executor_fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(kind);
         if *slot != kind {
             *slot = ExecutorKind::Pool;
         }
     }
     executor_fields.retain(|_, kind| *kind != ExecutorKind::Pool);
-    let mut read_lock_fields: FxHashMap<(Sym, Sym), bool> = FxHashMap::default();
-    for (f, read_lock) in refs.field_stores {
-        *read_lock_fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(true) &= read_lock;
-    }
-    let read_lock_fields = read_lock_fields.into_iter().filter_map(|(k, read)| read.then_some(k)).collect();
+    let read_lock_fields = only_ever(table, refs.field_stores);
+    let synchronized_views = only_ever(table, refs.collection_stores);
     let methods: Vec<MethodRef> = methods.into_iter().map(|m| *m.0).collect();
     let fields: Vec<FieldRef> = fields.into_iter().map(|f| *f.0).collect();
     let calls = methods.par_iter().map(|m| (*m, call_facts(table, ignore, m, ext))).collect();
@@ -276,7 +319,7 @@ pub fn collect<'a>(
     for (f, ff) in &field_facts {
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
-    Facts { calls, fields: field_facts.into_iter().collect(), safe_steps, handed_classes: FxHashMap::default(), handler_fields, executor_fields, read_lock_fields, init_only_statics: FxHashSet::default() }
+    Facts { calls, fields: field_facts.into_iter().collect(), safe_steps, handed_classes: FxHashMap::default(), handler_fields, executor_fields, synchronized_views, read_lock_fields, init_only_statics: FxHashSet::default() }
 }
 
 #[cfg(test)]

@@ -34,6 +34,9 @@ pub enum HandoffModel {
     /// `Context.getMainExecutor()`, `ContextCompat.getMainExecutor(context)`: an executor that
     /// runs what it is given on the main thread.
     MainExecutor,
+    /// `new HandlerExecutor(handler)`, `ExecutorCompat.create(handler)`: an executor that posts
+    /// what it is given to the handler.
+    HandlerExecutor,
 }
 
 const EXECUTOR_METHODS: &[&str] =
@@ -63,6 +66,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         "parallelStream" if is(&["java.util.Collection"]) => HandoffModel::MakesParallel,
         "getLooper" if is(&["android.os.HandlerThread"]) => HandoffModel::WorkerLooper,
         "getMainExecutor" if is(&[CONTEXT, CONTEXT_COMPAT]) => HandoffModel::MainExecutor,
+        _ if makes_handler_executor(named) => HandoffModel::HandlerExecutor,
         "runOnUiThread" if is(&["android.app.Activity"]) => HandoffModel::Arguments(Target::Main),
         // Swing and AWT run what they are given on the event dispatch thread, their main thread.
         "invokeLater" | "invokeAndWait" if matches!(class, "javax.swing.SwingUtilities" | "java.awt.EventQueue") => {
@@ -88,7 +92,21 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
 pub fn may_hand_to_background(model: HandoffModel) -> bool {
     !matches!(
         model,
-        HandoffModel::Arguments(Target::Main) | HandoffModel::HandlerInit | HandoffModel::WorkerLooper | HandoffModel::MainExecutor
+        HandoffModel::Arguments(Target::Main)
+            | HandoffModel::HandlerInit
+            | HandoffModel::WorkerLooper
+            | HandoffModel::MainExecutor
+            | HandoffModel::HandlerExecutor
+    )
+}
+
+/// `new HandlerExecutor(handler)` (the framework's) and `ExecutorCompat.create(handler)`
+/// (androidx): the calls that make an executor posting to a handler.
+fn makes_handler_executor(named: &MethodRef) -> bool {
+    matches!(
+        (named.class.as_str(), named.name.as_str(), named.descriptor.as_str()),
+        ("android.os.HandlerExecutor", "<init>", "(Landroid/os/Handler;)V")
+            | ("androidx.core.os.ExecutorCompat", "create", "(Landroid/os/Handler;)Ljava/util/concurrent/Executor;")
     )
 }
 
@@ -109,35 +127,80 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
 pub enum ExecutorKind {
     /// Threads of a pool, or unknown.
     Pool,
-    /// One thread, one task at a time (`Executors.newSingleThreadExecutor()`).
+    /// One thread, one task at a time (`Executors.newSingleThreadExecutor()`, a handler on a
+    /// `HandlerThread`'s looper).
     Serial,
-    /// The main thread (`context.getMainExecutor()`).
+    /// The main thread (`context.getMainExecutor()`, a handler on the main looper).
     Main,
+    /// A handler whose looper racer does not know: its tasks run as a post to such a handler
+    /// does, on a thread racer does not follow.
+    Looper,
+}
+
+/// An executor stored into a field, as far as the instructions that made it say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExecutorValue {
+    Known(ExecutorKind),
+    /// Posts to the handler read from this field (`mHandler::post`,
+    /// `new HandlerExecutor(mHandler)`): it runs its tasks where that handler does.
+    OnHandlerField(FieldRef),
 }
 
 /// Every store in `body` into a field typed as an executor, with what the value stored is when
-/// a call just made it (`Executors.newSingleThreadExecutor()`, `getMainExecutor()`).
-pub fn executor_field_stores(body: &Body) -> Vec<(FieldRef, ExecutorKind)> {
+/// a call just made it (`Executors.newSingleThreadExecutor()`, `getMainExecutor()`, an
+/// executor posting to a handler).
+pub fn executor_field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, ExecutorValue)> {
     let mut out = Vec::new();
     for (i, insn) in body.insns.iter().enumerate() {
         let (Insn::PutField(f) | Insn::PutStatic(f)) = insn else { continue };
         if !EXECUTOR_TYPES.contains(&f.descriptor.as_str()) {
             continue;
         }
-        let kind = match i.checked_sub(1).map(|j| &body.insns[j]) {
-            Some(Insn::Invoke { method, .. }) => match (method.class.as_str(), method.name.as_str()) {
+        let made_by = i.checked_sub(1).map(|j| (j, &body.insns[j]));
+        let value = match made_by {
+            Some((_, Insn::Invoke { method, .. })) => match (method.class.as_str(), method.name.as_str()) {
                 ("java.util.concurrent.Executors", "newSingleThreadExecutor" | "newSingleThreadScheduledExecutor") => {
-                    ExecutorKind::Serial
+                    ExecutorValue::Known(ExecutorKind::Serial)
                 }
-                (_, "getMainExecutor") => ExecutorKind::Main,
-                _ => ExecutorKind::Pool,
+                (_, "getMainExecutor") => ExecutorValue::Known(ExecutorKind::Main),
+                _ if makes_handler_executor(method) => posted_handler(body, i - 1),
+                _ => ExecutorValue::Known(ExecutorKind::Pool),
             },
-            _ => ExecutorKind::Pool,
+            Some((j, Insn::InvokeDynamic(call)))
+                if call.lambda.is_some_and(|m| handoff_model(table, &m) == Some(HandoffModel::HandlerPost)) =>
+            {
+                posted_handler(body, j)
+            }
+            _ => ExecutorValue::Known(ExecutorKind::Pool),
         };
-        out.push((**f, kind));
+        out.push((**f, value));
     }
     out
 }
+
+/// The handler that the executor made at instruction `made_at` posts to: a handler field read
+/// just before, or a handler made there on a looper of known thread.
+fn posted_handler(body: &Body, made_at: usize) -> ExecutorValue {
+    // `getfield`, then `dup`, `Objects.requireNonNull` and `pop` for a method reference; the
+    // constructor's arguments for `new HandlerExecutor(...)`.
+    const REACH: usize = 6;
+    for insn in body.insns[made_at.saturating_sub(REACH)..made_at].iter().rev() {
+        match insn {
+            Insn::GetField(f) | Insn::GetStatic(f) if f.descriptor.as_str() == HANDLER_DESCRIPTOR => {
+                return ExecutorValue::OnHandlerField(**f);
+            }
+            Insn::Invoke { method, .. } => match (method.class.as_str(), method.name.as_str()) {
+                ("android.os.Looper", "getMainLooper") => return ExecutorValue::Known(ExecutorKind::Main),
+                ("android.os.HandlerThread", "getLooper") => return ExecutorValue::Known(ExecutorKind::Serial),
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    ExecutorValue::Known(ExecutorKind::Looper)
+}
+
+const HANDLER_DESCRIPTOR: &str = "Landroid/os/Handler;";
 
 const EXECUTOR_TYPES: &[&str] = &[
     "Ljava/util/concurrent/Executor;",

@@ -549,9 +549,34 @@ pub fn is_synchronized_container(table: &ClassTable, class: crate::sym::Sym, ext
 
 pub fn is_synchronized_converter(callee: &MethodRef, ext: Extensions) -> bool {
     let (class, name) = (callee.class.as_str(), callee.name.as_str());
-    (class == "java.util.Collections" && name.starts_with("synchronized"))
+    is_synchronized_view_factory(callee)
         || SYNCHRONIZED_CONVERTERS.iter().any(|(c, m)| *c == class && *m == name)
         || (ext.collection_models && class == "java.util.concurrent.ConcurrentHashMap" && name == "newKeySet")
+}
+
+/// `Collections.synchronizedMap(m)` and its kin: a view that takes its own lock in each call,
+/// but not across an iteration, which its callers must lock themselves.
+pub fn is_synchronized_view_factory(callee: &MethodRef) -> bool {
+    callee.class.as_str() == "java.util.Collections" && callee.name.as_str().starts_with("synchronized")
+}
+
+/// What the `Collections.synchronized*` views are declared as.
+pub const SYNCHRONIZED_VIEW_TYPES: &[&str] = &[
+    "Ljava/util/Collection;",
+    "Ljava/util/List;",
+    "Ljava/util/Map;",
+    "Ljava/util/NavigableMap;",
+    "Ljava/util/NavigableSet;",
+    "Ljava/util/Set;",
+    "Ljava/util/SortedMap;",
+    "Ljava/util/SortedSet;",
+];
+
+/// The calls that iterate a collection outside its own calls' locks: the iterators, streams
+/// and spliterators of it and of its views (`keySet()`, `values()`, `entrySet()`, `subList`
+/// stand for the collection).
+pub fn iterates_outside_its_lock(callee: &MethodRef) -> bool {
+    matches!(callee.name.as_str(), "iterator" | "listIterator" | "spliterator" | "stream" | "parallelStream")
 }
 
 /// Extension: a set backed by the map it is given is as thread-safe as that map.

@@ -36,6 +36,8 @@ pub struct Analysis {
     /// By class: the inherited methods whose accesses it pools with its own (see
     /// [`super::inherited::pooled_methods`]), decided once for the demand and for reporting.
     pub pooled_inherited: FxHashMap<Sym, Vec<MethodRef>>,
+    /// The fields only ever given a synchronized view (see [`super::facts::Facts`]).
+    pub synchronized_views: FxHashSet<(Sym, Sym)>,
 }
 
 pub struct Inputs<'a> {
@@ -306,8 +308,9 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let summaries = cells.into_iter().map(|c| c.into_inner().unwrap_or_else(|| empty.clone())).collect();
     // The bodies never analysed and the tables of the run: freeing them is a serial stretch
     // of a few percent of the run, done off the way.
+    let synchronized_views = std::mem::take(&mut facts.synchronized_views);
     std::thread::spawn(move || drop((bodies, facts, edges, order, keys, shapes)));
-    Analysis { methods, summaries, by_ref, pooled_inherited }
+    Analysis { methods, summaries, by_ref, pooled_inherited, synchronized_views }
 }
 
 /// Frees, before any method is analysed, the bodies that no round can need: those outside

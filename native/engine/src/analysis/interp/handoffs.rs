@@ -88,7 +88,12 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             HandoffModel::Arguments(target) => {
                 let kind = receiver().map_or(ExecutorKind::Pool, |r| self.executor_kind(st, named, r));
-                let target = if kind == ExecutorKind::Main { Target::Main } else { target };
+                let target = match kind {
+                    ExecutorKind::Main => Target::Main,
+                    // As a post to a handler of unknown looper: not followed.
+                    ExecutorKind::Looper => return,
+                    ExecutorKind::Pool | ExecutorKind::Serial => target,
+                };
                 self.hand_all(st, params, target, true, kind == ExecutorKind::Serial)
             }
             HandoffModel::ThreadStart => {
@@ -140,6 +145,21 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             HandoffModel::WorkerLooper => st.attrs.set(ret, Some(Attr::WorkerHandler)),
             HandoffModel::MainExecutor => st.attrs.set(ret, Some(Attr::MainHandler)),
+            // The executor runs its tasks where the handler runs its posts.
+            HandoffModel::HandlerExecutor => {
+                let (executor, handler) = match kind {
+                    InvokeKind::Static => (Some(ret), args.first()),
+                    _ => (args.first().and_then(|e| if let Expr::Path(p) = e { Some(p) } else { None }), args.get(1)),
+                };
+                let attr = match handler.and_then(|h| self.handler_target(st, h)) {
+                    Some(Target::Main) => Some(Attr::MainHandler),
+                    Some(Target::Background) => Some(Attr::WorkerHandler),
+                    None => None,
+                };
+                if let (Some(executor), Some(attr)) = (executor, attr) {
+                    st.attrs.set(executor, Some(attr));
+                }
+            }
         }
     }
 
@@ -161,14 +181,17 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     /// What `receiver` of the executor call `named` runs its tasks on: one task at a time for a
-    /// `java.util.Timer` or a field only ever given a single-thread executor; the main thread
-    /// for the main thread's executor, got here or kept in a field only ever given it.
+    /// `java.util.Timer`, a field only ever given a single-thread executor, or an executor
+    /// posting to a `HandlerThread`'s handler; the main thread for the main thread's executor,
+    /// or one posting to a main-looper handler, got here or kept in a field only ever given it.
     fn executor_kind(&self, st: &State, named: &MethodRef, receiver: &Expr) -> ExecutorKind {
         if self.env.table.is_subtype_of_any(named.class, &["java.util.Timer"]) {
             return ExecutorKind::Serial;
         }
-        if attr_e(st, receiver) == Some(Attr::MainHandler) {
-            return ExecutorKind::Main;
+        match attr_e(st, receiver) {
+            Some(Attr::MainHandler) => return ExecutorKind::Main,
+            Some(Attr::WorkerHandler) => return ExecutorKind::Serial,
+            _ => {}
         }
         match receiver {
             Expr::Path(p) => match p.steps.last() {

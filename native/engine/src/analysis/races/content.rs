@@ -29,7 +29,8 @@ impl<'a> ClassReporter<'a> {
                     line: c.access.site.outer_line(),
                     access_path: cpath.clone(),
                     access: if c.is_write() { "write" } else { "read" }.into(),
-                    locked: c.access.key.lock,
+                    // A synchronized view's write holds the view's own lock.
+                    locked: c.access.key.lock || self.iterates_view(e),
                     trace: self.trace(c, &cpath, mref.class),
                     source_file: self.other_source_file(cref.class, mref.class),
                 }]
@@ -157,6 +158,18 @@ impl<'a> ClassReporter<'a> {
                     )
                 } else if e.is_write() {
                     format!("Unprotected write. Non-private method `{who}`{how} {verb} {what} outside of synchronization. {why}")
+                } else if self.iterates_view(e) {
+                    let c = conflict.map(|c| render_method(&self.mref_of(c))).unwrap_or_default();
+                    let call = match &e.access.key.kind {
+                        AccessKind::ContainerRead(_, m) => container_call(m),
+                        _ => String::new(),
+                    };
+                    format!(
+                        "Read/Write race. Non-private method `{who}`{how} iterates synchronized view `{path}` via call to `{call}` without holding \
+                         its lock. Potentially races with write in method `{c}`. A synchronized view \
+                         (`Collections.synchronizedMap(...)` and the like) locks each of its own calls, not a whole \
+                         iteration: hold `synchronized ({path})` while iterating. {why}"
+                    )
                 } else {
                     let sync = if e.access.key.lock { "with synchronization" } else { "without synchronization" };
                     let c = conflict.map(|c| render_method(&self.mref_of(c))).unwrap_or_default();

@@ -4,6 +4,7 @@
 
 mod content;
 mod selection;
+mod views;
 
 pub use content::{render_method, render_path};
 use selection::{SiteDetail, WriteClass};
@@ -272,7 +273,13 @@ impl<'a> ClassReporter<'a> {
         let mut out = Proposals { group: 0, list: Vec::new(), sites: FxHashSet::default(), settled: FxHashSet::default() };
         for (g, Group { key, entries, any_thread: on_any_thread }) in groups.iter().enumerate() {
             if let GroupKey::Container(_, steps) = key {
-                if self.is_synchronized_container_group(steps) {
+                let view = self.is_synchronized_view_group(steps);
+                if view && *on_any_thread {
+                    out.group = g;
+                    out.settled.clear();
+                    self.view_iteration_rule(entries, &mut out);
+                }
+                if view || self.is_synchronized_container_group(steps) {
                     continue;
                 }
             }
@@ -523,13 +530,13 @@ fn is_ui_thread_marker(v: &str) -> bool {
 }
 
 /// on one location, they are on one object, which only one thread runs, so they do not race.
-fn same_started_thread(e: &Entry<'_>, c: &Entry<'_>) -> bool {
+pub(super) fn same_started_thread(e: &Entry<'_>, c: &Entry<'_>) -> bool {
     e.access.key.started && c.access.key.started
 }
 
 /// Whether the locks `e` and `c` are made under keep each other out: both are locked, and (with
 /// `different_locks`) not under two locks known to differ.
-fn locks_exclude(e: &Entry<'_>, c: &Entry<'_>, different_locks: bool) -> bool {
+pub(super) fn locks_exclude(e: &Entry<'_>, c: &Entry<'_>, different_locks: bool) -> bool {
     let (a, b) = (&e.access.key, &c.access.key);
     if different_locks {
         a.locks_exclude(b)
