@@ -542,6 +542,15 @@ pub fn returns_view(callee: &MethodRef, ext: Extensions) -> bool {
     ext.collection_models && is_library_class(callee) && VIEWS.contains(&callee.name.as_str())
 }
 
+/// A map lookup: its result is a value the map holds, reachable by every thread the map is
+/// (`map.computeIfAbsent(k, f).add(v)` changes a list that other threads read through the map).
+pub fn returns_map_value(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> bool {
+    ext.collection_models
+        && matches!(callee.name.as_str(), "get" | "getOrDefault" | "computeIfAbsent")
+        && callee.class.as_str().starts_with("java.util.")
+        && table.is_subtype_of_any(callee.class, &["java.util.Map"])
+}
+
 pub fn is_synchronized_container(table: &ClassTable, class: crate::sym::Sym, ext: Extensions) -> bool {
     table.is_subtype_of_any(class, SYNCHRONIZED_CONTAINERS)
         || (ext.collection_models && table.is_subtype_of_any(class, MORE_SYNCHRONIZED_CONTAINERS))

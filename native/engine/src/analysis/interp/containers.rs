@@ -23,7 +23,14 @@ impl<'a, 'e> Interp<'a, 'e> {
             Some(Expr::Path(p)) => p.clone(),
             _ => return None,
         };
-        let view = cf.returns_view.then(|| receiver.clone());
+        // A view stands for its container; a map's value for the map's elements (`this.m.[_]`).
+        let view = if cf.returns_view {
+            Some(receiver.clone())
+        } else if cf.returns_value {
+            receiver.with(Step::Array)
+        } else {
+            None
+        };
         let resolved = &cf.resolved;
         // What is added to a container escapes to it (also to a thread-safe one).
         if access == ContainerAccess::Write && self.env.extensions.escape_ownership {

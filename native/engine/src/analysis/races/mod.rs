@@ -364,7 +364,9 @@ impl<'a> ClassReporter<'a> {
 
     fn is_synchronized_container_group(&self, steps: &[Step]) -> bool {
         let mut steps = steps;
-        while let Some(Step::Array) = steps.last() {
+        // With the collection models, `this.m.[_]` is a value of the map `this.m`, as shared as
+        // the map and no safer than the value's own class (an array field is never synchronized).
+        while let (Some(Step::Array), false) = (steps.last(), self.cfg.extensions.collection_models) {
             steps = &steps[..steps.len() - 1];
         }
         match steps.last() {
