@@ -10,7 +10,8 @@ use super::state::*;
 use super::Interp;
 
 impl<'a, 'e> Interp<'a, 'e> {
-    /// Returns the path the result stands for: the receiver's, for a view of it.
+    /// Returns the path the result stands for: the receiver's, for a view of it; the receiver's
+    /// elements, for a map's value.
     pub(super) fn container_call(
         &mut self,
         st: &mut State,
@@ -24,7 +25,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             _ => return None,
         };
         // A view stands for its container; a map's value for the map's elements (`this.m.[_]`).
-        let view = if cf.returns_view {
+        let stands_for = if cf.returns_view {
             Some(receiver.clone())
         } else if cf.returns_value {
             receiver.with(Step::Array)
@@ -43,12 +44,12 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
         }
         if cf.synchronized_container {
-            return view;
+            return stands_for;
         }
         if let Some(own_pre) = self.record_container_access(st, &receiver, access, resolved) {
             st.own.set(ret, Some(own_pre));
         }
-        view
+        stands_for
     }
 
     /// Records a read or write of the container at `path` through `method`, unless the
