@@ -160,35 +160,17 @@ pub fn init_only_statics<'a>(
 /// (declared `Lock` or `Object`; a `ReadLock`-typed field is a read lock by its type), and
 /// whether it stores the read lock a call just returned.
 fn lock_field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, bool)> {
-    let mut out = Vec::new();
-    for (i, insn) in body.insns.iter().enumerate() {
-        if let Insn::PutField(f) | Insn::PutStatic(f) = insn {
-            if !matches!(f.descriptor.as_str(), "Ljava/util/concurrent/locks/Lock;" | "Ljava/lang/Object;") {
-                continue;
-            }
-            let read_lock = matches!(i.checked_sub(1).map(|j| &body.insns[j]),
-                Some(Insn::Invoke { method, .. }) if models::returns_read_lock(table, method));
-            out.push((**f, read_lock));
-        }
-    }
-    out
+    body.field_stores(|d| matches!(d, "Ljava/util/concurrent/locks/Lock;" | "Ljava/lang/Object;"))
+        .map(|(f, before)| (*f, body.call_at(before).is_some_and(|m| models::returns_read_lock(table, m))))
+        .collect()
 }
 
 /// Every store in `body` into a field typed as a collection interface, and whether it stores
 /// the synchronized view a `Collections.synchronized*` call just returned.
 fn collection_field_stores(body: &Body) -> Vec<(FieldRef, bool)> {
-    let mut out = Vec::new();
-    for (i, insn) in body.insns.iter().enumerate() {
-        if let Insn::PutField(f) | Insn::PutStatic(f) = insn {
-            if !models::SYNCHRONIZED_VIEW_TYPES.contains(&f.descriptor.as_str()) {
-                continue;
-            }
-            let view = matches!(i.checked_sub(1).map(|j| &body.insns[j]),
-                Some(Insn::Invoke { method, .. }) if models::is_synchronized_view_factory(method));
-            out.push((**f, view));
-        }
-    }
-    out
+    body.field_stores(|d| models::SYNCHRONIZED_VIEW_TYPES.contains(&d))
+        .map(|(f, before)| (*f, body.call_at(before).is_some_and(models::is_synchronized_view_factory)))
+        .collect()
 }
 
 /// The fields, by (declaring class, name), whose every store in `stores` is marked.

@@ -150,32 +150,24 @@ pub enum ExecutorValue {
 /// a call just made it (`Executors.newSingleThreadExecutor()`, `getMainExecutor()`, an
 /// executor posting to a handler).
 pub fn executor_field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, ExecutorValue)> {
-    let mut out = Vec::new();
-    for (i, insn) in body.insns.iter().enumerate() {
-        let (Insn::PutField(f) | Insn::PutStatic(f)) = insn else { continue };
-        if !EXECUTOR_TYPES.contains(&f.descriptor.as_str()) {
-            continue;
-        }
-        let made_by = i.checked_sub(1).map(|j| (j, &body.insns[j]));
-        let value = match made_by {
-            Some((_, Insn::Invoke { method, .. })) => match (method.class.as_str(), method.name.as_str()) {
+    let made_by = |before: Option<usize>| -> ExecutorValue {
+        let Some(j) = before else { return ExecutorValue::Known(ExecutorKind::Pool) };
+        match &body.insns[j] {
+            Insn::Invoke { method, .. } => match (method.class.as_str(), method.name.as_str()) {
                 ("java.util.concurrent.Executors", "newSingleThreadExecutor" | "newSingleThreadScheduledExecutor") => {
                     ExecutorValue::Known(ExecutorKind::Serial)
                 }
                 (_, "getMainExecutor") => ExecutorValue::Known(ExecutorKind::Main),
-                _ if makes_handler_executor(method) => posted_handler(body, i - 1),
+                _ if makes_handler_executor(method) => posted_handler(body, j),
                 _ => ExecutorValue::Known(ExecutorKind::Pool),
             },
-            Some((j, Insn::InvokeDynamic(call)))
-                if call.lambda.is_some_and(|m| handoff_model(table, &m) == Some(HandoffModel::HandlerPost)) =>
-            {
+            Insn::InvokeDynamic(call) if call.lambda.is_some_and(|m| handoff_model(table, &m) == Some(HandoffModel::HandlerPost)) => {
                 posted_handler(body, j)
             }
             _ => ExecutorValue::Known(ExecutorKind::Pool),
-        };
-        out.push((**f, value));
-    }
-    out
+        }
+    };
+    body.field_stores(|d| EXECUTOR_TYPES.contains(&d)).map(|(f, before)| (*f, made_by(before))).collect()
 }
 
 /// The handler that the executor made at instruction `made_at` posts to: a handler field read
@@ -189,10 +181,10 @@ fn posted_handler(body: &Body, made_at: usize) -> ExecutorValue {
             Insn::GetField(f) | Insn::GetStatic(f) if f.descriptor.as_str() == HANDLER_DESCRIPTOR => {
                 return ExecutorValue::OnHandlerField(**f);
             }
-            Insn::Invoke { method, .. } => match (method.class.as_str(), method.name.as_str()) {
-                ("android.os.Looper", "getMainLooper") => return ExecutorValue::Known(ExecutorKind::Main),
-                ("android.os.HandlerThread", "getLooper") => return ExecutorValue::Known(ExecutorKind::Serial),
-                _ => {}
+            Insn::Invoke { method, .. } => match looper_thread(method) {
+                Some(Target::Main) => return ExecutorValue::Known(ExecutorKind::Main),
+                Some(Target::Background) => return ExecutorValue::Known(ExecutorKind::Serial),
+                None => {}
             },
             _ => {}
         }
@@ -213,35 +205,33 @@ const EXECUTOR_TYPES: &[&str] = &[
 /// a field takes; a post through that field elsewhere runs on that thread.
 pub fn handler_fields(body: &Body) -> Vec<(FieldRef, Target)> {
     let mut out = Vec::new();
-    for (i, insn) in body.insns.iter().enumerate() {
-        let field = match insn {
-            Insn::PutField(f) | Insn::PutStatic(f) => f,
-            _ => continue,
-        };
-        let handler = match i.checked_sub(1).map(|j| &body.insns[j]) {
-            Some(Insn::Invoke { method, .. }) if method.name.as_str() == "<init>" && method.class.as_str() == HANDLER => {
-                method.class
-            }
+    for (field, before) in body.field_stores(|_| true) {
+        let made_at = match body.call_at(before) {
+            Some(m) if m.name.as_str() == "<init>" && m.class.as_str() == HANDLER => before.unwrap_or(0),
             _ => continue,
         };
         // The looper is computed between the `new` and the constructor call.
-        for insn in body.insns[..i - 1].iter().rev() {
+        for insn in body.insns[..made_at].iter().rev() {
             match insn {
-                Insn::New { class } if *class == handler => break,
-                Insn::Invoke { method, .. } => match (method.class.as_str(), method.name.as_str()) {
-                    ("android.os.Looper", "getMainLooper") => {
-                        out.push((**field, Target::Main));
+                Insn::New { class } if class.as_str() == HANDLER => break,
+                Insn::Invoke { method, .. } => {
+                    if let Some(target) = looper_thread(method) {
+                        out.push((*field, target));
                         break;
                     }
-                    ("android.os.HandlerThread", "getLooper") => {
-                        out.push((**field, Target::Background));
-                        break;
-                    }
-                    _ => {}
-                },
+                }
                 _ => {}
             }
         }
     }
     out
+}
+
+/// The thread of the looper that `method` returns: the main one, or a `HandlerThread`'s.
+fn looper_thread(method: &MethodRef) -> Option<Target> {
+    match (method.class.as_str(), method.name.as_str()) {
+        ("android.os.Looper", "getMainLooper") => Some(Target::Main),
+        ("android.os.HandlerThread", "getLooper") => Some(Target::Background),
+        _ => None,
+    }
 }

@@ -330,6 +330,26 @@ pub struct Body {
 }
 
 impl Body {
+    /// Every store into a field typed `descriptor` accepts (`putfield`, `putstatic`), with the
+    /// index of the instruction before it, which often made the value stored.
+    pub fn field_stores<'b>(
+        &'b self,
+        descriptor: impl Fn(&str) -> bool + 'b,
+    ) -> impl Iterator<Item = (&'static FieldRef, Option<usize>)> + 'b {
+        self.insns.iter().enumerate().filter_map(move |(i, insn)| match insn {
+            Insn::PutField(f) | Insn::PutStatic(f) if descriptor(f.descriptor.as_str()) => Some((*f, i.checked_sub(1))),
+            _ => None,
+        })
+    }
+
+    /// The call made by instruction `at`, if it is one.
+    pub fn call_at(&self, at: Option<usize>) -> Option<&'static MethodRef> {
+        match at.map(|i| &self.insns[i]) {
+            Some(Insn::Invoke { method, .. }) => Some(*method),
+            _ => None,
+        }
+    }
+
     /// The distinct classes the body allocates with `new`, in order of first appearance.
     pub fn allocated_classes(&self) -> Vec<Sym> {
         let mut classes: Vec<Sym> = Vec::new();
