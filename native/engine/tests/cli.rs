@@ -717,6 +717,36 @@ fn container_calls_are_named_as_written() {
     assert_eq!(step, "read of container `this.items` via call to `size`");
 }
 
+/// An iteration of a synchronized view without its lock: the message says what to hold, and
+/// the conflicting write holds the view's own lock.
+#[test]
+fn iterating_a_synchronized_view_says_which_lock_to_hold() {
+    let (_tmp, report) = report_of_sources(
+        "sync-view",
+        &[
+            ("v/ThreadSafe.java", "package v;\n@interface ThreadSafe {}\n"),
+            (
+            "v/Names.java",
+            "package v;\n\
+             import java.util.*;\n\
+             @ThreadSafe\n\
+             class Names {\n\
+               private final List<String> names = Collections.synchronizedList(new ArrayList<>());\n\
+               void add(String s) { names.add(s); }\n\
+               int total() { int t = 0; for (String n : names) { t += n.length(); } return t; }\n\
+             }\n",
+            ),
+        ],
+    );
+    let issues = report["issues"].as_array().unwrap();
+    assert_eq!(issues.len(), 1, "{report:#}");
+    let message = issues[0]["message"].as_str().unwrap();
+    assert!(message.contains("iterates synchronized view `this.names` via call to `iterator` without holding its lock"), "{message}");
+    assert!(message.contains("hold `synchronized (this.names)` while iterating"), "{message}");
+    let conflict = &issues[0]["conflicts"][0];
+    assert_eq!((conflict["method"].as_str(), conflict["locked"].as_bool()), (Some("add"), Some(true)), "{report:#}");
+}
+
 #[test]
 fn trace_steps_in_another_file_name_that_file() {
     let tmp = tempdir("trace-files");

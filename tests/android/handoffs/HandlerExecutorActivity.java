@@ -58,6 +58,10 @@ public class HandlerExecutorActivity extends Activity {
         mAlsoOnWorker.execute(() -> mSynced++);
     }
 
+    void resync() {
+        ExecutorCompat.create(mWorkerHandler).execute(() -> mSynced++);
+    }
+
     void upload() {
         new HandlerExecutor(mWorkerHandler).execute(() -> mUploaded++);
     }
