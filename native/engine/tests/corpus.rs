@@ -76,6 +76,20 @@ fn whole_corpus_report_is_deterministic_across_thread_counts() {
     assert!(issues > 100, "real code has reports ({issues})");
 }
 
+/// Each jar alone too: a small input leaves more to the timing of the worker threads (which
+/// summary is ready when a caller looks), so repeated runs and thread counts must agree there.
+#[test]
+fn each_corpus_jar_alone_is_deterministic() {
+    let Some(jars) = corpus() else { return };
+    for jar in &jars {
+        let one = json_report(vec![jar.clone()], 1);
+        for run in 0..3 {
+            let two = json_report(vec![jar.clone()], 2);
+            assert!(one == two, "{}: --threads 1 and run {run} with --threads 2 differ: {}", jar.display(), first_difference(&one, &two));
+        }
+    }
+}
+
 /// Without a summary file only the methods that reporting depends on are analysed;
 /// the issues must be exactly those of the full analysis.
 #[test]

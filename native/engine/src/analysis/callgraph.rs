@@ -67,13 +67,39 @@ impl Scan<'_> {
             .collect();
         let mut graph =
             CallGraph { edges: Vec::new(), own_code_concurrent: Vec::new(), hands_off: Vec::new(), queries_thread: Vec::new() };
+        let mut passes_this = Vec::with_capacity(scanned.len());
         for (out, own) in scanned {
             graph.edges.push(out);
             graph.own_code_concurrent.push(own.concurrent);
             graph.hands_off.push(own.hands);
             graph.queries_thread.push(own.queries);
+            passes_this.push(own.passes_this);
+        }
+        if self.extensions.thread_handoffs {
+            self.own_body_edges(&mut graph.edges, &passes_this);
         }
         graph
+    }
+
+    /// `helper.remove(this)` in a `Runnable` may hand the object to another thread through
+    /// the helper's summary, and the caller then applies its class's own `run()`: an edge
+    /// from such a method to that body, so that the summary is made first whatever the
+    /// timing. Not where the body reaches the method (a cycle would cost both precision; the
+    /// caller then sees no summary, as inside a recursion).
+    fn own_body_edges(&self, edges: &mut [Vec<usize>], passes_this: &[bool]) {
+        let mut own_body: FxHashMap<Sym, Option<usize>> = FxHashMap::default();
+        let mut reached_from: FxHashMap<usize, FxHashSet<usize>> = FxHashMap::default();
+        for i in (0..self.methods.len()).filter(|&i| passes_this[i]) {
+            let class = self.methods[i].mref.class;
+            let body = *own_body
+                .entry(class)
+                .or_insert_with(|| handoffs::body_of_class(self.table, class).and_then(|b| self.analysed_index(&b)));
+            let Some(body) = body.filter(|&b| b != i && !edges[i].contains(&b)) else { continue };
+            let reached = reached_from.entry(body).or_insert_with(|| reachable(edges, body));
+            if !reached.contains(&i) {
+                edges[i].push(body);
+            }
+        }
     }
 
     fn body(&self, i: usize) -> Option<&Body> {
@@ -115,7 +141,8 @@ impl Scan<'_> {
     fn scan_method(&self, i: usize, meanings: &mut FxHashMap<ByAddress<MethodRef>, Meaning>) -> (Vec<usize>, OwnCode) {
         let mut out = Vec::new();
         let (mut concurrent, mut hands, mut queries) = (false, false, false);
-        let Some(body) = self.body(i) else { return (out, OwnCode { concurrent, hands, queries }) };
+        let mut passes_this = false;
+        let Some(body) = self.body(i) else { return (out, OwnCode { concurrent, hands, queries, passes_this }) };
         let mut edge_to = |callee: Option<usize>| {
             if let Some(c) = callee {
                 if !out.contains(&c) {
@@ -163,6 +190,8 @@ impl Scan<'_> {
                             }
                         }
                     }
+                    let has_params = !method.descriptor.as_str().starts_with("()");
+                    passes_this |= has_params && (meaning.runs.is_some() || meaning.hands);
                     concurrent |= meaning.concurrent;
                     hands |= meaning.hands;
                     queries |= meaning.queries;
@@ -171,8 +200,25 @@ impl Scan<'_> {
                 _ => {}
             }
         }
-        (out, OwnCode { concurrent, hands, queries })
+        // `this` may go to a callee whose summary hands it on (see `own_body_edges`).
+        let loads_this = body.insns.iter().any(|insn| matches!(insn, Insn::Load { slot: 0, wide: false }));
+        passes_this &= loads_this;
+        (out, OwnCode { concurrent, hands, queries, passes_this })
     }
+}
+
+/// The nodes `from` reaches by one or more edges.
+fn reachable(edges: &[Vec<usize>], from: usize) -> FxHashSet<usize> {
+    let mut seen = FxHashSet::default();
+    let mut stack = vec![from];
+    while let Some(m) = stack.pop() {
+        for &c in &edges[m] {
+            if seen.insert(c) {
+                stack.push(c);
+            }
+        }
+    }
+    seen
 }
 
 /// What a method's own code says of the threads it runs on (see [`CallGraph`]).
@@ -180,6 +226,9 @@ struct OwnCode {
     concurrent: bool,
     hands: bool,
     queries: bool,
+    /// It loads `this` and calls analysed code with arguments (or upstream code that hands
+    /// code on): it may give its object to a method that hands it to another thread.
+    passes_this: bool,
 }
 
 /// A call whose result says which thread runs (a main-thread or looper query).

@@ -4,7 +4,7 @@
 //! not ready yet has no summary (5.6), as with on-demand analysis.
 
 use crate::fxhash::{FxHashMap, FxHashSet};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use once_cell::sync::OnceCell;
@@ -208,6 +208,19 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
             },
         }
     };
+    // The round each summary was made in, and the round running: a summary made in an
+    // earlier round is there for every method of this one.
+    let round = AtomicU8::new(0);
+    let round_of: Vec<AtomicU8> = (0..methods.len()).map(|_| AtomicU8::new(u8::MAX)).collect();
+    let scheduled_callee = |caller: &MethodRef, target: &MethodRef| -> Callee<'_> {
+        let (Some(&from), Some(&to)) = (by_ref.get(caller), by_ref.get(target)) else { return callee(target) };
+        let earlier_round = round_of[to].load(Ordering::Acquire) < round.load(Ordering::Relaxed);
+        if earlier_round || order.runs_before(&edges, to, from) {
+            callee(target)
+        } else {
+            Callee::Unknown
+        }
+    };
     let shape = |r: &MethodRef| shapes.get(r).cloned();
     phase(start, "callee facts");
     let takes_lock = |r: &MethodRef| by_ref.get(r).is_some_and(|&i| takes_lock(inputs, &methods, &own_code_concurrent, i));
@@ -218,6 +231,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         config: inputs.config,
         ignore_classes: inputs.ignore_classes,
         callee: &callee,
+        scheduled_callee: &scheduled_callee,
         inline_shape: &shape,
         takes_lock: &takes_lock,
         extensions: inputs.extensions,
@@ -245,6 +259,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
             Summary::empty()
         };
         let _ = cells[i].set(Arc::new(summary));
+        round_of[i].store(round.load(Ordering::Relaxed), Ordering::Release);
     };
     // A later round: `roots` not needed yet and everything they call, summarised in the SCCs
     // they belong to (everything those call is summarised already or needed now).
@@ -259,6 +274,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
             stack.extend(edges[i].iter().copied().filter(|&c| !needed[c].load(Ordering::Relaxed)));
         }
         if in_round.contains(&true) {
+            round.fetch_add(1, Ordering::Relaxed);
             order.run(&analyse, &in_round);
         }
     };
@@ -584,6 +600,28 @@ impl BottomUp {
             }
         }
         BottomUp { sccs, scc_of, callers_of }
+    }
+
+    /// Whether node `to` is sure to be visited before node `from` in a run that visits both:
+    /// an earlier member of its SCC, or in an SCC it calls at any depth.
+    fn runs_before(&self, edges: &[Vec<usize>], to: usize, from: usize) -> bool {
+        if self.scc_of[to] == self.scc_of[from] {
+            let scc = &self.sccs[self.scc_of[from]];
+            return scc.iter().position(|&m| m == to) < scc.iter().position(|&m| m == from);
+        }
+        let mut seen: FxHashSet<usize> = FxHashSet::default();
+        let mut stack = vec![from];
+        while let Some(m) = stack.pop() {
+            for &c in &edges[m] {
+                if c == to {
+                    return true;
+                }
+                if seen.insert(c) {
+                    stack.push(c);
+                }
+            }
+        }
+        false
     }
 
     /// Calls `visit` once on every node of the SCCs `only` marks, callees before callers

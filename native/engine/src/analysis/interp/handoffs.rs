@@ -334,7 +334,7 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     /// The accesses of `handed`'s code as made here, where it runs.
     fn apply_code(&mut self, st: &State, handed: &Handed, place: Place) {
-        let summary = match (self.env.callee)(&handed.body) {
+        let summary = match (self.env.scheduled_callee)(&self.input.mref, &handed.body) {
             Callee::Summary(s) => s,
             Callee::Unknown => return,
         };

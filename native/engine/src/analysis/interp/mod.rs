@@ -51,6 +51,10 @@ pub struct Env<'a> {
     pub config: &'a AnnotationConfig,
     pub ignore_classes: &'a crate::fxhash::FxHashSet<Sym>,
     pub callee: &'a (dyn Fn(&MethodRef) -> Callee<'a> + Sync),
+    /// The summary of a method the caller (first) reaches by no call-graph edge (code handed
+    /// on through a callee's summary): only if the schedule makes it before the caller, so
+    /// that what the caller sees does not hang on which thread ran first.
+    pub scheduled_callee: &'a (dyn Fn(&MethodRef, &MethodRef) -> Callee<'a> + Sync),
     pub inline_shape: &'a (dyn Fn(&MethodRef) -> Option<InlineShape> + Sync),
     /// Whether a method's own code takes a lock (synchronized, a monitor, a lock model) or
     /// otherwise shows it runs concurrently (8.5): analysed methods only.
