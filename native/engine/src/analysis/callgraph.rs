@@ -85,18 +85,27 @@ impl Scan<'_> {
     /// the helper's summary, and the caller then applies its class's own `run()`: an edge
     /// from such a method to that body, so that the summary is made first whatever the
     /// timing. Not where the body reaches the method (a cycle would cost both precision; the
-    /// caller then sees no summary, as inside a recursion).
+    /// caller then sees no summary, as inside a recursion). Reaching is decided on the graph
+    /// without these edges: two of them may still close a cycle, an SCC like any other.
     fn own_body_edges(&self, edges: &mut [Vec<usize>], passes_this: &[bool]) {
-        let mut own_body: FxHashMap<Sym, Option<usize>> = FxHashMap::default();
-        let mut reached_from: FxHashMap<usize, FxHashSet<usize>> = FxHashMap::default();
-        for i in (0..self.methods.len()).filter(|&i| passes_this[i]) {
-            let class = self.methods[i].mref.class;
-            let body = *own_body
-                .entry(class)
-                .or_insert_with(|| handoffs::body_of_class(self.table, class).and_then(|b| self.analysed_index(&b)));
-            let Some(body) = body.filter(|&b| b != i && !edges[i].contains(&b)) else { continue };
-            let reached = reached_from.entry(body).or_insert_with(|| reachable(edges, body));
-            if !reached.contains(&i) {
+        let passing = || (0..self.methods.len()).filter(|&i| passes_this[i]);
+        let classes: FxHashSet<Sym> = passing().map(|i| self.methods[i].mref.class).collect();
+        let own_body: FxHashMap<Sym, usize> = classes
+            .into_par_iter()
+            .filter_map(|c| Some((c, self.analysed_index(&handoffs::body_of_class(self.table, c)?)?)))
+            .collect();
+        let candidates: Vec<(usize, usize)> = passing()
+            .filter_map(|i| own_body.get(&self.methods[i].mref.class).map(|&b| (i, b)))
+            .filter(|&(i, b)| b != i && !edges[i].contains(&b))
+            .collect();
+        // What each body reaches, on the graph before any of these edges.
+        let mut bodies: Vec<usize> = candidates.iter().map(|&(_, b)| b).collect();
+        bodies.sort_unstable();
+        bodies.dedup();
+        let graph: &[Vec<usize>] = edges;
+        let reached: FxHashMap<usize, FxHashSet<usize>> = bodies.into_par_iter().map(|b| (b, reachable(graph, b))).collect();
+        for (i, body) in candidates {
+            if !reached[&body].contains(&i) {
                 edges[i].push(body);
             }
         }
@@ -201,8 +210,7 @@ impl Scan<'_> {
             }
         }
         // `this` may go to a callee whose summary hands it on (see `own_body_edges`).
-        let loads_this = body.insns.iter().any(|insn| matches!(insn, Insn::Load { slot: 0, wide: false }));
-        passes_this &= loads_this;
+        passes_this = passes_this && body.insns.iter().any(|insn| matches!(insn, Insn::Load { slot: 0, wide: false }));
         (out, OwnCode { concurrent, hands, queries, passes_this })
     }
 }

@@ -116,9 +116,12 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     if class.as_str() == "java.lang.Thread" {
         return None;
     }
-    [("run", "()V"), ("call", "()Ljava/lang/Object;")].iter().find_map(|(name, descriptor)| {
-        let m = MethodRef { class, name: Sym::new(name), descriptor: Sym::new(descriptor) };
-        table.resolve_method(&m).filter(|r| r.class.as_str() != "java.lang.Thread")
+    // Interned once: the call graph asks for every class whose methods may pass `this` on.
+    static BODIES: once_cell::sync::Lazy<[(Sym, Sym); 2]> = once_cell::sync::Lazy::new(|| {
+        [(Sym::new("run"), Sym::new("()V")), (Sym::new("call"), Sym::new("()Ljava/lang/Object;"))]
+    });
+    BODIES.iter().find_map(|&(name, descriptor)| {
+        table.resolve_method(&MethodRef { class, name, descriptor }).filter(|r| r.class.as_str() != "java.lang.Thread")
     })
 }
 
