@@ -130,6 +130,21 @@ fn private_upstream_helpers_reach_downstream_through_their_callers() {
     assert!(racy[0].message.contains("total"), "{}", racy[0].message);
 }
 
+/// `b`'s `Refresher` gives itself to `a`'s `Worker.onUiThread`, whose summary hands its parameter
+/// to the UI thread: `refresh` runs the refresher's own `run()` there, which races with the write
+/// the refresher hands to the background (and `run()` itself is reported, as it runs there). The call graph orders `run()` before `refresh`
+/// although no call leads there, so the report does not hang on thread timing.
+#[test]
+fn a_task_handing_itself_to_an_upstream_helper_runs_its_own_run_there() {
+    let alone = pair_b_alone("self-handoff");
+    assert_eq!(
+        reported_in(&alone, "com.acme.b.Refresher"),
+        [("refresh", "this.shown"), ("reset", "this.shown"), ("run", "this.shown")],
+        "{:#?}",
+        alone.issues
+    );
+}
+
 /// `a`'s `Ticker.launch` starts the thread it is given: its summary carries the ticker's `run()`
 /// on the parameter, marked as a started thread's own code. `Clock` reads the counter that
 /// `run()` writes (a race); the writes do not race with themselves.

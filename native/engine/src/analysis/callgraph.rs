@@ -199,8 +199,7 @@ impl Scan<'_> {
                             }
                         }
                     }
-                    let has_params = !method.descriptor.as_str().starts_with("()");
-                    passes_this |= has_params && (meaning.runs.is_some() || meaning.hands);
+                    passes_this |= !method.descriptor.as_str().starts_with("()");
                     concurrent |= meaning.concurrent;
                     hands |= meaning.hands;
                     queries |= meaning.queries;
@@ -216,7 +215,7 @@ impl Scan<'_> {
 }
 
 /// The nodes `from` reaches by one or more edges.
-fn reachable(edges: &[Vec<usize>], from: usize) -> FxHashSet<usize> {
+pub(super) fn reachable(edges: &[Vec<usize>], from: usize) -> FxHashSet<usize> {
     let mut seen = FxHashSet::default();
     let mut stack = vec![from];
     while let Some(m) = stack.pop() {
@@ -234,8 +233,8 @@ struct OwnCode {
     concurrent: bool,
     hands: bool,
     queries: bool,
-    /// It loads `this` and calls analysed code with arguments (or upstream code that hands
-    /// code on): it may give its object to a method that hands it to another thread.
+    /// It loads `this` and makes a call with arguments: it may give its object to a method
+    /// (analysed here or upstream) whose summary hands it to another thread or to a looper.
     passes_this: bool,
 }
 

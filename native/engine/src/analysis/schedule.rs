@@ -609,19 +609,8 @@ impl BottomUp {
             let scc = &self.sccs[self.scc_of[from]];
             return scc.iter().position(|&m| m == to) < scc.iter().position(|&m| m == from);
         }
-        let mut seen: FxHashSet<usize> = FxHashSet::default();
-        let mut stack = vec![from];
-        while let Some(m) = stack.pop() {
-            for &c in &edges[m] {
-                if c == to {
-                    return true;
-                }
-                if seen.insert(c) {
-                    stack.push(c);
-                }
-            }
-        }
-        false
+        // Handed lambdas and classes are direct callees: the walk is for the rest.
+        edges[from].contains(&to) || super::callgraph::reachable(edges, from).contains(&to)
     }
 
     /// Calls `visit` once on every node of the SCCs `only` marks, callees before callers
@@ -755,6 +744,21 @@ mod tests {
             let twice = runs.iter().filter(|r| r.load(Ordering::Relaxed) != 1).count();
             assert_eq!((twice, early.load(Ordering::Relaxed)), (0, 0), "nodes not run exactly once, nodes run before a callee");
         }
+    }
+
+    /// What a caller may look up outside its call edges: only nodes every run makes first.
+    #[test]
+    fn a_node_runs_before_another_only_if_every_run_makes_it_first() {
+        // 0 calls 1, which calls 2; 3 and 4 call each other; 5 stands apart.
+        let edges: Vec<Vec<usize>> = vec![vec![1], vec![2], vec![], vec![4], vec![3], vec![]];
+        let order = BottomUp::new(&edges);
+        assert!(order.runs_before(&edges, 1, 0), "a direct callee");
+        assert!(order.runs_before(&edges, 2, 0), "a callee at depth");
+        assert!(!order.runs_before(&edges, 0, 2), "a caller");
+        assert!(!order.runs_before(&edges, 5, 0) && !order.runs_before(&edges, 0, 5), "unrelated nodes, whichever thread is first");
+        let scc = &order.sccs[order.scc_of[3]];
+        let (first, second) = (scc[0], scc[1]);
+        assert!(order.runs_before(&edges, first, second) && !order.runs_before(&edges, second, first), "in an SCC, its order");
     }
 
     /// A round over some SCCs runs exactly those, each after its marked callees.
