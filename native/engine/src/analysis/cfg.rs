@@ -23,6 +23,10 @@ pub struct Cfg {
     /// By block: whether a loop reaches it (it is in a loop or after one), so that its entry
     /// state may change after its first run.
     pub after_loop: Vec<bool>,
+    /// The reachable blocks, each loop before what it leads to (see [`flow_order`]).
+    pub flow_order: Vec<usize>,
+    /// By block: whether it is in a loop (a cycle of blocks).
+    pub in_cycle: Vec<bool>,
     /// The analysed exception handlers.
     pub handlers: Vec<Handler>,
 }
@@ -100,7 +104,7 @@ impl Cfg {
                 start = i;
             }
         }
-        let mut cfg = Cfg { blocks, block_of, rpo: Vec::new(), has_loop: false, after_loop: Vec::new(), handlers };
+        let mut cfg = Cfg { blocks, block_of, rpo: Vec::new(), has_loop: false, after_loop: Vec::new(), flow_order: Vec::new(), in_cycle: Vec::new(), handlers };
         // Each block's successors, worked out once for both walks below.
         let successors: Vec<Vec<usize>> =
             (0..cfg.blocks.len()).map(|b| cfg.block_successors(insns, b, splits_after)).collect();
@@ -108,6 +112,7 @@ impl Cfg {
         (cfg.rpo, loop_heads) = reverse_post_order(&successors);
         cfg.has_loop = !loop_heads.is_empty();
         cfg.after_loop = reached_from(&successors, loop_heads);
+        (cfg.flow_order, cfg.in_cycle) = flow_order(&successors, &cfg.rpo);
         cfg
     }
 
@@ -131,6 +136,30 @@ impl Cfg {
         let (start, end) = (self.blocks[b].start as u32, self.blocks[b].end as u32);
         self.handlers.iter().filter(move |h| h.start < end && start < h.end).map(|h| self.block_of[h.target as usize] as usize)
     }
+}
+
+/// The reachable blocks with the loops (strongly connected components) in topological
+/// order and each one's blocks in reverse post-order, and by block whether it is in a loop.
+/// A worklist that always runs the first dirty block in this order settles each loop before
+/// anything after it runs: a block in no loop then runs once, from its final entry state.
+fn flow_order(successors: &[Vec<usize>], rpo: &[usize]) -> (Vec<usize>, Vec<bool>) {
+    let mut rpo_index = vec![usize::MAX; successors.len()];
+    for (k, &b) in rpo.iter().enumerate() {
+        rpo_index[b] = k;
+    }
+    let mut in_cycle = vec![false; successors.len()];
+    let mut order = Vec::with_capacity(rpo.len());
+    // Tarjan gives each component after those it leads to: reversed, before them.
+    for mut scc in super::scc::tarjan(successors.len(), successors).into_iter().rev() {
+        let cycle = scc.len() > 1 || successors[scc[0]].contains(&scc[0]);
+        for &b in &scc {
+            in_cycle[b] = cycle;
+        }
+        scc.retain(|&b| rpo_index[b] != usize::MAX);
+        scc.sort_unstable_by_key(|&b| rpo_index[b]);
+        order.extend(scc);
+    }
+    (order, in_cycle)
 }
 
 /// By block, whether it is one of `from` or reached from one.
@@ -213,5 +242,21 @@ mod tests {
         assert_eq!(after_loop, [false, true, true, true, false]);
         // Branches that meet: no loop reaches anything.
         assert!(cfg(&[branch(2), Insn::Nop, ret]).after_loop.iter().all(|b| !b));
+    }
+
+    #[test]
+    fn a_loop_comes_whole_before_what_follows_it_and_only_its_blocks_are_in_a_cycle() {
+        use crate::classfile::model::{Cmp, IfKind};
+        let branch = |target| Insn::If { kind: IfKind::Zero(Cmp::Eq), target };
+        let ret = Insn::Return { value: None };
+        // 0: the loop's head, out to 3 or on to 1; 1: out to 4 or on to 2; 2: back to 0;
+        // 3 and 4: after the loop. A search that leaves the loop first puts 3 before 1.
+        let insns = [branch(3), branch(4), Insn::Goto { target: 0 }, ret.clone(), ret];
+        let looping = cfg(&insns);
+        let block = |i: usize| looping.block_of[i] as usize;
+        let position = |i: usize| looping.flow_order.iter().position(|&b| b == block(i)).unwrap();
+        assert!([0, 1, 2].iter().all(|&i| position(i) < position(3) && position(i) < position(4)));
+        let in_cycle: Vec<bool> = (0..insns.len()).map(|i| looping.in_cycle[block(i)]).collect();
+        assert_eq!(in_cycle, [true, true, true, false, false]);
     }
 }

@@ -13,5 +13,6 @@ pub mod interp;
 pub mod models;
 mod pool;
 pub mod races;
+pub mod scc;
 pub mod schedule;
 pub mod shared_keys;

@@ -262,33 +262,35 @@ impl<'a, 'e> Interp<'a, 'e> {
         if cfg.blocks.is_empty() {
             return;
         }
-        let mut rpo_index = vec![usize::MAX; cfg.blocks.len()];
-        for (k, b) in cfg.rpo.iter().enumerate() {
-            rpo_index[*b] = k;
-        }
         // A block visited again (a loop) first runs with a state that has not converged, and
-        // what it would record then is stale: with loops, the fixpoint is computed without
-        // recording in and after the loops, and those blocks record once from their converged
-        // entry states. A block no loop reaches runs once, after all its predecessors (they
-        // come first in reverse post-order), and records then.
-        let record_after = self.env.extensions.converged_loops && cfg.has_loop;
+        // what it would record then is stale. With `converged_loops`, the blocks run in flow
+        // order, where each loop settles before what follows it runs: a block in no loop runs
+        // once, from its final entry state, and records then; the loops' blocks record in a
+        // last pass from their converged entry states. (Without it, reverse post-order, and
+        // every run records.)
+        let converged = self.env.extensions.converged_loops;
+        let (order, runs_again) = if converged { (&cfg.flow_order, &cfg.in_cycle) } else { (&cfg.rpo, &cfg.after_loop) };
+        let mut position = vec![usize::MAX; cfg.blocks.len()];
+        for (k, b) in order.iter().enumerate() {
+            position[*b] = k;
+        }
         let mut entry: Vec<Option<State>> = vec![None; cfg.blocks.len()];
         let mut visits = vec![0u32; cfg.blocks.len()];
         entry[0] = Some(self.initial_state());
-        // Worklist in reverse post-order: a dirty flag per position and a cursor that
-        // restarts from the lowest dirty position.
-        let mut dirty = vec![false; cfg.rpo.len()];
-        let mut lowest = rpo_index[0];
+        // Worklist in that order: a dirty flag per position and a cursor that restarts from
+        // the lowest dirty position.
+        let mut dirty = vec![false; order.len()];
+        let mut lowest = position[0];
         dirty[lowest] = true;
         while let Some(k) = (lowest..dirty.len()).find(|&k| dirty[k]) {
             dirty[k] = false;
             lowest = k;
-            let b = cfg.rpo[k];
+            let b = order[k];
             visits[b] += 1;
-            // A block no loop reaches runs once: its entry state is not needed again.
-            let state = if cfg.after_loop[b] { entry[b].clone() } else { entry[b].take() };
+            // A block that does not run again: its entry state is not needed again.
+            let state = if runs_again[b] { entry[b].clone() } else { entry[b].take() };
             let Some(state) = state else { continue };
-            self.recording = !record_after || !cfg.after_loop[b];
+            self.recording = !converged || !cfg.in_cycle[b];
             let mut outgoing = self.run_block(&cfg, b, state, &exits_after);
             outgoing.extend(std::mem::take(&mut self.to_handlers));
             for (succ, mut out) in outgoing {
@@ -317,15 +319,15 @@ impl<'a, 'e> Interp<'a, 'e> {
                         }
                     }
                 };
-                if changed && rpo_index[succ] != usize::MAX {
-                    dirty[rpo_index[succ]] = true;
-                    lowest = lowest.min(rpo_index[succ]);
+                if changed && position[succ] != usize::MAX {
+                    dirty[position[succ]] = true;
+                    lowest = lowest.min(position[succ]);
                 }
             }
         }
-        if record_after {
+        if converged {
             self.recording = true;
-            for &b in cfg.rpo.iter().filter(|b| cfg.after_loop[**b]) {
+            for &b in order.iter().filter(|b| cfg.in_cycle[**b]) {
                 if let Some(state) = entry[b].clone() {
                     self.run_block(&cfg, b, state, &exits_after);
                 }
