@@ -112,7 +112,12 @@ impl Cfg {
         (cfg.rpo, loop_heads) = reverse_post_order(&successors);
         cfg.has_loop = !loop_heads.is_empty();
         cfg.after_loop = reached_from(&successors, loop_heads);
-        (cfg.flow_order, cfg.in_cycle) = flow_order(&successors, &cfg.rpo);
+        // Without a loop, reverse post-order is the flow order.
+        (cfg.flow_order, cfg.in_cycle) = if cfg.has_loop {
+            flow_order(&successors, &cfg.rpo)
+        } else {
+            (cfg.rpo.clone(), vec![false; cfg.blocks.len()])
+        };
         cfg
     }
 
