@@ -255,10 +255,14 @@ mod tests {
         let branch = |target| Insn::If { kind: IfKind::Zero(Cmp::Eq), target };
         let ret = Insn::Return { value: None };
         // 0: the loop's head, out to 3 or on to 1; 1: out to 4 or on to 2; 2: back to 0;
-        // 3 and 4: after the loop. A search that leaves the loop first puts 3 before 1.
+        // 3 and 4: after the loop.
         let insns = [branch(3), branch(4), Insn::Goto { target: 0 }, ret.clone(), ret];
         let looping = cfg(&insns);
         let block = |i: usize| looping.block_of[i] as usize;
+        // Reverse post-order puts 3 before 1 (and 4 before 2): run in it, 3 would run on every
+        // round of the loop.
+        let rpo_position = |i: usize| looping.rpo.iter().position(|&b| b == block(i)).unwrap();
+        assert!(rpo_position(3) < rpo_position(1));
         let position = |i: usize| looping.flow_order.iter().position(|&b| b == block(i)).unwrap();
         assert!([0, 1, 2].iter().all(|&i| position(i) < position(3) && position(i) < position(4)));
         let in_cycle: Vec<bool> = (0..insns.len()).map(|i| looping.in_cycle[block(i)]).collect();
