@@ -240,7 +240,7 @@ fn pair_reports_the_races_that_live_upstream_with_full_traces() {
     // constructor, the locked library method, the owned local, the @ThreadSafe interface.
     assert!(b.issues.iter().all(|i| !i.access_path.ends_with(".seen")));
     assert!(b.issues.iter().all(|i| i.access_path != "this.registry.safe"));
-    assert!(b.issues.iter().all(|i| i.method != "rememberLocked" && i.method != "owned"));
+    assert!(b.issues.iter().all(|i| i.method != "rememberUnderLock" && i.method != "owned"));
     let interface_calls: Vec<&str> = b
         .issues
         .iter()

@@ -159,10 +159,29 @@ pub fn contributes_to_pool(e: &MethodEntry, h: &MethodHeader, ext: Extensions) -
     if e.facts.thread_safe_method {
         return true;
     }
+    if ext.lock_held_names && names_lock_held_by_caller(h.name.as_str()) {
+        return false;
+    }
     h.flags & ACC_PRIVATE == 0
         && h.name.as_str() != "<clinit>"
         && !is_synthetic_name(h.name)
         && !h.has_annotation("VisibleForTesting")
+}
+
+/// Whether a method's name says that its callers hold a lock when they call it: the suffix
+/// `Locked` (not the accessors of a `locked` property), or one of the Android framework's
+/// suffixes naming the lock held (`LP`: the package lock, `LPr`/`LPw` for reading or writing
+/// under it, `LI`: the install lock, `LIF`: that lock and the package frozen, `LSP`/`LOSP`:
+/// the service and process locks), after a lower-case letter (`installPackageLI`, not `getCLI`).
+fn names_lock_held_by_caller(name: &str) -> bool {
+    const ACCESSORS: [&str; 5] = ["isLocked", "setLocked", "getLocked", "hasLocked", "wasLocked"];
+    const FRAMEWORK_SUFFIXES: [&str; 7] = ["LP", "LPr", "LPw", "LI", "LIF", "LSP", "LOSP"];
+    if let Some(stem) = name.strip_suffix("Locked") {
+        return !stem.is_empty() && !ACCESSORS.contains(&name);
+    }
+    FRAMEWORK_SUFFIXES.iter().any(|suffix| {
+        name.strip_suffix(suffix).and_then(|stem| stem.chars().last()).is_some_and(|c| c.is_ascii_lowercase())
+    })
 }
 
 struct ClassReporter<'a> {
@@ -617,5 +636,20 @@ mod getter_tests {
         assert!(!getter("getConnection", "()Ljava/sql/Connection;", "m_url"));
         assert!(!getter("getValues", "()I", "mValue"));
         assert!(!getter("get", "()I", "mValue"));
+    }
+}
+
+#[cfg(test)]
+mod lock_held_name_tests {
+    use super::names_lock_held_by_caller;
+
+    #[test]
+    fn a_name_says_its_caller_holds_a_lock_by_its_suffix_after_a_lower_case_letter() {
+        for held in ["updateLocked", "registerTableAsLocked", "writeSettingsLPw", "getPackageLPr", "installPackageLI", "freezeLIF", "updateOomAdjLSP", "getUidRecordLOSP"] {
+            assert!(names_lock_held_by_caller(held), "{held}");
+        }
+        for not_held in ["Locked", "isLocked", "setLocked", "unlocked", "isUnlocked", "LI", "getCLI", "startLIST", "lockedWrite", "update"] {
+            assert!(!names_lock_held_by_caller(not_held), "{not_held}");
+        }
     }
 }

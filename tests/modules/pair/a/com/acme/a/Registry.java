@@ -17,7 +17,7 @@ public class Registry {
     plain.put(key, value);
   }
 
-  public synchronized void registerLocked(String key, Object value) {
+  public synchronized void registerUnderLock(String key, Object value) {
     plain.put(key, value);
   }
 }

@@ -34,8 +34,8 @@ public class Service {
     registry.register(key, this);
   }
 
-  public void rememberLocked(String key) {
-    registry.registerLocked(key, this);
+  public void rememberUnderLock(String key) {
+    registry.registerUnderLock(key, this);
   }
 
   public void notifyListeners() {

@@ -9,7 +9,7 @@ public class Ledger {
     store.add(amount, this);
   }
 
-  public synchronized void recordLocked(long amount) {
+  public synchronized void recordUnderLock(long amount) {
     store.add(amount, this);
   }
 

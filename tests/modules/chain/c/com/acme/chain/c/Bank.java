@@ -14,7 +14,7 @@ public class Bank {
   }
 
   public void depositSafely(long amount) {
-    ledger.recordLocked(amount);
+    ledger.recordUnderLock(amount);
   }
 
   public long balance() {
