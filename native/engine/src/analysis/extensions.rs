@@ -90,11 +90,11 @@ pub struct Extensions {
     /// locks do not exclude each other. Off by default (an option turns it on): code that
     /// guards one field by several locks, each method by its own, is reported everywhere.
     pub different_locks: bool,
-    /// Reporting: a method whose name says its caller holds a lock (`updateLocked`, and the
-    /// Android framework's `LP`, `LPr`, `LPw`, `LI`, `LIF`, `LSP`, `LOSP` suffixes) is reported
-    /// only through its callers, as a private method is: its unprotected accesses are those of
-    /// the callers that call it without a lock.
-    pub lock_held_names: bool,
+    /// Reporting: a method its callers must call with a lock held, annotated `@GuardedBy` or
+    /// named so (`updateLocked`, and the Android framework's `LP`, `LPr`, `LPw`, `LI`, `LIF`,
+    /// `LSP`, `LOSP` suffixes), is reported only through its callers, as a private method is:
+    /// its unprotected accesses are those of the callers that call it without a lock.
+    pub lock_held_by_callers: bool,
 }
 
 impl Extensions {
@@ -138,7 +138,7 @@ impl Extensions {
         object_monitors: true,
         lock_identities: true,
         different_locks: false,
-        lock_held_names: true,
+        lock_held_by_callers: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -168,7 +168,7 @@ impl Extensions {
         object_monitors: false,
         lock_identities: false,
         different_locks: false,
-        lock_held_names: false,
+        lock_held_by_callers: false,
     };
 }
 

@@ -159,7 +159,9 @@ pub fn contributes_to_pool(e: &MethodEntry, h: &MethodHeader, ext: Extensions) -
     if e.facts.thread_safe_method {
         return true;
     }
-    if ext.lock_held_names && names_lock_held_by_caller(h.name.as_str()) {
+    // A method its callers call with a lock held: annotated `@GuardedBy` (a method "may only be
+    // invoked while holding" the lock), or so named.
+    if ext.lock_held_by_callers && (h.has_annotation("GuardedBy") || names_lock_held_by_caller(h.name.as_str())) {
         return false;
     }
     h.flags & ACC_PRIVATE == 0
