@@ -90,8 +90,8 @@ pub struct Extensions {
     /// locks do not exclude each other. Off by default (an option turns it on): code that
     /// guards one field by several locks, each method by its own, is reported everywhere.
     pub different_locks: bool,
-    /// Reporting: a method its callers must call with a lock held, annotated `@GuardedBy` or
-    /// named so (`updateLocked`, and the Android framework's `LP`, `LPr`, `LPw`, `LI`, `LIF`,
+    /// Reporting: a method its callers must call with a lock held, annotated `@GuardedBy` (or
+    /// the Checker Framework's `@Holding`) or named so (`updateLocked`, and the Android framework's `LP`, `LPr`, `LPw`, `LI`, `LIF`,
     /// `LSP`, `LOSP` suffixes), is reported only through its callers, as a private method is:
     /// its unprotected accesses are those of the callers that call it without a lock.
     pub lock_held_by_callers: bool,

@@ -160,8 +160,9 @@ pub fn contributes_to_pool(e: &MethodEntry, h: &MethodHeader, ext: Extensions) -
         return true;
     }
     // A method its callers call with a lock held: annotated `@GuardedBy` (a method "may only be
-    // invoked while holding" the lock), or so named.
-    if ext.lock_held_by_callers && (h.has_annotation("GuardedBy") || names_lock_held_by_caller(h.name.as_str())) {
+    // invoked while holding" the lock) or the Checker Framework's `@Holding`, or so named.
+    let annotated = || h.has_annotation("GuardedBy") || h.has_annotation("Holding");
+    if ext.lock_held_by_callers && (annotated() || names_lock_held_by_caller(h.name.as_str())) {
         return false;
     }
     h.flags & ACC_PRIVATE == 0
