@@ -1,4 +1,4 @@
-//! The analysis extensions beyond RacerD (spec 11.3), one switch each. All but three are on
+//! The analysis extensions beyond RacerD (spec 11.3), one switch each. All but four are on
 //! by default; `racerd_compat` turns every one off and reproduces the reference.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,9 +91,10 @@ pub struct Extensions {
     /// guards one field by several locks, each method by its own, is reported everywhere.
     pub different_locks: bool,
     /// Reporting: a method its callers must call with a lock held, annotated `@GuardedBy` (or
-    /// the Checker Framework's `@Holding`) or named so (`updateLocked`, and the Android framework's `LP`, `LPr`, `LPw`, `LI`, `LIF`,
-    /// `LSP`, `LOSP` suffixes), is reported only through its callers, as a private method is:
-    /// its unprotected accesses are those of the callers that call it without a lock.
+    /// the Checker Framework's `@Holding`) or named so (`updateLocked`, and the Android
+    /// framework's `LP`, `LPr`, `LPw`, `LI`, `LIF`, `LSP`, `LOSP` suffixes), is reported only
+    /// through its callers, as a private method is: its unprotected accesses are those of the
+    /// callers that call it without a lock.
     pub lock_held_by_callers: bool,
 }
 
