@@ -27,6 +27,9 @@ pub struct MethodEntry {
     pub facts: MethodFacts,
     /// False for methods that get the empty summary without analysis (4.3).
     pub analysed: bool,
+    /// Whether its own code takes a lock: it is synchronized, enters a monitor or calls
+    /// `lock()`, `lockInterruptibly()` or `tryLock()` (see [`super::races::contributes_to_pool`]).
+    pub takes_own_lock: bool,
 }
 
 pub struct Analysis {
@@ -91,7 +94,8 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
             // Lambda bodies are analysed for the handoffs that run them (never reported themselves).
             let lambda = inputs.extensions.thread_handoffs && m.header.name.as_str().starts_with("lambda$");
             let analysed = (lambda || !is_synthetic_name(m.header.name)) && !facts.assumed_thread_safe;
-            MethodEntry { class: ci, index: mi, mref, facts, analysed }
+            let takes_own_lock = m.header.flags & ACC_SYNCHRONIZED != 0 || bodies[ci][mi].as_ref().is_some_and(takes_a_lock);
+            MethodEntry { class: ci, index: mi, mref, facts, analysed, takes_own_lock }
         })
         .collect();
     let by_ref: FxHashMap<MethodRef, usize> = methods.iter().enumerate().map(|(i, e)| (e.mref, i)).collect();
@@ -494,6 +498,16 @@ fn needed_for_reporting(
 fn takes_lock(inputs: &Inputs<'_>, methods: &[MethodEntry], own_code_concurrent: &[bool], i: usize) -> bool {
     let e = &methods[i];
     own_code_concurrent[i] || inputs.classes[e.class].methods[e.index].header.flags & ACC_SYNCHRONIZED != 0
+}
+
+/// Whether a body enters a monitor or calls a lock's `lock()`, `lockInterruptibly()` or
+/// `tryLock()` (by name: any class's).
+fn takes_a_lock(body: &Body) -> bool {
+    body.insns.iter().any(|insn| match insn {
+        Insn::MonitorEnter => true,
+        Insn::Invoke { method, .. } => matches!(method.name.as_str(), "lock" | "lockInterruptibly" | "tryLock"),
+        _ => false,
+    })
 }
 
 /// By method: whether it is one of `marked` or calls one, at any depth, through callers
