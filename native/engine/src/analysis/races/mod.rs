@@ -163,8 +163,7 @@ pub fn contributes_to_pool(e: &MethodEntry, h: &MethodHeader, ext: Extensions) -
     // invoked while holding" the lock) or the Checker Framework's `@Holding`, or so named and
     // taking no lock itself (an `addLocked` that locks names what it does, not what it needs).
     let annotated = || h.has_annotation("GuardedBy") || h.has_annotation("Holding");
-    let named = || names_lock_held_by_caller(h.name.as_str()) && !e.takes_own_lock;
-    if ext.lock_held_by_callers && (annotated() || named()) {
+    if ext.lock_held_by_callers && (e.named_for_held_lock || annotated()) {
         return false;
     }
     h.flags & ACC_PRIVATE == 0
@@ -178,7 +177,7 @@ pub fn contributes_to_pool(e: &MethodEntry, h: &MethodHeader, ext: Extensions) -
 /// suffixes naming the lock held (`LP`: the package lock, `LPr`/`LPw` for reading or writing
 /// under it, `LI`: the install lock, `LIF`: that lock and the package frozen, `LSP`/`LOSP`:
 /// the service and process locks), after a lower-case letter (`installPackageLI`, not `getCLI`).
-fn names_lock_held_by_caller(name: &str) -> bool {
+pub(super) fn names_lock_held_by_caller(name: &str) -> bool {
     const ACCESSORS: [&str; 5] = ["isLocked", "setLocked", "getLocked", "hasLocked", "wasLocked"];
     const FRAMEWORK_SUFFIXES: [&str; 7] = ["LP", "LPr", "LPw", "LI", "LIF", "LSP", "LOSP"];
     if let Some(stem) = name.strip_suffix("Locked") {
