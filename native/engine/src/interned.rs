@@ -27,7 +27,23 @@ impl<T: Hash + Eq> Interner<T> {
     }
 
     pub fn intern(&self, value: T) -> &'static T {
+        self.intern_hashed(FxBuildHasher.hash_one(&value), value)
+    }
+
+    /// Like [`Interner::intern`], looking first in this thread's cache of the values it
+    /// interned last (`recent`, one slot per low bits of the hash): a hit takes no lock.
+    fn intern_recent(&self, value: T, recent: &'static std::thread::LocalKey<Recent<T>>) -> &'static T {
         let hash = FxBuildHasher.hash_one(&value);
+        let slot = hash as usize % RECENT_SLOTS;
+        if let Some(hit) = recent.with(|r| r[slot].get()).filter(|v| **v == value) {
+            return hit;
+        }
+        let interned = self.intern_hashed(hash, value);
+        recent.with(|r| r[slot].set(Some(interned)));
+        interned
+    }
+
+    fn intern_hashed(&self, hash: u64, value: T) -> &'static T {
         // Middle bits pick the shard: the table itself uses the low and the top ones.
         let mut set = self.shards[(hash >> 32) as usize % SHARDS].lock().unwrap_or_else(|e| e.into_inner());
         if let Some(existing) = set.find(hash, |v| **v == value) {
@@ -39,17 +55,25 @@ impl<T: Hash + Eq> Interner<T> {
     }
 }
 
+const RECENT_SLOTS: usize = 4096;
+type Recent<T> = [std::cell::Cell<Option<&'static T>>; RECENT_SLOTS];
+
+thread_local! {
+    static RECENT_FIELD_REFS: Recent<FieldRef> = const { [const { std::cell::Cell::new(None) }; RECENT_SLOTS] };
+    static RECENT_METHOD_REFS: Recent<MethodRef> = const { [const { std::cell::Cell::new(None) }; RECENT_SLOTS] };
+}
+
 static FIELD_REFS: Lazy<Interner<FieldRef>> = Lazy::new(Interner::new);
 static METHOD_REFS: Lazy<Interner<MethodRef>> = Lazy::new(Interner::new);
 static DYNAMIC_CALLS: Lazy<Interner<DynamicCall>> = Lazy::new(Interner::new);
 static LOCK_PATHS: Lazy<Interner<Path>> = Lazy::new(Interner::new);
 
 pub fn field_ref(r: FieldRef) -> &'static FieldRef {
-    FIELD_REFS.intern(r)
+    FIELD_REFS.intern_recent(r, &RECENT_FIELD_REFS)
 }
 
 pub fn method_ref(r: MethodRef) -> &'static MethodRef {
-    METHOD_REFS.intern(r)
+    METHOD_REFS.intern_recent(r, &RECENT_METHOD_REFS)
 }
 
 pub fn dynamic_call(c: DynamicCall) -> &'static DynamicCall {

@@ -20,6 +20,15 @@ const SHARDS: usize = 32;
 static INTERNER: Lazy<Vec<Mutex<HashTable<&'static Interned>>>> =
     Lazy::new(|| (0..SHARDS).map(|_| Mutex::new(HashTable::new())).collect());
 
+/// Slots of each thread's cache of the symbols it made last, one per low bits of the hash:
+/// class after class names the same classes, methods and descriptors, and a hit takes no
+/// lock.
+const RECENT_SLOTS: usize = 4096;
+
+thread_local! {
+    static RECENT: [std::cell::Cell<Option<Sym>>; RECENT_SLOTS] = const { [const { std::cell::Cell::new(None) }; RECENT_SLOTS] };
+}
+
 /// An interned string. Equality is by address, hashing by content hash, ordering by
 /// content. A thin pointer (to a leaked [`Interned`]), so references built from symbols
 /// stay small.
@@ -36,6 +45,17 @@ impl Sym {
         let mut hasher = FxHasher::default();
         text.hash(&mut hasher);
         let hash = hasher.finish();
+        let slot = hash as usize % RECENT_SLOTS;
+        let recent = RECENT.with(|r| r[slot].get());
+        if let Some(sym) = recent.filter(|s| s.0.hash == hash && &*s.0.text == text) {
+            return sym;
+        }
+        let sym = Sym::interned(hash, text);
+        RECENT.with(|r| r[slot].set(Some(sym)));
+        sym
+    }
+
+    fn interned(hash: u64, text: &str) -> Sym {
         // Middle bits pick the shard: the table itself uses the low and the top ones.
         let shard = &INTERNER[(hash >> 32) as usize % SHARDS];
         let mut set = shard.lock().unwrap_or_else(|e| e.into_inner());
