@@ -125,6 +125,19 @@ mod tests {
         assert_eq!(*a, mref("run"));
     }
 
+    /// More references than a thread's cache has slots, made again in the other order: each
+    /// keeps one copy, whatever the cache holds.
+    #[test]
+    fn a_reference_has_one_copy_whatever_the_thread_cache_holds() {
+        let names: Vec<String> = (0..3 * RECENT_SLOTS).map(|i| format!("m{i}")).collect();
+        let first: Vec<&MethodRef> = names.iter().map(|n| method_ref(mref(n))).collect();
+        for (i, n) in names.iter().enumerate().rev() {
+            let again = method_ref(mref(n));
+            assert!(std::ptr::eq(first[i], again), "{n}");
+            assert_eq!(again.name.as_str(), n);
+        }
+    }
+
     #[test]
     fn instructions_stay_small() {
         assert_eq!(std::mem::size_of::<crate::classfile::model::Insn>(), 16);

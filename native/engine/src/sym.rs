@@ -133,3 +133,23 @@ impl<'de> Deserialize<'de> for Sym {
         Ok(Sym::new(&text))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// More names than a thread's cache has slots, interned again in the other order and on
+    /// another thread: each name keeps one symbol, whatever the caches hold.
+    #[test]
+    fn a_name_has_one_symbol_whatever_the_thread_caches_hold() {
+        let names: Vec<String> = (0..3 * RECENT_SLOTS).map(|i| format!("p.Cached{i}")).collect();
+        let first: Vec<Sym> = names.iter().map(|n| Sym::new(n)).collect();
+        let again: Vec<Sym> = names.iter().rev().map(|n| Sym::new(n)).collect();
+        let elsewhere: Vec<Sym> = std::thread::scope(|s| s.spawn(|| names.iter().map(|n| Sym::new(n)).collect()).join().unwrap());
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(first[i].as_str(), name);
+            assert_eq!(first[i], again[names.len() - 1 - i], "{name}");
+            assert_eq!(first[i], elsewhere[i], "{name}");
+        }
+    }
+}
