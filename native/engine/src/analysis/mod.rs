@@ -1,9 +1,11 @@
 //! The RacerD analysis: domains, transfer functions, scheduling and reporting.
 pub mod android;
 pub mod annotations;
+mod bottom_up;
 pub mod callgraph;
 pub mod cfg;
 pub mod dedup;
+mod demand;
 pub mod domain;
 pub mod extensions;
 pub mod facts;
