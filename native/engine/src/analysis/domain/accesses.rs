@@ -1,0 +1,255 @@
+//! 3.6: access snapshots' keys (what is accessed, how, on which thread, under which lock and
+//! ownership), shared between summaries, and the locks they are taken under.
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+use crate::classfile::model::MethodRef;
+
+/// The kind of an access snapshot (3.6).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum AccessKind {
+    Read(Path),
+    Write(Path),
+    ContainerRead(Path, MethodRef),
+    ContainerWrite(Path, MethodRef),
+    InterfaceCall(Path, MethodRef),
+}
+
+impl AccessKind {
+    pub fn path(&self) -> &Path {
+        match self {
+            AccessKind::Read(p)
+            | AccessKind::Write(p)
+            | AccessKind::ContainerRead(p, _)
+            | AccessKind::ContainerWrite(p, _)
+            | AccessKind::InterfaceCall(p, _) => p,
+        }
+    }
+    pub fn is_write(&self) -> bool {
+        matches!(self, AccessKind::Write(_) | AccessKind::ContainerWrite(..))
+    }
+    pub fn with_path(&self, p: Path) -> AccessKind {
+        match self {
+            AccessKind::Read(_) => AccessKind::Read(p),
+            AccessKind::Write(_) => AccessKind::Write(p),
+            AccessKind::ContainerRead(_, m) => AccessKind::ContainerRead(p, *m),
+            AccessKind::ContainerWrite(_, m) => AccessKind::ContainerWrite(p, *m),
+            AccessKind::InterfaceCall(_, m) => AccessKind::InterfaceCall(p, *m),
+        }
+    }
+}
+
+/// The identity of a snapshot (3.6: location and trace are not part of it).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct AccessKey {
+    pub kind: AccessKind,
+    pub thread: Threads,
+    pub lock: bool,
+    /// With `lock`: the one lock held, when its identity is known (lock-identities
+    /// extension).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock_on: Option<LockPath>,
+    pub own_pre: Own,
+    /// The access is in code handed to another thread (thread-handoff models): its thread
+    /// and lock are the handed code's own, whatever its callers run on or hold.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub handed: bool,
+    /// Handed code of a started `Thread` object on that object's own fields (`worker.start()`,
+    /// then `run()` on `worker.count`): only the object's one thread runs it, so two such
+    /// accesses to one location do not race; they race with the rest of the class (see `races`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub started: bool,
+}
+
+/// An access key with its hash, as summaries share it (see `shared_keys`): applying a callee's
+/// access unchanged at a call reuses both, without hashing its path again.
+#[derive(Debug)]
+pub struct SharedKey {
+    hash: u64,
+    key: AccessKey,
+}
+
+impl SharedKey {
+    pub fn new(key: AccessKey) -> SharedKey {
+        SharedKey { hash: key_hash(&key), key }
+    }
+
+    /// A key whose [`key_hash`] is `hash`.
+    pub fn with_hash(hash: u64, key: AccessKey) -> SharedKey {
+        SharedKey { hash, key }
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+}
+
+impl AccessKey {
+    /// Whether the lock each access is made under keeps the other out: both are locked,
+    /// and not under two locks known to differ.
+    #[inline]
+    pub fn locks_exclude(&self, other: &AccessKey) -> bool {
+        self.lock
+            && other.lock
+            && match (self.lock_on, other.lock_on) {
+                (Some(a), Some(b)) if a != b => !different_locks(a.path(), b.path()),
+                _ => true,
+            }
+    }
+}
+
+/// A lock, by the path of its object: a monitor's object (`this` for a synchronized instance
+/// method, the class for a static one, as a static root without fields) or the location a
+/// `Lock` is held in. Interned: a key keeps a pointer, and equal locks are one address.
+#[derive(Clone, Copy)]
+pub struct LockPath(&'static Path);
+
+impl LockPath {
+    /// Locks further than this from their root are not told apart (not known): each such path
+    /// makes accesses distinct in every summary that carries them, for locks (a monitor of a
+    /// field's field) that rarely guard what another method guards by another path.
+    pub const MAX_STEPS: usize = 1;
+
+    pub fn new(path: Path) -> LockPath {
+        LockPath(crate::interned::lock_path(path))
+    }
+
+    /// The lock on `path`'s object, if its identity is kept (see [`LockPath::MAX_STEPS`]).
+    pub fn of(path: Path) -> Option<LockPath> {
+        (path.steps.len() <= Self::MAX_STEPS).then(|| LockPath::new(path))
+    }
+
+    pub fn path(self) -> &'static Path {
+        self.0
+    }
+}
+
+impl PartialEq for LockPath {
+    fn eq(&self, other: &LockPath) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl Eq for LockPath {}
+// By content, as paths are: the same in every run, whatever the interning order.
+impl std::hash::Hash for LockPath {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.hash(h)
+    }
+}
+impl PartialOrd for LockPath {
+    fn partial_cmp(&self, other: &LockPath) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for LockPath {
+    fn cmp(&self, other: &LockPath) -> std::cmp::Ordering {
+        self.0.cmp(other.0)
+    }
+}
+impl std::fmt::Debug for LockPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+impl Serialize for LockPath {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+impl<'de> Deserialize<'de> for LockPath {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<LockPath, D::Error> {
+        Ok(LockPath::new(Path::deserialize(d)?))
+    }
+}
+
+/// Whether two locks, by the paths of their objects, are surely two objects. Not when a path is
+/// rooted at a parameter (private to its method); nor when both end in the same field, a lock
+/// object shared by collaborating objects (`this.mLock` and `this.mHelper.mLock`, given the same
+/// lock when made); nor when either is an outer instance (`this.this$0`), often the other.
+fn different_locks(a: &Path, b: &Path) -> bool {
+    let comparable = |p: &Path| matches!(p.base, Base::This | Base::Static(_));
+    let last_name = |p: &Path| match p.steps.last() {
+        Some(Step::Field { name, .. }) => Some(*name),
+        _ => None,
+    };
+    let outer = |p: &Path| last_name(p).is_some_and(|n| n.as_str().starts_with("this$"));
+    a != b
+        && comparable(a)
+        && comparable(b)
+        && !(last_name(a).is_some() && last_name(a) == last_name(b))
+        && !outer(a)
+        && !outer(b)
+}
+
+/// The hash of an access key that shared keys and access sets use.
+pub fn key_hash(key: &AccessKey) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(key)
+}
+
+impl std::ops::Deref for SharedKey {
+    type Target = AccessKey;
+    fn deref(&self) -> &AccessKey {
+        &self.key
+    }
+}
+
+impl PartialEq for SharedKey {
+    fn eq(&self, other: &SharedKey) -> bool {
+        self.hash == other.hash && self.key == other.key
+    }
+}
+impl Eq for SharedKey {}
+
+impl Serialize for SharedKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.key.serialize(s)
+    }
+}
+impl<'de> Deserialize<'de> for SharedKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SharedKey, D::Error> {
+        AccessKey::deserialize(d).map(SharedKey::new)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sym::Sym;
+    fn lock(base: Base, fields: &[&str]) -> LockPath {
+        let mut p = Path::of(base);
+        for f in fields {
+            p = p.field(Sym::new("p.C"), Sym::new(f)).unwrap();
+        }
+        LockPath::new(p)
+    }
+
+    fn locked_under(l: Option<LockPath>) -> AccessKey {
+        let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new("x")).unwrap();
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: true, lock_on: l, own_pre: Own::Unowned, handed: false, started: false }
+    }
+
+
+    #[test]
+    fn locks_exclude_unless_known_to_be_two_objects() {
+        let excl = |a, b| locked_under(a).locks_exclude(&locked_under(b));
+        let this = Some(lock(Base::This, &[]));
+        let m_lock = Some(lock(Base::This, &["mLock"]));
+        assert!(excl(this, this));
+        assert!(!excl(this, m_lock));
+        assert!(!excl(Some(lock(Base::Static(Sym::new("p.C")), &[])), this));
+        // Unknown, a parameter's, a field of the same name further on, an outer instance.
+        assert!(excl(None, m_lock));
+        assert!(excl(Some(lock(Base::Param(1), &[])), this));
+        assert!(excl(Some(lock(Base::This, &["mHelper", "mLock"])), m_lock));
+        assert!(excl(Some(lock(Base::This, &["this$0"])), this));
+        // Equal locks are one interned path.
+        assert_eq!(lock(Base::This, &["mLock"]), m_lock.unwrap());
+    }
+
+    #[test]
+    fn access_keys_stay_small() {
+        assert!(std::mem::size_of::<AccessKey>() <= 96, "{}", std::mem::size_of::<AccessKey>());
+    }
+}

@@ -1,0 +1,207 @@
+//! The abstract domains of section 3: threads, locks, ownership, attributes,
+//! access paths and access snapshots, and method summaries.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+mod accesses;
+mod paths;
+mod traces;
+
+pub use accesses::*;
+pub use paths::*;
+pub use traces::*;
+
+/// 3.3: which threads may run in parallel with the current one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Threads {
+    NoThread,
+    AnyThreadButSelf,
+    AnyThread,
+}
+
+impl Threads {
+    pub fn join(self, other: Threads) -> Threads {
+        self.max(other)
+    }
+    pub fn is_any(self) -> bool {
+        self == Threads::AnyThread
+    }
+    pub fn can_conflict(self, other: Threads) -> bool {
+        self.join(other) == Threads::AnyThread
+    }
+}
+
+/// 3.2: lock count, 0..=5.
+pub const LOCK_TOP: u8 = 5;
+
+/// 3.4: ownership. `OwnedIf(set)`: owned if all the formals in the set are owned
+/// at the call site (the empty set is plain `Owned`). The set is a bitmask of
+/// formal indexes (formals beyond 63 are treated as never owned).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Own {
+    OwnedIf(u64),
+    Unowned,
+}
+
+pub const OWNED: Own = Own::OwnedIf(0);
+
+impl Own {
+    pub fn formal(i: usize) -> Own {
+        if i < 64 {
+            Own::OwnedIf(1 << i)
+        } else {
+            Own::Unowned
+        }
+    }
+    pub fn join(self, other: Own) -> Own {
+        match (self, other) {
+            (Own::OwnedIf(a), Own::OwnedIf(b)) => Own::OwnedIf(a | b),
+            _ => Own::Unowned,
+        }
+    }
+    pub fn is_owned(self) -> bool {
+        self == OWNED
+    }
+}
+
+/// 3.5: attributes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Attr {
+    Functional,
+    OnMainThread,
+    /// A boolean true exactly off the main thread: a comparison of the main and the current
+    /// looper made a value (`return Looper.myLooper() != Looper.getMainLooper()`).
+    OffMainThread,
+    LockHeld,
+    Synchronized,
+    /// The main looper or main thread (Android models): compared with the current one,
+    /// it makes a main-thread check.
+    MainThreadHandle,
+    /// The current looper or thread (Android models).
+    CurrentThreadHandle,
+    /// Code that can be handed to another thread: a lambda or method reference made by the
+    /// `invokedynamic` at this instruction index, or the object allocated by the `new` there
+    /// (thread-handoff models). Local to one method: never part of a summary.
+    Handed(u32),
+    /// A `Thread` made here to run the handed code made at this instruction index: when it is
+    /// started, what that code captures is shared. Local to one method, like `Handed`.
+    ThreadOf(u32),
+    /// A stream whose operations run their functions on many threads at once.
+    ParallelStream,
+    /// A `Handler` (or its looper) whose messages run on the main thread, or the main thread's
+    /// executor (`Context.getMainExecutor()`).
+    MainHandler,
+    /// A `Handler` or looper of a background thread (`HandlerThread.getLooper()`).
+    WorkerHandler,
+    /// The read lock of a read/write lock (`ReadWriteLock.readLock()`, `StampedLock.asReadLock()`),
+    /// whatever type holds it: `lock()` on it takes a read-mode lock (lock-precision extension).
+    ReadLockHandle,
+}
+
+/// The thread that code handed to another thread runs on (thread-handoffs extension).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Target {
+    /// A background thread, possibly several at once (`AnyThread`).
+    Background,
+    /// The main thread (`AnyThreadButSelf`).
+    Main,
+}
+
+/// A formal whose code a method hands to another thread (see [`Summary::param_handoffs`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ParamHandoff {
+    pub formal: u16,
+    pub target: Target,
+    /// The thread runs one task at a time (a single-thread executor, a looper).
+    pub serial: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Access {
+    /// Shared between the summaries that have the same snapshot (see `shared_keys`).
+    #[serde(flatten)]
+    pub key: Arc<SharedKey>,
+    pub site: Site,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
+/// 3.7: a method summary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    pub threads: Threads,
+    pub locks: u8,
+    /// Locks released that the method did not take (a helper calling `unlock()`): its
+    /// callers no longer hold them after the call. Applied before `locks`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub releases: u8,
+    /// Sorted by key.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub accesses: Vec<Access>,
+    pub return_ownership: Own,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub return_attribute: Option<Attr>,
+    /// Constructors and class initialisers only: fields holding synchronized containers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub synchronized_fields: Vec<Path>,
+    /// Escape-ownership extension: formals whose object escapes in the method, with
+    /// the ownership it escapes to (over the callee's formals), sorted by formal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub param_escapes: Vec<(u16, Own)>,
+    /// Local-aliases extension: formals (not `this`) whose object the method stores into a
+    /// location named from its formals or a static, on every normal return: a caller's local
+    /// passed there stands for that location afterwards. Sorted by formal.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub param_stores: Vec<(u16, Path)>,
+    /// Returned-paths extension: the path, over the formals, that the method returns on
+    /// every normal return (a getter's field): the caller's value is that path. None for a
+    /// result that is fresh or has an attribute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub return_path: Option<Path>,
+    /// Thread-handoffs extension: formals (not `this`) whose code the method hands to another
+    /// thread (`void inBackground(Runnable r) { mExecutor.execute(r); }`): a caller's lambda
+    /// given there runs on that thread. Sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub param_handoffs: Vec<ParamHandoff>,
+    /// With `return_path`: the path was read under a lock (or before the lock state changed),
+    /// so the caller's value is the object it held then, which the caller does not read
+    /// again (a snapshot); what the caller reaches through it is still reached through the path.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub return_snapshot: bool,
+    /// Object-monitors extension: the static paths the method accesses (itself or through
+    /// callees) unprotected only because the locks it holds are monitors of `this`, sorted;
+    /// for the report's message. Not in summary files: only the analysed module reports.
+    #[serde(skip)]
+    pub own_monitor_statics: Vec<Path>,
+    /// The field of `this` whose value every normal return gives as it was read, under any
+    /// lock (`synchronized int size() { return count; }`): the method is that field's getter
+    /// (locked-getter evidence). Not in summary files: only the analysed module reports.
+    #[serde(skip)]
+    pub returned_field: Option<Path>,
+}
+
+impl Summary {
+    /// The summary of a method that is not analysed (4.3).
+    pub fn empty() -> Summary {
+        Summary {
+            threads: Threads::NoThread,
+            locks: 0,
+            releases: 0,
+            accesses: Vec::new(),
+            return_ownership: Own::Unowned,
+            return_attribute: None,
+            synchronized_fields: Vec::new(),
+            param_escapes: Vec::new(),
+            param_stores: Vec::new(),
+            return_path: None,
+            return_snapshot: false,
+            param_handoffs: Vec::new(),
+            own_monitor_statics: Vec::new(),
+            returned_field: None,
+        }
+    }
+}
