@@ -1,0 +1,278 @@
+//! Encoding a chunk's summaries: the symbols, methods, fields, trace nodes and access keys
+//! they use gathered into tables sorted by content, and each summary as indexes into them.
+
+use std::sync::Arc;
+
+use crate::classfile::model::MethodRef;
+use crate::fxhash::{FxHashMap, FxHashSet};
+use crate::sym::Sym;
+
+use super::*;
+
+/// Index lookups go through hash maps on symbol addresses; the tables' order (and so
+/// the indexes) comes from the sorted, content-ordered sets they were built from.
+struct Encoder {
+    strings: FxHashMap<Sym, u32>,
+    methods: FxHashMap<MethodRef, u32>,
+    fields: FxHashMap<(Sym, Sym), u32>,
+    calls: Vec<(u32, u32, i64)>,
+    call_ids: FxHashMap<(u32, u32, i64), i64>,
+    /// The entry of each trace node [`Symbols`] met, by its place there (`UNNUMBERED` until
+    /// the node is first encoded).
+    node_ids: Vec<i64>,
+}
+
+impl Encoder {
+    fn path(&self, p: &Path) -> Vec<i64> {
+        let mut out = Vec::with_capacity(2 + p.steps.len());
+        match p.base {
+            Base::This => out.extend([0, 0]),
+            Base::Param(i) => out.extend([1, i as i64]),
+            Base::Static(c) => out.extend([2, self.strings[&c] as i64]),
+            // Never in summaries (filtered at creation); kept total for safety.
+            Base::Local(i) => out.extend([3, i as i64]),
+            Base::Temp(i) => out.extend([4, i as i64]),
+        }
+        for s in p.steps.iter() {
+            out.push(match s {
+                Step::Field { class, name } => self.fields[&(*class, *name)] as i64,
+                Step::Array => -1,
+            });
+        }
+        out
+    }
+
+    fn key(&self, k: &AccessKey) -> EncodedKey {
+        let (kind, callee) = match &k.kind {
+            AccessKind::Read(_) => (0, -1),
+            AccessKind::Write(_) => (1, -1),
+            AccessKind::ContainerRead(_, c) => (2, self.methods[c] as i64),
+            AccessKind::ContainerWrite(_, c) => (3, self.methods[c] as i64),
+            AccessKind::InterfaceCall(_, c) => (4, self.methods[c] as i64),
+        };
+        let lock_path = k.lock_on.map(|l| self.path(l.path()));
+        (kind, self.path(k.kind.path()), callee, access_threads_code(k), k.lock as u8, own_code(k.own_pre), lock_path)
+    }
+
+    /// The entry of the trace whose first node is `nodes[place]` (-1: no trace). Entries are
+    /// numbered as first met, a node's next before it.
+    fn trace(&mut self, nodes: &[TraceNodeEntry], place: i64) -> i64 {
+        if place < 0 {
+            return -1;
+        }
+        let known = self.node_ids[place as usize];
+        if known != UNNUMBERED {
+            return known;
+        }
+        let (callee, line, next) = nodes[place as usize];
+        let next = self.trace(nodes, next);
+        // Structurally equal nodes share one entry, whatever their addresses.
+        let key = (self.methods[&callee], line, next);
+        let id = match self.call_ids.get(&key) {
+            Some(id) => *id,
+            None => {
+                let id = self.calls.len() as i64;
+                self.calls.push(key);
+                self.call_ids.insert(key, id);
+                id
+            }
+        };
+        self.node_ids[place as usize] = id;
+        id
+    }
+}
+
+fn collect_symbols(p: &Path, strings: &mut FxHashSet<Sym>, fields: &mut FxHashSet<(Sym, Sym)>) {
+    if let Base::Static(c) = p.base {
+        strings.insert(c);
+    }
+    for s in p.steps.iter() {
+        if let Step::Field { class, name } = s {
+            strings.insert(*class);
+            strings.insert(*name);
+            fields.insert((*class, *name));
+        }
+    }
+}
+
+/// Symbols, methods, fields and access keys referred to by summaries.
+#[derive(Default)]
+struct Symbols<'s> {
+    strings: FxHashSet<Sym>,
+    methods: FxHashSet<MethodRef>,
+    fields: FxHashSet<(Sym, Sym)>,
+    /// Access keys in the order first met, and the place of each in that list by its
+    /// address: the analysis shares equal keys, so most are met many times and looked at once.
+    keys: Vec<&'s AccessKey>,
+    key_slots: FxHashMap<usize, u32>,
+    /// Trace nodes in the order first met (a node's next before it), and the place of each
+    /// in that list by its address: traces share their tails.
+    nodes: Vec<TraceNodeEntry>,
+    node_slots: FxHashMap<usize, u32>,
+    /// For each access, summary after summary: the place of its key in `keys` and of its
+    /// trace's first node in `nodes` (-1: no trace).
+    access_slots: Vec<(u32, i64)>,
+}
+
+/// A trace node as [`Symbols`] keeps it: callee, line, and the place of the next node (-1:
+/// none).
+type TraceNodeEntry = (MethodRef, u32, i64);
+
+/// A trace node not yet given its entry in [`Encoded::calls`].
+const UNNUMBERED: i64 = -2;
+
+impl<'s> Symbols<'s> {
+    fn method(&mut self, m: &MethodRef) {
+        self.strings.insert(m.class);
+        self.strings.insert(m.name);
+        self.strings.insert(m.descriptor);
+        self.methods.insert(*m);
+    }
+
+    /// The place of the trace's first node in `nodes` (-1: no trace). A node met before is
+    /// known by its address, without reading it; its rest was met with it.
+    fn trace(&mut self, t: &Trace) -> i64 {
+        if t.is_empty() {
+            return -1;
+        }
+        let address = t.tail_id();
+        if let Some(&place) = self.node_slots.get(&address) {
+            return i64::from(place);
+        }
+        let Some((site, rest, _)) = t.split_first() else { return -1 };
+        let next = self.trace(rest);
+        self.method(&site.callee);
+        self.nodes.push((site.callee, site.line, next));
+        let place = self.nodes.len() as u32 - 1;
+        self.node_slots.insert(address, place);
+        i64::from(place)
+    }
+
+    fn summary(mut self, m: &MethodRef, s: &'s Summary) -> Symbols<'s> {
+        self.method(m);
+        for p in s.synchronized_fields.iter().chain(s.param_stores.iter().map(|(_, p)| p)).chain(s.return_path.iter()) {
+            collect_symbols(p, &mut self.strings, &mut self.fields);
+        }
+        for a in &s.accesses {
+            let slot = match self.key_slots.get(&key_address(a)) {
+                Some(&slot) => slot,
+                None => {
+                    collect_symbols(a.key.kind.path(), &mut self.strings, &mut self.fields);
+                    if let Some(lock) = a.key.lock_on {
+                        collect_symbols(lock.path(), &mut self.strings, &mut self.fields);
+                    }
+                    if let AccessKind::ContainerRead(_, c) | AccessKind::ContainerWrite(_, c) | AccessKind::InterfaceCall(_, c) =
+                        &a.key.kind
+                    {
+                        self.method(c);
+                    }
+                    self.keys.push(&a.key);
+                    let slot = self.keys.len() as u32 - 1;
+                    self.key_slots.insert(key_address(a), slot);
+                    slot
+                }
+            };
+            let trace = self.trace(&a.site.trace);
+            self.access_slots.push((slot, trace));
+        }
+        self
+    }
+}
+
+fn key_address(a: &Access) -> usize {
+    Arc::as_ptr(&a.key) as usize
+}
+
+/// Encodes summaries given in a deterministic order (sorted by method). Tables are
+/// sorted by content and accesses by key and line, so the result depends only on
+/// the summaries, not on addresses or thread scheduling.
+pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
+    let symbols = summaries
+        .iter()
+        .fold(Symbols::default(), |acc, (m, s)| acc.summary(m, s));
+    let mut strings: Vec<Sym> = symbols.strings.into_iter().collect();
+    let mut methods: Vec<MethodRef> = symbols.methods.into_iter().collect();
+    let mut fields: Vec<(Sym, Sym)> = symbols.fields.into_iter().collect();
+    strings.sort_unstable();
+    methods.sort_unstable();
+    fields.sort_unstable();
+    let mut enc = Encoder {
+        strings: strings.iter().enumerate().map(|(i, s)| (*s, i as u32)).collect(),
+        methods: methods.iter().enumerate().map(|(i, m)| (*m, i as u32)).collect(),
+        fields: fields.iter().enumerate().map(|(i, f)| (*f, i as u32)).collect(),
+        calls: Vec::new(),
+        call_ids: FxHashMap::default(),
+        node_ids: vec![UNNUMBERED; symbols.nodes.len()],
+    };
+    // Keys in content order (equal keys that were not shared get one entry), so their
+    // indexes do not depend on addresses; paths likewise.
+    let mut keyed: Vec<(EncodedKey, u32)> =
+        symbols.keys.iter().enumerate().map(|(slot, k)| (enc.key(k), slot as u32)).collect();
+    keyed.sort_unstable();
+    let mut keys: Vec<EncodedKey> = Vec::new();
+    let mut index_of_slot = vec![0u32; keyed.len()];
+    for (key, slot) in keyed {
+        if keys.last() != Some(&key) {
+            keys.push(key);
+        }
+        index_of_slot[slot as usize] = keys.len() as u32 - 1;
+    }
+    let mut paths: Vec<Vec<i64>> = keys.iter().flat_map(|k| std::iter::once(&k.1).chain(k.6.as_ref())).cloned().collect();
+    paths.sort_unstable();
+    paths.dedup();
+    let mut slots = symbols.access_slots.iter();
+    let encoded: Vec<(Vec<Vec<i64>>, Vec<(u32, u32, i64)>)> = summaries
+        .iter()
+        .map(|(_, s)| {
+            let sync = s.synchronized_fields.iter().map(|p| enc.path(p)).collect();
+            let mut accesses: Vec<(u32, u32, i64)> = s
+                .accesses
+                .iter()
+                .zip(slots.by_ref())
+                .map(|(a, (slot, trace))| (index_of_slot[*slot as usize], a.site.line, *trace))
+                .collect();
+            // A summary holds a key once, so this order is total.
+            accesses.sort_unstable_by_key(|(key, line, _)| (*key, *line));
+            (sync, accesses)
+        })
+        .collect();
+    let mut out_summaries = Vec::with_capacity(summaries.len());
+    for ((m, s), (sync, accesses)) in summaries.iter().zip(encoded) {
+        let mut previous = 0;
+        let mut columns: EncodedAccesses = Default::default();
+        for (key, line, trace) in accesses {
+            columns.0.push(key - previous);
+            previous = key;
+            columns.1.push(line);
+            columns.2.push(enc.trace(&symbols.nodes, trace));
+        }
+        let accesses = columns;
+        out_summaries.push((
+            enc.methods[m],
+            threads_code(s.threads),
+            s.locks,
+            s.releases,
+            own_code(s.return_ownership),
+            attr_code(s.return_attribute),
+            sync,
+            accesses,
+            s.param_escapes.iter().map(|(i, o)| (*i, own_code(*o))).collect(),
+            s.param_stores.iter().map(|(i, p)| (*i, enc.path(p))).collect(),
+            s.return_path.as_ref().map(|p| (enc.path(p), s.return_snapshot)),
+            s.param_handoffs.iter().map(|h| (h.formal, handoff_code(h))).collect(),
+        ));
+    }
+    Encoded {
+        strings: strings.iter().map(|s| s.to_string()).collect(),
+        methods: methods.iter().map(|m| [enc.strings[&m.class], enc.strings[&m.name], enc.strings[&m.descriptor]]).collect(),
+        fields: fields.iter().map(|(c, n)| [enc.strings[c], enc.strings[n]]).collect(),
+        calls: (
+            enc.calls.iter().map(|c| c.0).collect(),
+            enc.calls.iter().map(|c| c.1).collect(),
+            enc.calls.iter().map(|c| c.2).collect(),
+        ),
+        keys: KeyColumns::store(&keys, &paths),
+        paths,
+        summaries: out_summaries,
+    }
+}
