@@ -124,7 +124,30 @@ impl<'a, 'e> Interp<'a, 'e> {
             .collect()
     }
 
-    /// After the call: each slot of [`Self::fresh_objects_stored`] stands for its location.
+    /// At a container write (`this.list.add(x)`, `this.map.put(k, x)`): the local slots
+    /// holding a fresh object given to the container, each now standing for the container's
+    /// elements (`this.list.[_]`), as a map's values do. A write through it afterwards writes
+    /// an element that other threads reach through the container. Objects that were not fresh
+    /// are left alone, as at calls that store them.
+    pub(super) fn fresh_objects_added(&self, st: &State, container: &Path, added: &[Expr]) -> Vec<(u16, Path)> {
+        if !self.aliases_on() || !container.base.is_reportable() {
+            return Vec::new();
+        }
+        let Some(elements) = container.with(Step::Array) else { return Vec::new() };
+        added
+            .iter()
+            .filter_map(|a| {
+                let Expr::Path(path) = a else { return None };
+                if !own_e(st, a).is_owned() {
+                    return None;
+                }
+                Some((self.aliasable_slot(st, path)?, elements.clone()))
+            })
+            .collect()
+    }
+
+    /// After the call: each slot of [`Self::fresh_objects_stored`] (or of
+    /// [`Self::fresh_objects_added`]) stands for its location.
     pub(super) fn alias_stored_objects(&mut self, st: &mut State, stored: Vec<(u16, Path)>) {
         for (slot, location) in stored {
             st.aliases.set(slot, Some(Expr::Path(location)));

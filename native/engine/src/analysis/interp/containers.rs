@@ -33,6 +33,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             None
         };
         let resolved = &cf.resolved;
+        // Decided before the arguments escape below: whether each is still fresh.
+        let added = if access == ContainerAccess::Write { self.fresh_objects_added(st, &receiver, &args[1..]) } else { Vec::new() };
         // What is added to a container escapes to it (also to a thread-safe one).
         if access == ContainerAccess::Write && self.env.extensions.escape_ownership {
             let bound = own(st, &receiver);
@@ -43,6 +45,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 escape_value(st, a, bound);
             }
         }
+        self.alias_stored_objects(st, added);
         if cf.synchronized_container {
             return stands_for;
         }
