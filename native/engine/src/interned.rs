@@ -12,6 +12,7 @@ use rustc_hash::FxBuildHasher;
 
 use crate::analysis::domain::Path;
 use crate::classfile::model::{DynamicCall, FieldRef, MethodRef};
+use crate::recent::Recent;
 
 const SHARDS: usize = 32;
 
@@ -31,15 +32,14 @@ impl<T: Hash + Eq> Interner<T> {
     }
 
     /// Like [`Interner::intern`], looking first in this thread's cache of the values it
-    /// interned last (`recent`, one slot per low bits of the hash): a hit takes no lock.
-    fn intern_recent(&self, value: T, recent: &'static std::thread::LocalKey<Recent<T>>) -> &'static T {
+    /// interned last (`recent`): a hit takes no lock.
+    fn intern_recent(&self, value: T, recent: &'static std::thread::LocalKey<Recent<&'static T>>) -> &'static T {
         let hash = FxBuildHasher.hash_one(&value);
-        let slot = hash as usize % RECENT_SLOTS;
-        if let Some(hit) = recent.with(|r| r[slot].get()).filter(|v| **v == value) {
+        if let Some(hit) = recent.with(|r| r.find(hash, |v| *v == value)) {
             return hit;
         }
         let interned = self.intern_hashed(hash, value);
-        recent.with(|r| r[slot].set(Some(interned)));
+        recent.with(|r| r.remember(hash, interned));
         interned
     }
 
@@ -55,12 +55,9 @@ impl<T: Hash + Eq> Interner<T> {
     }
 }
 
-const RECENT_SLOTS: usize = 4096;
-type Recent<T> = [std::cell::Cell<Option<&'static T>>; RECENT_SLOTS];
-
 thread_local! {
-    static RECENT_FIELD_REFS: Recent<FieldRef> = const { [const { std::cell::Cell::new(None) }; RECENT_SLOTS] };
-    static RECENT_METHOD_REFS: Recent<MethodRef> = const { [const { std::cell::Cell::new(None) }; RECENT_SLOTS] };
+    static RECENT_FIELD_REFS: Recent<&'static FieldRef> = const { Recent::new() };
+    static RECENT_METHOD_REFS: Recent<&'static MethodRef> = const { Recent::new() };
 }
 
 static FIELD_REFS: Lazy<Interner<FieldRef>> = Lazy::new(Interner::new);
@@ -129,7 +126,7 @@ mod tests {
     /// keeps one copy, whatever the cache holds.
     #[test]
     fn a_reference_has_one_copy_whatever_the_thread_cache_holds() {
-        let names: Vec<String> = (0..3 * RECENT_SLOTS).map(|i| format!("m{i}")).collect();
+        let names: Vec<String> = (0..3 * crate::recent::SLOTS).map(|i| format!("m{i}")).collect();
         let first: Vec<&MethodRef> = names.iter().map(|n| method_ref(mref(n))).collect();
         for (i, n) in names.iter().enumerate().rev() {
             let again = method_ref(mref(n));

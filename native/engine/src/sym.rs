@@ -12,6 +12,7 @@ use once_cell::sync::Lazy;
 use hashbrown::HashTable;
 
 use crate::fxhash::FxHasher;
+use crate::recent::Recent;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 const SHARDS: usize = 32;
@@ -20,13 +21,9 @@ const SHARDS: usize = 32;
 static INTERNER: Lazy<Vec<Mutex<HashTable<&'static Interned>>>> =
     Lazy::new(|| (0..SHARDS).map(|_| Mutex::new(HashTable::new())).collect());
 
-/// Slots of each thread's cache of the symbols it made last, one per low bits of the hash:
-/// class after class names the same classes, methods and descriptors, and a hit takes no
-/// lock.
-const RECENT_SLOTS: usize = 4096;
-
+// The symbols this thread made last (see `crate::recent`).
 thread_local! {
-    static RECENT: [std::cell::Cell<Option<Sym>>; RECENT_SLOTS] = const { [const { std::cell::Cell::new(None) }; RECENT_SLOTS] };
+    static RECENT: Recent<Sym> = const { Recent::new() };
 }
 
 /// An interned string. Equality is by address, hashing by content hash, ordering by
@@ -45,13 +42,11 @@ impl Sym {
         let mut hasher = FxHasher::default();
         text.hash(&mut hasher);
         let hash = hasher.finish();
-        let slot = hash as usize % RECENT_SLOTS;
-        let recent = RECENT.with(|r| r[slot].get());
-        if let Some(sym) = recent.filter(|s| s.0.hash == hash && &*s.0.text == text) {
+        if let Some(sym) = RECENT.with(|r| r.find(hash, |s| s.0.hash == hash && &*s.0.text == text)) {
             return sym;
         }
         let sym = Sym::interned(hash, text);
-        RECENT.with(|r| r[slot].set(Some(sym)));
+        RECENT.with(|r| r.remember(hash, sym));
         sym
     }
 
@@ -142,7 +137,7 @@ mod tests {
     /// another thread: each name keeps one symbol, whatever the caches hold.
     #[test]
     fn a_name_has_one_symbol_whatever_the_thread_caches_hold() {
-        let names: Vec<String> = (0..3 * RECENT_SLOTS).map(|i| format!("p.Cached{i}")).collect();
+        let names: Vec<String> = (0..3 * crate::recent::SLOTS).map(|i| format!("p.Cached{i}")).collect();
         let first: Vec<Sym> = names.iter().map(|n| Sym::new(n)).collect();
         let again: Vec<Sym> = names.iter().rev().map(|n| Sym::new(n)).collect();
         let elsewhere: Vec<Sym> = std::thread::scope(|s| s.spawn(|| names.iter().map(|n| Sym::new(n)).collect()).join().unwrap());

@@ -113,12 +113,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         stores
             .iter()
             .filter_map(|(i, dest)| {
-                let actual = args.get(*i as usize)?;
-                let Expr::Path(path) = actual else { return None };
-                if !own_e(st, actual).is_owned() {
-                    return None;
-                }
-                let slot = self.aliasable_slot(st, path)?;
+                let slot = self.fresh_object_slot(st, args.get(*i as usize)?)?;
                 Some((slot, substitute(dest, args).filter(|p| p.base.is_reportable())?))
             })
             .collect()
@@ -133,17 +128,21 @@ impl<'a, 'e> Interp<'a, 'e> {
         if !self.aliases_on() || !container.base.is_reportable() {
             return Vec::new();
         }
-        let Some(elements) = container.with(Step::Array) else { return Vec::new() };
-        added
-            .iter()
-            .filter_map(|a| {
-                let Expr::Path(path) = a else { return None };
-                if !own_e(st, a).is_owned() {
-                    return None;
-                }
-                Some((self.aliasable_slot(st, path)?, elements.clone()))
-            })
-            .collect()
+        let slots: Vec<u16> = added.iter().filter_map(|a| self.fresh_object_slot(st, a)).collect();
+        match (slots.is_empty(), container.with(Step::Array)) {
+            (false, Some(elements)) => slots.into_iter().map(|slot| (slot, elements.clone())).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The local slot holding `value` when it is a fresh object (owned, as what this method
+    /// allocated is), which becomes where the method puts it.
+    fn fresh_object_slot(&self, st: &State, value: &Expr) -> Option<u16> {
+        let Expr::Path(path) = value else { return None };
+        if !own_e(st, value).is_owned() {
+            return None;
+        }
+        self.aliasable_slot(st, path)
     }
 
     /// After the call: each slot of [`Self::fresh_objects_stored`] (or of
