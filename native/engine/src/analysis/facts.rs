@@ -25,7 +25,7 @@ pub struct CallFacts {
     pub container: Option<ContainerAccess>,
     /// A container read whose result is a view of the container (extension).
     pub returns_view: bool,
-    /// A map lookup whose result is one of the map's values (extension).
+    /// A lookup whose result is one of the container's elements (extension).
     pub returns_value: bool,
     /// Containers and arrays among the arguments that the call reads or changes (extension).
     pub argument_accesses: Vec<(usize, ArgumentAccess)>,
@@ -71,7 +71,7 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
         ownership_source: models::is_ownership_source(table, &resolved) || models::is_ownership_source(table, named),
         container: models::container_access(table, &resolved, ext),
         returns_view: models::returns_view(&resolved, ext),
-        returns_value: models::returns_map_value(table, &resolved, ext),
+        returns_value: models::returns_element(table, &resolved, ext),
         argument_accesses: models::argument_accesses(table, &resolved, ext),
         synchronized_container: models::is_synchronized_container(table, named.class, ext)
             || models::is_synchronized_container(table, resolved.class, ext),

@@ -542,13 +542,22 @@ pub fn returns_view(callee: &MethodRef, ext: Extensions) -> bool {
     ext.collection_models && is_library_class(callee) && VIEWS.contains(&callee.name.as_str())
 }
 
-/// A map lookup: its result is a value the map holds, reachable by every thread the map is
-/// (`map.computeIfAbsent(k, f).add(v)` changes a list that other threads read through the map).
-pub fn returns_map_value(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> bool {
-    ext.collection_models
-        && matches!(callee.name.as_str(), "get" | "getOrDefault" | "computeIfAbsent")
-        && callee.class.as_str().starts_with("java.util.")
-        && table.is_subtype_of_any(callee.class, &["java.util.Map"])
+/// Extension: lookups whose result is one of the elements the container holds (a map's
+/// value, a list's element, the head of a queue it leaves in place), by the library
+/// interfaces and classes that declare them.
+const ELEMENT_LOOKUPS: &[Row] = &[
+    Row { classes: &["java.util.Map"], methods: &["computeIfAbsent", "get", "getOrDefault"] },
+    Row { classes: &["java.util.List"], methods: &["get"] },
+    Row { classes: &["java.util.Queue"], methods: &["element", "peek"] },
+    Row { classes: &["java.util.Deque"], methods: &["getFirst", "getLast", "peekFirst", "peekLast"] },
+];
+
+/// A lookup of one of a container's elements: the result is reachable by every thread the
+/// container is (`map.computeIfAbsent(k, f).add(v)` changes a list that other threads read
+/// through the map; `nodes.get(i).next = n` writes a node other threads reach through the
+/// list). A call that takes the element out (`poll`, `remove`, `take`) hands it over instead.
+pub fn returns_element(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> bool {
+    ext.collection_models && callee.class.as_str().starts_with("java.util.") && row_matches(table, ELEMENT_LOOKUPS, callee)
 }
 
 pub fn is_synchronized_container(table: &ClassTable, class: crate::sym::Sym, ext: Extensions) -> bool {

@@ -11,7 +11,7 @@ use super::Interp;
 
 impl<'a, 'e> Interp<'a, 'e> {
     /// Returns the path the result stands for: the receiver's, for a view of it; the receiver's
-    /// elements, for a map's value.
+    /// elements, for one of its elements (a map's value, a list's element).
     pub(super) fn container_call(
         &mut self,
         st: &mut State,
@@ -24,7 +24,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             Some(Expr::Path(p)) => p.clone(),
             _ => return None,
         };
-        // A view stands for its container; a map's value for the map's elements (`this.m.[_]`).
+        // A view stands for its container; an element for the container's elements (`this.m.[_]`).
         let stands_for = if cf.returns_view {
             Some(receiver.clone())
         } else if cf.returns_value {
