@@ -550,6 +550,8 @@ const ELEMENT_LOOKUPS: &[Row] = &[
     Row { classes: &["java.util.List"], methods: &["get"] },
     Row { classes: &["java.util.Queue"], methods: &["element", "peek"] },
     Row { classes: &["java.util.Deque"], methods: &["getFirst", "getLast", "peekFirst", "peekLast"] },
+    Row { classes: &["java.util.Iterator"], methods: &["next"] },
+    Row { classes: &["java.util.ListIterator"], methods: &["previous"] },
 ];
 
 /// A lookup of one of a container's elements: the result is reachable by every thread the

@@ -120,6 +120,13 @@ impl<'a, 'e> Interp<'a, 'e> {
             if cf.returns_read_lock {
                 st.attrs.set(&ret, Some(Attr::ReadLockHandle));
             }
+            // An iterator's next element: one of the elements of the collection the iterator
+            // stands for (a view, see `container_call`).
+            if cf.returns_value && returned.is_none() && !is_static {
+                if let Some(Expr::Path(iterated)) = args.first() {
+                    returned = iterated.with(Step::Array).map(Expr::Path);
+                }
+            }
             // 5d. functional
             if cf.functional {
                 st.attrs.set(&ret, Some(Attr::Functional));
