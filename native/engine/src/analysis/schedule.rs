@@ -29,10 +29,10 @@ pub struct MethodEntry {
     pub facts: MethodFacts,
     /// False for methods that get the empty summary without analysis (4.3).
     pub analysed: bool,
-    /// Whether its name says its callers hold a lock and its own code takes none (it is not
-    /// synchronized, enters no monitor, calls no `lock()`, `lockInterruptibly()` or
-    /// `tryLock()`): see [`super::races::contributes_to_pool`].
-    pub named_for_held_lock: bool,
+    /// Whether its name or its own check says its callers hold a lock, and its own code takes
+    /// none (it is not synchronized, enters no monitor, calls no `lock()`,
+    /// `lockInterruptibly()` or `tryLock()`): see [`super::races::contributes_to_pool`].
+    pub callers_hold_lock: bool,
 }
 
 pub struct Analysis {
@@ -97,11 +97,11 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
             // Lambda bodies are analysed for the handoffs that run them (never reported themselves).
             let lambda = inputs.extensions.thread_handoffs && m.header.name.as_str().starts_with("lambda$");
             let analysed = (lambda || !is_synthetic_name(m.header.name)) && !facts.assumed_thread_safe;
-            // Only the few methods so named have their bodies looked at.
-            let named_for_held_lock = super::races::names_lock_held_by_caller(m.header.name.as_str())
-                && m.header.flags & ACC_SYNCHRONIZED == 0
-                && !bodies[ci][mi].as_ref().is_some_and(takes_a_lock);
-            MethodEntry { class: ci, index: mi, mref, facts, analysed, named_for_held_lock }
+            let body = bodies[ci][mi].as_ref();
+            let callers_hold_lock = m.header.flags & ACC_SYNCHRONIZED == 0
+                && (super::races::names_lock_held_by_caller(m.header.name.as_str()) || body.is_some_and(checks_held_lock))
+                && !body.is_some_and(takes_a_lock);
+            MethodEntry { class: ci, index: mi, mref, facts, analysed, callers_hold_lock }
         })
         .collect();
     let by_ref: FxHashMap<MethodRef, usize> = methods.iter().enumerate().map(|(i, e)| (e.mref, i)).collect();

@@ -160,10 +160,11 @@ pub fn contributes_to_pool(e: &MethodEntry, h: &MethodHeader, ext: Extensions) -
         return true;
     }
     // A method its callers call with a lock held: annotated `@GuardedBy` (a method "may only be
-    // invoked while holding" the lock) or the Checker Framework's `@Holding`, or so named and
-    // taking no lock itself (an `addLocked` that locks names what it does, not what it needs).
+    // invoked while holding" the lock) or the Checker Framework's `@Holding`, or so named or
+    // checking that it holds one, and taking no lock itself (an `addLocked` that locks names
+    // what it does, not what it needs).
     let annotated = || h.has_annotation("GuardedBy") || h.has_annotation("Holding");
-    if ext.lock_held_by_callers && (e.named_for_held_lock || annotated()) {
+    if ext.lock_held_by_callers && (e.callers_hold_lock || annotated()) {
         return false;
     }
     h.flags & ACC_PRIVATE == 0
