@@ -26,6 +26,9 @@ pub struct CallGraph {
     /// Whether the method's own code asks which thread it runs on (a main-thread or looper
     /// query): what it returns may say so, and a caller branching on it may run on any thread.
     pub queries_thread: Vec<bool>,
+    /// Whether the method's own code requires that its thread holds a lock (see
+    /// [`requires_the_answer`]): its callers hold it, as for a method named `...Locked`.
+    pub requires_held_lock: Vec<bool>,
 }
 
 /// What a call to one method means, the same at every call site: worked out once per
@@ -41,6 +44,9 @@ struct Meaning {
     /// It is a main-thread or looper query.
     queries: bool,
     handoff: Option<HandoffModel>,
+    /// It asks whether the thread holds a lock (`Thread.holdsLock(x)`,
+    /// `isHeldByCurrentThread()`, `isWriteLockedByCurrentThread()`).
+    asks_held_lock: bool,
 }
 
 pub struct Scan<'a> {
@@ -66,13 +72,14 @@ impl Scan<'_> {
             .map_init(FxHashMap::default, |meanings, i| self.scan_method(i, meanings))
             .collect();
         let mut graph =
-            CallGraph { edges: Vec::new(), own_code_concurrent: Vec::new(), hands_off: Vec::new(), queries_thread: Vec::new() };
+            CallGraph { edges: Vec::new(), own_code_concurrent: Vec::new(), hands_off: Vec::new(), queries_thread: Vec::new(), requires_held_lock: Vec::new() };
         let mut passes_this = Vec::with_capacity(scanned.len());
         for (out, own) in scanned {
             graph.edges.push(out);
             graph.own_code_concurrent.push(own.concurrent);
             graph.hands_off.push(own.hands);
             graph.queries_thread.push(own.queries);
+            graph.requires_held_lock.push(own.requires_held_lock);
             passes_this.push(own.passes_this);
         }
         if self.extensions.thread_handoffs {
@@ -141,7 +148,10 @@ impl Scan<'_> {
                     target = *next;
                     hops += 1;
                 }
-                _ => return Meaning { runs: self.analysed_index(&resolved), concurrent, hands, queries, handoff },
+                _ => {
+                    let asks_held_lock = asks_held_lock(named);
+                    return Meaning { runs: self.analysed_index(&resolved), concurrent, hands, queries, handoff, asks_held_lock };
+                }
             }
         }
     }
@@ -150,8 +160,10 @@ impl Scan<'_> {
     fn scan_method(&self, i: usize, meanings: &mut FxHashMap<ByAddress<MethodRef>, Meaning>) -> (Vec<usize>, OwnCode) {
         let mut out = Vec::new();
         let (mut concurrent, mut hands, mut queries) = (false, false, false);
-        let mut passes_this = false;
-        let Some(body) = self.body(i) else { return (out, OwnCode { concurrent, hands, queries, passes_this }) };
+        let (mut passes_this, mut requires_held_lock) = (false, false);
+        let Some(body) = self.body(i) else {
+            return (out, OwnCode { concurrent, hands, queries, passes_this, requires_held_lock });
+        };
         let mut edge_to = |callee: Option<usize>| {
             if let Some(c) = callee {
                 if !out.contains(&c) {
@@ -164,7 +176,7 @@ impl Scan<'_> {
         // A call on an object the method allocates may run the allocated class's
         // implementation (fresh_receiver_dispatch): an edge to each such candidate.
         let allocated = if self.extensions.fresh_receiver_dispatch { body.allocated_classes() } else { Vec::new() };
-        for insn in &body.insns {
+        for (at, insn) in body.insns.iter().enumerate() {
             match insn {
                 Insn::MonitorEnter | Insn::MonitorExit => concurrent = true,
                 // Thread handoffs: the handed code's summary is applied where it is handed.
@@ -203,6 +215,7 @@ impl Scan<'_> {
                     concurrent |= meaning.concurrent;
                     hands |= meaning.hands;
                     queries |= meaning.queries;
+                    requires_held_lock |= meaning.asks_held_lock && requires_the_answer(body, at);
                     edge_to(meaning.runs);
                 }
                 _ => {}
@@ -210,7 +223,7 @@ impl Scan<'_> {
         }
         // `this` may go to a callee whose summary hands it on (see `own_body_edges`).
         passes_this = passes_this && body.insns.iter().any(|insn| matches!(insn, Insn::Load { slot: 0, wide: false }));
-        (out, OwnCode { concurrent, hands, queries, passes_this })
+        (out, OwnCode { concurrent, hands, queries, passes_this, requires_held_lock })
     }
 }
 
@@ -236,6 +249,33 @@ struct OwnCode {
     /// It loads `this` and makes a call with arguments: it may give its object to a method
     /// (analysed here or upstream) whose summary hands it to another thread or to a looper.
     passes_this: bool,
+    requires_held_lock: bool,
+}
+
+fn asks_held_lock(named: &MethodRef) -> bool {
+    match named.name.as_str() {
+        "holdsLock" => named.class.as_str() == "java.lang.Thread",
+        "isHeldByCurrentThread" | "isWriteLockedByCurrentThread" => true,
+        _ => false,
+    }
+}
+
+/// Whether the answer of the question asked at `at` (whether a lock is held) must be yes: it
+/// is asserted (`assert`, `if (!...) throw`: when true, a jump past a `throw`) or given to a
+/// precondition check (`checkState(...)`). That says in code what a `...Locked` name says,
+/// that the callers hold the lock. A negated check (`checkState(!lock.isHeldByCurrentThread())`,
+/// guarding against a deadlock), or work done only when the lock is not held, says nothing of
+/// them.
+fn requires_the_answer(body: &Body, at: usize) -> bool {
+    match body.insns.get(at + 1) {
+        Some(Insn::If { kind: IfKind::Zero(Cmp::Ne), target }) => {
+            matches!((*target as usize).checked_sub(1).and_then(|t| body.insns.get(t)), Some(Insn::Athrow))
+        }
+        Some(Insn::Invoke { method: check, .. }) => {
+            matches!(check.name.as_str(), "checkState" | "checkArgument" | "verify") && check.descriptor.as_str().starts_with("(Z")
+        }
+        _ => false,
+    }
 }
 
 /// A call whose result says which thread runs (a main-thread or looper query).

@@ -189,33 +189,6 @@ pub(super) fn takes_a_lock(body: &Body) -> bool {
     })
 }
 
-/// Whether a body requires that its thread holds a lock: it asserts `Thread.holdsLock(x)`, a
-/// lock's `isHeldByCurrentThread()` or `isWriteLockedByCurrentThread()` (`assert`, `if (!...)
-/// throw`: when the answer is true, a jump past a `throw`), or gives the answer to a
-/// precondition check (`checkState(...)`). That says in code what a `...Locked` name says, that
-/// the callers hold the lock. A negated check (`checkState(!lock.isHeldByCurrentThread())`,
-/// guarding against a deadlock) says the opposite, and does not count.
-pub(super) fn checks_held_lock(body: &Body) -> bool {
-    body.insns.iter().enumerate().any(|(i, insn)| {
-        let Insn::Invoke { method, .. } = insn else { return false };
-        let asks = match method.name.as_str() {
-            "holdsLock" => method.class.as_str() == "java.lang.Thread",
-            "isHeldByCurrentThread" | "isWriteLockedByCurrentThread" => true,
-            _ => false,
-        };
-        asks && match body.insns.get(i + 1) {
-            Some(Insn::If { kind: IfKind::Zero(Cmp::Ne), target }) => {
-                matches!((*target as usize).checked_sub(1).and_then(|t| body.insns.get(t)), Some(Insn::Athrow))
-            }
-            Some(Insn::Invoke { method: check, .. }) => {
-                matches!(check.name.as_str(), "checkState" | "checkArgument" | "verify")
-                    && check.descriptor.as_str().starts_with("(Z")
-            }
-            _ => false,
-        }
-    })
-}
-
 /// By method: whether it is one of `marked` or calls one, at any depth, through callers
 /// that pass `through`.
 fn with_callers(callers: &[Vec<usize>], marked: &[bool], through: impl Fn(usize) -> bool) -> Vec<bool> {

@@ -29,9 +29,10 @@ pub struct MethodEntry {
     pub facts: MethodFacts,
     /// False for methods that get the empty summary without analysis (4.3).
     pub analysed: bool,
-    /// Whether its name or its own check says its callers hold a lock, and its own code takes
-    /// none (it is not synchronized, enters no monitor, calls no `lock()`,
-    /// `lockInterruptibly()` or `tryLock()`): see [`super::races::contributes_to_pool`].
+    /// Whether its name or its own check (`CallGraph::requires_held_lock`) says its callers
+    /// hold a lock, and its own code takes none (it is not synchronized, enters no monitor,
+    /// calls no `lock()`, `lockInterruptibly()` or `tryLock()`): see
+    /// [`super::races::contributes_to_pool`].
     pub callers_hold_lock: bool,
 }
 
@@ -87,7 +88,11 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         .enumerate()
         .flat_map(|(ci, class)| class.iter().enumerate().filter(|(_, b)| b.is_some()).map(move |(mi, _)| (ci, mi)))
         .collect();
-    let methods: Vec<MethodEntry> = slots
+    // Not synchronized, no monitor entered, no `lock()`, `lockInterruptibly()` or `tryLock()`.
+    let takes_no_lock = |ci: usize, mi: usize| {
+        inputs.classes[ci].methods[mi].header.flags & ACC_SYNCHRONIZED == 0 && !bodies[ci][mi].as_ref().is_some_and(takes_a_lock)
+    };
+    let mut methods: Vec<MethodEntry> = slots
         .par_iter()
         .map(|&(ci, mi)| {
             let class = &inputs.classes[ci];
@@ -97,10 +102,10 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
             // Lambda bodies are analysed for the handoffs that run them (never reported themselves).
             let lambda = inputs.extensions.thread_handoffs && m.header.name.as_str().starts_with("lambda$");
             let analysed = (lambda || !is_synthetic_name(m.header.name)) && !facts.assumed_thread_safe;
-            let body = bodies[ci][mi].as_ref();
-            let callers_hold_lock = m.header.flags & ACC_SYNCHRONIZED == 0
-                && (super::races::names_lock_held_by_caller(m.header.name.as_str()) || body.is_some_and(checks_held_lock))
-                && !body.is_some_and(takes_a_lock);
+            // Only the few methods so named have their bodies looked at (those that check they
+            // hold a lock are known from the call graph).
+            let callers_hold_lock =
+                super::races::names_lock_held_by_caller(m.header.name.as_str()) && takes_no_lock(ci, mi);
             MethodEntry { class: ci, index: mi, mref, facts, analysed, callers_hold_lock }
         })
         .collect();
@@ -157,6 +162,11 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         extensions: inputs.extensions,
     }
     .build();
+    for (e, &requires) in methods.iter_mut().zip(&graph.requires_held_lock) {
+        if requires && !e.callers_hold_lock {
+            e.callers_hold_lock = takes_no_lock(e.class, e.index);
+        }
+    }
 
     phase(start, "call graph");
     // The bottom-up order (serial) and the demand with the facts of what it needs do not

@@ -120,8 +120,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             if cf.returns_read_lock {
                 st.attrs.set(&ret, Some(Attr::ReadLockHandle));
             }
-            // An iterator's next element: one of the elements of the collection the iterator
-            // stands for (a view, see `container_call`).
+            // An iterator's next element (the one element lookup that is no container access):
+            // one of the elements of the collection the iterator stands for (a view, see
+            // `container_call`).
             if cf.returns_value && returned.is_none() && !is_static {
                 if let Some(Expr::Path(iterated)) = args.first() {
                     returned = iterated.with(Step::Array).map(Expr::Path);
