@@ -182,10 +182,30 @@ fn only_ever(table: &ClassTable, stores: Vec<(FieldRef, bool)>) -> FxHashSet<(Sy
     all.into_iter().filter_map(|(k, marked)| marked.then_some(k)).collect()
 }
 
+fn address<T>(r: &T) -> usize {
+    r as *const T as usize
+}
+
+impl Facts {
+    /// The facts of callee `m`, when `m` is an interned reference (as instructions hold) that
+    /// the bodies call: found by its address, without hashing its names. Another copy of the
+    /// same reference finds none; the caller then works the facts out.
+    pub fn call(&self, m: &MethodRef) -> Option<&CallFacts> {
+        self.calls.get(&address(m))
+    }
+
+    /// Like [`Facts::call`], for a field an instruction names.
+    pub fn field(&self, f: &FieldRef) -> Option<&FieldFacts> {
+        self.fields.get(&address(f))
+    }
+}
+
 /// The facts of every callee and field referenced by the given bodies.
 pub struct Facts {
-    pub calls: FxHashMap<MethodRef, CallFacts>,
-    pub fields: FxHashMap<FieldRef, FieldFacts>,
+    /// By the address of the interned reference the instructions hold (see [`Facts::call`]).
+    calls: FxHashMap<usize, CallFacts>,
+    /// By the address of the interned reference (see [`Facts::field`]).
+    fields: FxHashMap<usize, FieldFacts>,
     /// Safety of fields by (declaring class, name), for steps of substituted paths: safe
     /// when any reference to the field is (a step does not keep the class it was named through).
     pub safe_steps: FxHashMap<(Sym, Sym), bool>,
@@ -294,17 +314,18 @@ pub fn collect<'a>(
     executor_fields.retain(|_, kind| *kind != ExecutorKind::Pool);
     let read_lock_fields = only_ever(table, refs.field_stores);
     let synchronized_views = only_ever(table, refs.collection_stores);
-    let methods: Vec<MethodRef> = methods.into_iter().map(|m| *m.0).collect();
-    let fields: Vec<FieldRef> = fields.into_iter().map(|f| *f.0).collect();
-    let calls = methods.par_iter().map(|m| (*m, call_facts(table, ignore, m, ext))).collect();
-    let field_facts: Vec<(FieldRef, FieldFacts)> = fields.par_iter().map(|f| (*f, field_facts(table, f))).collect();
+    let methods: Vec<&'static MethodRef> = methods.into_iter().map(|m| m.0).collect();
+    let fields: Vec<&'static FieldRef> = fields.into_iter().map(|f| f.0).collect();
+    let calls = methods.par_iter().map(|&m| (address(m), call_facts(table, ignore, m, ext))).collect();
+    let field_facts: Vec<(&FieldRef, FieldFacts)> = fields.par_iter().map(|&f| (f, field_facts(table, f))).collect();
     // References through different classes (a `@ThreadConfined` subclass and its superclass)
     // share a step: joined, so the answer does not depend on the sets' iteration order.
     let mut safe_steps: FxHashMap<(Sym, Sym), bool> = FxHashMap::default();
     for (f, ff) in &field_facts {
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
-    Facts { calls, fields: field_facts.into_iter().collect(), safe_steps, handed_classes: FxHashMap::default(), handler_fields, executor_fields, synchronized_views, read_lock_fields, init_only_statics: FxHashSet::default() }
+    let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), handler_fields, executor_fields, synchronized_views, read_lock_fields, init_only_statics: FxHashSet::default() }
 }
 
 #[cfg(test)]
@@ -328,6 +349,25 @@ mod tests {
             methods: Vec::new(),
             source_file: None,
         })
+    }
+
+    /// Facts are found by the address of the interned reference the instructions hold; a
+    /// copy of it finds none (the interpreter then works them out itself).
+    #[test]
+    fn facts_are_found_by_the_interned_reference() {
+        let mut table = ClassTable::new();
+        table.insert(class("p.C", Some("java.lang.Object"), &[], &[Sym::new("f")]), Origin::Analysed);
+        table.freeze();
+        let (c, descriptor) = (Sym::new("p.C"), Sym::new("I"));
+        let m = crate::interned::method_ref(MethodRef { class: c, name: Sym::new("m"), descriptor: Sym::new("()V") });
+        let f = crate::interned::field_ref(FieldRef { class: c, name: Sym::new("f"), descriptor });
+        let insns = vec![Insn::Invoke { kind: InvokeKind::Static, method: m }, Insn::GetField(f)];
+        let bodies = vec![Body { lines: vec![0; insns.len()], insns, max_locals: 1, handlers: Vec::new() }];
+        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, bodies.par_iter());
+        assert_eq!(facts.call(m).map(|cf| cf.resolved), Some(*m));
+        assert_eq!(facts.field(f).map(|ff| ff.declaring), Some(c));
+        let (m_copy, f_copy) = (*m, *f);
+        assert!(facts.call(&m_copy).is_none() && facts.field(&f_copy).is_none());
     }
 
     /// A field of a plain class read through a `@ThreadConfined` subclass and through the

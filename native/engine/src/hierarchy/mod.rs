@@ -37,8 +37,16 @@ pub struct ClassTable {
     /// Classes whose closure carries no annotation anywhere (class or method):
     /// annotation lookups on them answer at once.
     unannotated: crate::fxhash::FxHashSet<Sym>,
+    /// The place of each method in its class's header, for classes with more methods than a
+    /// short scan reads at once; filled by [`ClassTable::freeze`]. Calls are resolved up
+    /// superclass chains, and framework classes have hundreds of methods.
+    method_places: FxHashMap<Sym, FxHashMap<(Sym, Sym), u32>>,
     object: Sym,
 }
+
+/// Classes with more methods than this get an index of their methods (see
+/// [`ClassTable::method`]).
+const SCANNED_METHODS: usize = 8;
 
 /// What kind of hit rule L1 found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,7 +58,7 @@ pub enum L1Hit {
 
 impl ClassTable {
     pub fn new() -> ClassTable {
-        let mut t = ClassTable { classes: FxHashMap::default(), closures: FxHashMap::default(), unannotated: Default::default(), object: Sym::new("java.lang.Object") };
+        let mut t = ClassTable { classes: FxHashMap::default(), closures: FxHashMap::default(), unannotated: Default::default(), method_places: FxHashMap::default(), object: Sym::new("java.lang.Object") };
         for header in jdk::bundled_headers() {
             t.classes.insert(header.name, (Arc::new(header), Origin::Context));
         }
@@ -122,6 +130,35 @@ impl ClassTable {
             .map(|(n, _)| *n)
             .collect();
         self.closures = closures;
+        self.method_places = self
+            .classes
+            .par_iter()
+            .filter(|(_, (h, _))| h.methods.len() > SCANNED_METHODS)
+            .map(|(name, (h, _))| {
+                let mut places = FxHashMap::with_capacity_and_hasher(h.methods.len(), Default::default());
+                // The first of two same-named methods wins, as a scan finds it.
+                for (i, m) in h.methods.iter().enumerate().rev() {
+                    places.insert((m.name, m.descriptor), i as u32);
+                }
+                (*name, places)
+            })
+            .collect();
+    }
+
+    /// Method `name` `descriptor` of class `h` (a header of this table), as
+    /// [`ClassHeader::method`] finds it.
+    pub fn method<'h>(&self, h: &'h ClassHeader, name: Sym, descriptor: Sym) -> Option<&'h MethodHeader> {
+        if h.methods.len() <= SCANNED_METHODS {
+            return h.method(name, descriptor);
+        }
+        match self.method_places.get(&h.name) {
+            // Checked: `h` may be another header of the same name than the one indexed.
+            Some(places) => match places.get(&(name, descriptor)).and_then(|&i| h.methods.get(i as usize)) {
+                Some(m) if m.name == name && m.descriptor == descriptor => Some(m),
+                _ => h.method(name, descriptor),
+            },
+            None => h.method(name, descriptor),
+        }
     }
 
     /// Visits `class` and all its supertypes depth-first, pre-order, in declaration
@@ -190,7 +227,7 @@ impl ClassTable {
     /// then superinterfaces for a default method; `None` keeps the named class.
     pub fn resolve_method(&self, m: &MethodRef) -> Option<MethodRef> {
         let concrete = |h: &ClassHeader| {
-            h.method(m.name, m.descriptor).filter(|mh| mh.flags & ACC_ABSTRACT == 0).map(|_| MethodRef {
+            self.method(h, m.name, m.descriptor).filter(|mh| mh.flags & ACC_ABSTRACT == 0).map(|_| MethodRef {
                 class: h.name,
                 name: m.name,
                 descriptor: m.descriptor,
@@ -260,7 +297,7 @@ impl ClassTable {
             }
             open == 0
         };
-        if let Some(h) = self.get(m.class).and_then(|h| h.method(m.name, m.descriptor)) {
+        if let Some(h) = self.get(m.class).and_then(|h| self.method(h, m.name, m.descriptor)) {
             for (k, pred) in preds.iter().enumerate() {
                 if h.annotations.iter().any(|a| pred(a)) && hit(&mut hits, k, L1Hit::Direct) {
                     return hits;
@@ -365,5 +402,50 @@ mod tests {
         let alone: Vec<Option<L1Hit>> =
             [&ui as &dyn Fn(&Annotation) -> bool, &confined, &worker, &safe, &missing].iter().map(|p| table.lookup_l1(&run, *p)).collect();
         assert_eq!(each.to_vec(), alone);
+    }
+
+    /// A class with more methods than a scan reads gets an index: calls resolve as by the
+    /// scan (the first of a name and descriptor, abstract ones skipped for the superclass's),
+    /// before and after `freeze` builds it.
+    #[test]
+    fn indexed_methods_resolve_as_a_scan_finds_them() {
+        let method = |name: &str, flags: u16| MethodHeader {
+            name: Sym::new(name),
+            descriptor: Sym::new("()V"),
+            flags,
+            annotations: Vec::new(),
+            param_inject_prop: false,
+        };
+        let mut base = (*class("p.Base", Some("java.lang.Object"), &[], &[])).clone();
+        base.methods.push(method("m3", 0));
+        let mut big = (*class("p.Big", Some("p.Base"), &[], &[])).clone();
+        big.methods.extend((0..3 * SCANNED_METHODS).map(|i| method(&format!("m{i}"), if i == 3 { ACC_ABSTRACT } else { 0 })));
+        big.methods.push(method("m5", ACC_STATIC));
+        let mut table = ClassTable::new();
+        table.insert(Arc::new(base), Origin::Analysed);
+        table.insert(Arc::new(big), Origin::Analysed);
+        let resolve = |table: &ClassTable, name: &str| {
+            let m = MethodRef { class: Sym::new("p.Big"), name: Sym::new(name), descriptor: Sym::new("()V") };
+            let found = table.resolve_method(&m).map(|r| r.class.as_str());
+            let h = table.get(m.class).unwrap();
+            (found, table.method(h, m.name, m.descriptor).map(|mh| mh.flags))
+        };
+        let names = ["m0", "m3", "m5", "m23", "run", "missing"];
+        let scanned: Vec<_> = names.iter().map(|n| resolve(&table, n)).collect();
+        table.freeze();
+        assert!(table.method_places.contains_key(&Sym::new("p.Big")) && !table.method_places.contains_key(&Sym::new("p.Base")));
+        let indexed: Vec<_> = names.iter().map(|n| resolve(&table, n)).collect();
+        assert_eq!(indexed, scanned);
+        assert_eq!(
+            indexed,
+            [
+                (Some("p.Big"), Some(0)),
+                (Some("p.Base"), Some(ACC_ABSTRACT)),
+                (Some("p.Big"), Some(0)),
+                (Some("p.Big"), Some(0)),
+                (Some("p.Big"), Some(0)),
+                (None, None)
+            ]
+        );
     }
 }

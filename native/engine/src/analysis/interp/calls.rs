@@ -42,7 +42,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
         }
         let computed;
-        let cf: &CallFacts = match self.env.facts.calls.get(named) {
+        let cf: &CallFacts = match self.env.facts.call(named) {
             Some(f) => f,
             None => {
                 computed = facts::call_facts(self.env.table, self.env.ignore_classes, named, self.env.extensions);
@@ -176,7 +176,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                     return false;
                 }
                 self.inline_depth += 1;
-                self.invoke(st, *kind, target);
+                // The interned reference, whose facts are found by address.
+                self.invoke(st, *kind, interned::method_ref(*target));
                 self.inline_depth -= 1;
             }
         }

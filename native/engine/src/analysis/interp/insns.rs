@@ -267,7 +267,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     pub(super) fn declaring(&self, f: &FieldRef) -> Sym {
-        match self.env.facts.fields.get(f) {
+        match self.env.facts.field(f) {
             Some(ff) => ff.declaring,
             None => self.env.table.resolve_field(f.class, f.name),
         }

@@ -205,7 +205,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
     let mut exits_after = vec![false; body.insns.len()];
     for (i, insn) in body.insns.iter().enumerate() {
         if let Insn::Invoke { method, .. } = insn {
-            exits_after[i] = match env.facts.calls.get(method) {
+            exits_after[i] = match env.facts.call(method) {
                 Some(f) => f.exits,
                 None => models::is_exit_call(env.table, method),
             };
@@ -376,7 +376,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// would otherwise run its `finally` unlocked, on a path where `unlock()` itself throws.
     fn acquires_lock(&self, insn: &Insn) -> bool {
         let Insn::Invoke { method, .. } = insn else { return false };
-        let lock = match self.env.facts.calls.get(*method) {
+        let lock = match self.env.facts.call(method) {
             Some(cf) => cf.lock,
             None => models::lock_effect(self.env.table, method, self.env.extensions),
         };
