@@ -42,7 +42,9 @@ impl Encoder {
         out
     }
 
-    fn key(&self, k: &AccessKey) -> EncodedKey {
+    /// Key `k`, whose path and lock path have indexes `path` and `lock_path` (-1: none) in
+    /// the table of paths.
+    fn key(&self, k: &AccessKey, path: i64, lock_path: i64) -> EncodedKey {
         let (kind, callee) = match &k.kind {
             AccessKind::Read(_) => (0, -1),
             AccessKind::Write(_) => (1, -1),
@@ -50,8 +52,7 @@ impl Encoder {
             AccessKind::ContainerWrite(_, c) => (3, self.methods[c] as i64),
             AccessKind::InterfaceCall(_, c) => (4, self.methods[c] as i64),
         };
-        let lock_path = k.lock_on.map(|l| self.path(l.path()));
-        (kind, self.path(k.kind.path()), callee, access_threads_code(k), k.lock as u8, own_code(k.own_pre), lock_path)
+        (kind, path, callee, access_threads_code(k), k.lock as u8, own_code(k.own_pre), lock_path)
     }
 
     /// The entry of the trace whose first node is `nodes[place]` (-1: no trace). Entries are
@@ -204,10 +205,23 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         call_ids: FxHashMap::default(),
         node_ids: vec![UNNUMBERED; symbols.nodes.len()],
     };
+    // The keys' paths in a table sorted by content; keys refer to them by index, so they
+    // sort as numbers, in the order of their content.
+    let key_paths: Vec<(Vec<i64>, Option<Vec<i64>>)> =
+        symbols.keys.iter().map(|k| (enc.path(k.kind.path()), k.lock_on.map(|l| enc.path(l.path())))).collect();
+    let mut paths: Vec<Vec<i64>> = key_paths.iter().flat_map(|(p, lock)| std::iter::once(p).chain(lock)).cloned().collect();
+    paths.sort_unstable();
+    paths.dedup();
+    let index_of = |path: &Vec<i64>| paths.binary_search(path).expect("every key's path is in the table") as i64;
     // Keys in content order (equal keys that were not shared get one entry), so their
-    // indexes do not depend on addresses; paths likewise.
-    let mut keyed: Vec<(EncodedKey, u32)> =
-        symbols.keys.iter().enumerate().map(|(slot, k)| (enc.key(k), slot as u32)).collect();
+    // indexes do not depend on addresses.
+    let mut keyed: Vec<(EncodedKey, u32)> = symbols
+        .keys
+        .iter()
+        .zip(&key_paths)
+        .enumerate()
+        .map(|(slot, (k, (path, lock)))| (enc.key(k, index_of(path), lock.as_ref().map_or(-1, index_of)), slot as u32))
+        .collect();
     keyed.sort_unstable();
     let mut keys: Vec<EncodedKey> = Vec::new();
     let mut index_of_slot = vec![0u32; keyed.len()];
@@ -217,9 +231,6 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         }
         index_of_slot[slot as usize] = keys.len() as u32 - 1;
     }
-    let mut paths: Vec<Vec<i64>> = keys.iter().flat_map(|k| std::iter::once(&k.1).chain(k.6.as_ref())).cloned().collect();
-    paths.sort_unstable();
-    paths.dedup();
     let mut slots = symbols.access_slots.iter();
     let encoded: Vec<(Vec<Vec<i64>>, Vec<(u32, u32, i64)>)> = summaries
         .iter()
@@ -271,7 +282,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
             enc.calls.iter().map(|c| c.1).collect(),
             enc.calls.iter().map(|c| c.2).collect(),
         ),
-        keys: KeyColumns::store(&keys, &paths),
+        keys: KeyColumns::store(&keys),
         paths,
         summaries: out_summaries,
     }

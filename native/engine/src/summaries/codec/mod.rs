@@ -13,8 +13,9 @@ pub use decode::Decoder;
 pub use encode::encode;
 
 /// An access key, `(kind, path, callee, thread, lock, own, lock's path)`, as stored in
-/// [`KeyColumns`].
-type EncodedKey = (u8, Vec<i64>, i64, u8, u8, i64, Option<Vec<i64>>);
+/// [`KeyColumns`]: the paths by their index in [`Encoded::paths`] (-1: no lock path), so
+/// keys order as by content, the paths' table being sorted by content.
+type EncodedKey = (u8, i64, i64, u8, u8, i64, i64);
 /// An access, `[key, line, trace]`; `key` is the distance from the previous access's key
 /// (accesses are sorted by key): small, repeating numbers, which compress well.
 type EncodedAccesses = (Vec<u32>, Vec<u32>, Vec<i64>);
@@ -66,21 +67,19 @@ impl KeyColumns {
         self.kinds.len()
     }
 
-    /// Stores keys sorted by content, with their paths' indexes in `paths`.
-    fn store(keys: &[EncodedKey], paths: &[Vec<i64>]) -> KeyColumns {
+    /// Stores keys sorted by content.
+    fn store(keys: &[EncodedKey]) -> KeyColumns {
         let mut out = KeyColumns::default();
         let mut previous = 0i64;
-        let index_of = |path: &Vec<i64>| paths.binary_search(path).expect("every key's path is in the table") as i64;
-        for (kind, path, callee, thread, lock, own, lock_path) in keys {
-            let index = index_of(path);
-            out.kinds.push(*kind);
+        for &(kind, index, callee, thread, lock, own, lock_path) in keys {
+            out.kinds.push(kind);
             out.path_steps.push(index - previous);
             previous = index;
-            out.callees.push(*callee);
-            out.threads.push(*thread);
-            out.locks.push(*lock);
-            out.owns.push(*own);
-            out.lock_paths.push(lock_path.as_ref().map_or(-1, index_of));
+            out.callees.push(callee);
+            out.threads.push(thread);
+            out.locks.push(lock);
+            out.owns.push(own);
+            out.lock_paths.push(lock_path);
         }
         out
     }
