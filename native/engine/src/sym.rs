@@ -63,6 +63,12 @@ impl Sym {
         Sym(leaked)
     }
 
+    /// The symbol's identity as a number (one per content, see [`Sym::new`]), for lookups
+    /// that need not read the symbol. It changes from run to run: never an order.
+    pub fn address(self) -> usize {
+        self.0 as *const Interned as usize
+    }
+
     pub fn as_str(self) -> &'static str {
         &self.0.text
     }

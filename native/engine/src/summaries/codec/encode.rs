@@ -1,6 +1,7 @@
 //! Encoding a chunk's summaries: the symbols, methods, fields, trace nodes and access keys
 //! they use gathered into tables sorted by content, and each summary as indexes into them.
 
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use crate::classfile::model::MethodRef;
@@ -9,12 +10,31 @@ use crate::sym::Sym;
 
 use super::*;
 
+/// A symbol hashed and compared by its address: the sets and maps of the encoding are only
+/// looked up (their order comes from sorting by content), so a lookup need not read the symbol.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct ById(Sym);
+
+impl Hash for ById {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.0.address())
+    }
+}
+
+fn method_id(m: &MethodRef) -> [ById; 3] {
+    [ById(m.class), ById(m.name), ById(m.descriptor)]
+}
+
+fn field_id(class: Sym, name: Sym) -> [ById; 2] {
+    [ById(class), ById(name)]
+}
+
 /// Index lookups go through hash maps on symbol addresses; the tables' order (and so
 /// the indexes) comes from the sorted, content-ordered sets they were built from.
 struct Encoder {
-    strings: FxHashMap<Sym, u32>,
-    methods: FxHashMap<MethodRef, u32>,
-    fields: FxHashMap<(Sym, Sym), u32>,
+    strings: FxHashMap<ById, u32>,
+    methods: FxHashMap<[ById; 3], u32>,
+    fields: FxHashMap<[ById; 2], u32>,
     calls: Vec<(u32, u32, i64)>,
     call_ids: FxHashMap<(u32, u32, i64), i64>,
     /// The entry of each trace node [`Symbols`] met, by its place there (`UNNUMBERED` until
@@ -28,14 +48,14 @@ impl Encoder {
         match p.base {
             Base::This => out.extend([0, 0]),
             Base::Param(i) => out.extend([1, i as i64]),
-            Base::Static(c) => out.extend([2, self.strings[&c] as i64]),
+            Base::Static(c) => out.extend([2, self.strings[&ById(c)] as i64]),
             // Never in summaries (filtered at creation); kept total for safety.
             Base::Local(i) => out.extend([3, i as i64]),
             Base::Temp(i) => out.extend([4, i as i64]),
         }
         for s in p.steps.iter() {
             out.push(match s {
-                Step::Field { class, name } => self.fields[&(*class, *name)] as i64,
+                Step::Field { class, name } => self.fields[&field_id(*class, *name)] as i64,
                 Step::Array => -1,
             });
         }
@@ -48,9 +68,9 @@ impl Encoder {
         let (kind, callee) = match &k.kind {
             AccessKind::Read(_) => (0, -1),
             AccessKind::Write(_) => (1, -1),
-            AccessKind::ContainerRead(_, c) => (2, self.methods[c] as i64),
-            AccessKind::ContainerWrite(_, c) => (3, self.methods[c] as i64),
-            AccessKind::InterfaceCall(_, c) => (4, self.methods[c] as i64),
+            AccessKind::ContainerRead(_, c) => (2, self.methods[&method_id(c)] as i64),
+            AccessKind::ContainerWrite(_, c) => (3, self.methods[&method_id(c)] as i64),
+            AccessKind::InterfaceCall(_, c) => (4, self.methods[&method_id(c)] as i64),
         };
         (kind, path, callee, access_threads_code(k), k.lock as u8, own_code(k.own_pre), lock_path)
     }
@@ -68,7 +88,7 @@ impl Encoder {
         let (callee, line, next) = nodes[place as usize];
         let next = self.trace(nodes, next);
         // Structurally equal nodes share one entry, whatever their addresses.
-        let key = (self.methods[&callee], line, next);
+        let key = (self.methods[&method_id(&callee)], line, next);
         let id = match self.call_ids.get(&key) {
             Some(id) => *id,
             None => {
@@ -83,15 +103,15 @@ impl Encoder {
     }
 }
 
-fn collect_symbols(p: &Path, strings: &mut FxHashSet<Sym>, fields: &mut FxHashSet<(Sym, Sym)>) {
+fn collect_symbols(p: &Path, strings: &mut FxHashSet<ById>, fields: &mut FxHashSet<[ById; 2]>) {
     if let Base::Static(c) = p.base {
-        strings.insert(c);
+        strings.insert(ById(c));
     }
     for s in p.steps.iter() {
         if let Step::Field { class, name } = s {
-            strings.insert(*class);
-            strings.insert(*name);
-            fields.insert((*class, *name));
+            strings.insert(ById(*class));
+            strings.insert(ById(*name));
+            fields.insert(field_id(*class, *name));
         }
     }
 }
@@ -99,9 +119,9 @@ fn collect_symbols(p: &Path, strings: &mut FxHashSet<Sym>, fields: &mut FxHashSe
 /// Symbols, methods, fields and access keys referred to by summaries.
 #[derive(Default)]
 struct Symbols<'s> {
-    strings: FxHashSet<Sym>,
-    methods: FxHashSet<MethodRef>,
-    fields: FxHashSet<(Sym, Sym)>,
+    strings: FxHashSet<ById>,
+    methods: FxHashSet<[ById; 3]>,
+    fields: FxHashSet<[ById; 2]>,
     /// Access keys in the order first met, and the place of each in that list by its
     /// address: the analysis shares equal keys, so most are met many times and looked at once.
     keys: Vec<&'s AccessKey>,
@@ -124,10 +144,8 @@ const UNNUMBERED: i64 = -2;
 
 impl<'s> Symbols<'s> {
     fn method(&mut self, m: &MethodRef) {
-        self.strings.insert(m.class);
-        self.strings.insert(m.name);
-        self.strings.insert(m.descriptor);
-        self.methods.insert(*m);
+        self.strings.extend(method_id(m));
+        self.methods.insert(method_id(m));
     }
 
     /// The place of the trace's first node in `nodes` (-1: no trace). A node met before is
@@ -191,16 +209,17 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
     let symbols = summaries
         .iter()
         .fold(Symbols::default(), |acc, (m, s)| acc.summary(m, s));
-    let mut strings: Vec<Sym> = symbols.strings.into_iter().collect();
-    let mut methods: Vec<MethodRef> = symbols.methods.into_iter().collect();
-    let mut fields: Vec<(Sym, Sym)> = symbols.fields.into_iter().collect();
+    let mut strings: Vec<Sym> = symbols.strings.into_iter().map(|s| s.0).collect();
+    let mut methods: Vec<MethodRef> =
+        symbols.methods.into_iter().map(|[class, name, descriptor]| MethodRef { class: class.0, name: name.0, descriptor: descriptor.0 }).collect();
+    let mut fields: Vec<(Sym, Sym)> = symbols.fields.into_iter().map(|[class, name]| (class.0, name.0)).collect();
     strings.sort_unstable();
     methods.sort_unstable();
     fields.sort_unstable();
     let mut enc = Encoder {
-        strings: strings.iter().enumerate().map(|(i, s)| (*s, i as u32)).collect(),
-        methods: methods.iter().enumerate().map(|(i, m)| (*m, i as u32)).collect(),
-        fields: fields.iter().enumerate().map(|(i, f)| (*f, i as u32)).collect(),
+        strings: strings.iter().enumerate().map(|(i, s)| (ById(*s), i as u32)).collect(),
+        methods: methods.iter().enumerate().map(|(i, m)| (method_id(m), i as u32)).collect(),
+        fields: fields.iter().enumerate().map(|(i, (c, n))| (field_id(*c, *n), i as u32)).collect(),
         calls: Vec::new(),
         call_ids: FxHashMap::default(),
         node_ids: vec![UNNUMBERED; symbols.nodes.len()],
@@ -259,7 +278,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         }
         let accesses = columns;
         out_summaries.push((
-            enc.methods[m],
+            enc.methods[&method_id(m)],
             threads_code(s.threads),
             s.locks,
             s.releases,
@@ -275,8 +294,8 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
     }
     Encoded {
         strings: strings.iter().map(|s| s.to_string()).collect(),
-        methods: methods.iter().map(|m| [enc.strings[&m.class], enc.strings[&m.name], enc.strings[&m.descriptor]]).collect(),
-        fields: fields.iter().map(|(c, n)| [enc.strings[c], enc.strings[n]]).collect(),
+        methods: methods.iter().map(|m| method_id(m).map(|s| enc.strings[&s])).collect(),
+        fields: fields.iter().map(|(c, n)| field_id(*c, *n).map(|s| enc.strings[&s])).collect(),
         calls: (
             enc.calls.iter().map(|c| c.0).collect(),
             enc.calls.iter().map(|c| c.1).collect(),
