@@ -40,13 +40,20 @@ pub struct ClassTable {
     /// The place of each method in its class's header, for classes with more methods than a
     /// short scan reads at once; filled by [`ClassTable::freeze`]. Calls are resolved up
     /// superclass chains, and framework classes have hundreds of methods.
-    method_places: FxHashMap<Sym, FxHashMap<(Sym, Sym), u32>>,
+    method_places: FxHashMap<Sym, MethodPlaces>,
     object: Sym,
 }
 
 /// Classes with more methods than this get an index of their methods (see
 /// [`ClassTable::method`]).
 const SCANNED_METHODS: usize = 8;
+
+/// The index of one header's methods: by name and descriptor, the first such method's place.
+struct MethodPlaces {
+    /// The address of the header indexed: another header of the same name is scanned.
+    header: usize,
+    places: FxHashMap<(Sym, Sym), u32>,
+}
 
 /// What kind of hit rule L1 found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,7 +147,7 @@ impl ClassTable {
                 for (i, m) in h.methods.iter().enumerate().rev() {
                     places.insert((m.name, m.descriptor), i as u32);
                 }
-                (*name, places)
+                (*name, MethodPlaces { header: Arc::as_ptr(h) as usize, places })
             })
             .collect();
     }
@@ -152,12 +159,11 @@ impl ClassTable {
             return h.method(name, descriptor);
         }
         match self.method_places.get(&h.name) {
-            // Checked: `h` may be another header of the same name than the one indexed.
-            Some(places) => match places.get(&(name, descriptor)).and_then(|&i| h.methods.get(i as usize)) {
-                Some(m) if m.name == name && m.descriptor == descriptor => Some(m),
-                _ => h.method(name, descriptor),
-            },
-            None => h.method(name, descriptor),
+            // The index of this very header answers, a method it lacks included.
+            Some(index) if index.header == h as *const ClassHeader as usize => {
+                index.places.get(&(name, descriptor)).map(|&i| &h.methods[i as usize])
+            }
+            _ => h.method(name, descriptor),
         }
     }
 
