@@ -17,6 +17,26 @@ use super::Interp;
 /// What local slots stand for.
 pub(super) type Aliases = SlotMap<Expr>;
 
+/// Aliases after a control-flow merge: what both sides agree on and, for a slot that is a
+/// field path on one side and a longer path below it on the other, the shorter one. That is
+/// how a local walking a structure (`for (n = head; n != null; n = n.next)`) stays on it: on
+/// the first pass the slot is the shorter path exactly, so what is reached through it is
+/// reached through that path then (and is reachable from it on later passes).
+pub(super) fn join_aliases(a: &Aliases, b: &Aliases) -> Aliases {
+    let mut joined = a.join(b);
+    for (slot, x) in a.entries() {
+        let (Some(y), Expr::Path(px)) = (b.get(*slot), x) else { continue };
+        let Expr::Path(py) = y else { continue };
+        let below = |long: &Path, short: &Path| long.base == short.base && long.steps.starts_with(&short.steps);
+        if px != py && below(px, py) {
+            joined.set(*slot, Some(y.clone()));
+        } else if px != py && below(py, px) {
+            joined.set(*slot, Some(x.clone()));
+        }
+    }
+    joined
+}
+
 /// `lhs` was assigned: aliases of it or of anything below it are stale.
 fn invalidate(aliases: &mut Aliases, lhs: &Path) {
     let below = |p: &Path| p.base == lhs.base && p.steps.starts_with(&lhs.steps);

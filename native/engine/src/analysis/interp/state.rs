@@ -159,6 +159,10 @@ impl<T: Clone + PartialEq> SlotMap<T> {
         self.slots.is_empty()
     }
 
+    pub(super) fn entries(&self) -> &[(u16, T)] {
+        &self.slots
+    }
+
     /// Replaces each value by what `f` makes of it (`None`: the slot has no value).
     pub(super) fn update(&mut self, f: impl Fn(&T) -> Option<T>) {
         self.slots = self.slots.iter().filter_map(|(s, v)| f(v).map(|v| (*s, v))).collect();
@@ -289,7 +293,7 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool, alternatives: b
         stack,
         // Escaped on either branch: escaped after the join.
         escaped: a.escaped.merge(&b.escaped, |x, y| Some(x.join(y)), true),
-        aliases: a.aliases.join(&b.aliases),
+        aliases: super::aliases::join_aliases(&a.aliases, &b.aliases),
         allocated: a.allocated.join(&b.allocated),
         holders: a.holders.join(&b.holders),
     }
