@@ -11,7 +11,7 @@ use crate::interned;
 
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
-use super::super::models::{in_read_mode, LockEffect, ThreadEffect};
+use super::super::models::{in_read_mode, ContainerAccess, LockEffect, ThreadEffect};
 use super::locks::{acquire, apply_lock_effect, apply_lock_thread, lock_identity, protects, release};
 use super::ownership::{escape_value, keep_arguments, own, own_e, Holders};
 use super::state::*;
@@ -65,6 +65,12 @@ impl<'a, 'e> Interp<'a, 'e> {
         self.argument_accesses(st, cf, &args);
         // 2. ownership sources
         if cf.ownership_source {
+            // A pool's `acquire` hands out an owned object and takes it out of the pool: a
+            // write of the pool too (the reference lists it, 6.4, but its ownership model
+            // shadows it). The only ownership source that is also a container write.
+            if let (true, false, Some(ContainerAccess::Write)) = (self.env.extensions.collection_models, is_static, cf.container) {
+                self.container_call(st, cf, ContainerAccess::Write, &args, &ret);
+            }
             st.own.set(&ret, Some(OWNED));
         } else if let Some(access) = cf.container.filter(|_| !is_static) {
             // 3-4. container writes/reads
