@@ -44,3 +44,46 @@ public class FeedActivity extends Activity {
         setTitle(mFeed);
     }
 }
+
+/** Racy: the task reads the activity's query, which the main thread sets after starting it. */
+class SearchActivity extends Activity {
+    String mQuery;
+
+    class Search extends AsyncTask<Void, Void, String> {
+        @Override
+        protected String doInBackground(Void... params) {
+            return "results for " + mQuery;
+        }
+    }
+
+    void search() {
+        new Search().execute(); // expect (default mode): SearchActivity search this.mQuery
+    }
+
+    @Override
+    protected void onPause() {
+        super.onPause();
+        mQuery = null;
+    }
+}
+
+/** Safe: what the task reads is set before it starts and never again. */
+class ReportActivity extends Activity {
+    final String mTitle = "report";
+
+    class Render extends AsyncTask<Void, Void, String> {
+        @Override
+        protected String doInBackground(Void... params) {
+            return mTitle + " rendered";
+        }
+
+        @Override
+        protected void onPostExecute(String page) {
+            setTitle(page);
+        }
+    }
+
+    void render() {
+        new Render().execute();
+    }
+}

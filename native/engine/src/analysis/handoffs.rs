@@ -18,7 +18,8 @@ pub enum HandoffModel {
     /// `new Thread(r)`: the thread will run `r` in the background once started; until then
     /// what `r` captures is not shared.
     ThreadConstructor,
-    /// `Thread.start()`: a `Thread` subclass runs its own `run()` in the background.
+    /// `Thread.start()`: a `Thread` subclass runs its own `run()` in the background; so does
+    /// `AsyncTask.execute(...)` its `doInBackground(...)`.
     ThreadStart,
     /// A stream operation: its function arguments run on many threads at once when the
     /// receiver is a parallel stream, and a stream it returns stays parallel.
@@ -45,6 +46,7 @@ const VIEW_POSTS: &[&str] = &["post", "postDelayed", "postOnAnimation", "postOnA
 const HANDLER_POSTS: &[&str] = &["post", "postDelayed", "postAtTime", "postAtFrontOfQueue"];
 const HANDLER: &str = "android.os.Handler";
 const CONTEXT: &str = "android.content.Context";
+const ASYNC_TASK: &str = "android.os.AsyncTask";
 const CONTEXT_COMPAT: &str = "androidx.core.content.ContextCompat";
 
 pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffModel> {
@@ -63,6 +65,11 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
             HandoffModel::HandlerInit
         }
         "start" if named.descriptor.as_str() == "()V" && is(&["java.lang.Thread"]) => HandoffModel::ThreadStart,
+        // `AsyncTask.execute(runnable)` (static) runs the runnable on the tasks' executor.
+        "execute" if class == ASYNC_TASK && named.descriptor.as_str() == "(Ljava/lang/Runnable;)V" => {
+            HandoffModel::Arguments(Target::Background)
+        }
+        "execute" | "executeOnExecutor" if is(&[ASYNC_TASK]) => HandoffModel::ThreadStart,
         "parallelStream" if is(&["java.util.Collection"]) => HandoffModel::MakesParallel,
         "getLooper" if is(&["android.os.HandlerThread"]) => HandoffModel::WorkerLooper,
         "getMainExecutor" if is(&[CONTEXT, CONTEXT_COMPAT]) => HandoffModel::MainExecutor,
@@ -110,11 +117,15 @@ fn makes_handler_executor(named: &MethodRef) -> bool {
     )
 }
 
-/// The code a `Runnable` or `Callable` object of `class` runs: its `run()` or `call()`.
-/// `java.lang.Thread` itself runs the `Runnable` it was given (modelled at its constructor).
+/// The code a `Runnable` or `Callable` object of `class` runs: its `run()` or `call()`; for
+/// an `AsyncTask`, its `doInBackground(...)`. `java.lang.Thread` itself runs the `Runnable`
+/// it was given (modelled at its constructor).
 pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     if class.as_str() == "java.lang.Thread" {
         return None;
+    }
+    if table.is_subtype_of_any(class, &[ASYNC_TASK]) {
+        return do_in_background(table, class);
     }
     // Interned once: the call graph asks for every class whose methods may pass `this` on.
     static BODIES: once_cell::sync::Lazy<[(Sym, Sym); 2]> = once_cell::sync::Lazy::new(|| {
@@ -122,6 +133,22 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     });
     BODIES.iter().find_map(|&(name, descriptor)| {
         table.resolve_method(&MethodRef { class, name, descriptor }).filter(|r| r.class.as_str() != "java.lang.Thread")
+    })
+}
+
+/// The `doInBackground` an `AsyncTask` subclass runs: the one with the task's own parameter
+/// types, not the bridge javac adds for the erased signature (by name: its types are the
+/// task's type arguments).
+fn do_in_background(table: &ClassTable, class: Sym) -> Option<MethodRef> {
+    table.find_in_supertypes(class, |c| {
+        if c.as_str() == ASYNC_TASK {
+            return None;
+        }
+        let h = table.get(c)?;
+        h.methods
+            .iter()
+            .find(|m| m.name.as_str() == "doInBackground" && m.flags & (ACC_BRIDGE | ACC_ABSTRACT) == 0)
+            .map(|m| MethodRef { class: c, name: m.name, descriptor: m.descriptor })
     })
 }
 
