@@ -87,3 +87,18 @@ class ReportActivity extends Activity {
         new Render().execute();
     }
 }
+
+/** Racy: a runnable given to the static AsyncTask.execute runs in the background. */
+class CounterActivity extends Activity {
+    int mCount;
+
+    void bump() {
+        AsyncTask.execute(() -> mCount++); // expect (default mode): CounterActivity bump this.mCount
+    }
+
+    @Override
+    protected void onResume() {
+        super.onResume();
+        setTitle("count " + mCount); // expect (default mode): CounterActivity onResume this.mCount
+    }
+}

@@ -66,7 +66,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         }
         "start" if named.descriptor.as_str() == "()V" && is(&["java.lang.Thread"]) => HandoffModel::ThreadStart,
         // `AsyncTask.execute(runnable)` (static) runs the runnable on the tasks' executor.
-        "execute" if class == ASYNC_TASK && named.descriptor.as_str() == "(Ljava/lang/Runnable;)V" => {
+        "execute" if named.descriptor.as_str() == "(Ljava/lang/Runnable;)V" && is(&[ASYNC_TASK]) => {
             HandoffModel::Arguments(Target::Background)
         }
         "execute" | "executeOnExecutor" if is(&[ASYNC_TASK]) => HandoffModel::ThreadStart,
