@@ -124,8 +124,8 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     if class.as_str() == "java.lang.Thread" {
         return None;
     }
-    if table.is_subtype_of_any(class, &[ASYNC_TASK]) {
-        return do_in_background(table, class);
+    if let Some(task) = do_in_background(table, class) {
+        return task;
     }
     // Interned once: the call graph asks for every class whose methods may pass `this` on.
     static BODIES: once_cell::sync::Lazy<[(Sym, Sym); 2]> = once_cell::sync::Lazy::new(|| {
@@ -136,20 +136,27 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     })
 }
 
-/// The `doInBackground` an `AsyncTask` subclass runs: the one with the task's own parameter
-/// types, not the bridge javac adds for the erased signature (by name: its types are the
-/// task's type arguments).
-fn do_in_background(table: &ClassTable, class: Sym) -> Option<MethodRef> {
+/// For an `AsyncTask` subclass, the `doInBackground` it runs (`None` inside: none of its own):
+/// the one with the task's own parameter types, not the bridge javac adds for the erased
+/// signature (found by name: its types are the task's type arguments). `None` for any other
+/// class. One walk up the supertypes answers both.
+fn do_in_background(table: &ClassTable, class: Sym) -> Option<Option<MethodRef>> {
+    let mut typed = None;
     table.find_in_supertypes(class, |c| {
         if c.as_str() == ASYNC_TASK {
-            return None;
+            return Some(());
         }
-        let h = table.get(c)?;
-        h.methods
-            .iter()
-            .find(|m| m.name.as_str() == "doInBackground" && m.flags & (ACC_BRIDGE | ACC_ABSTRACT) == 0)
-            .map(|m| MethodRef { class: c, name: m.name, descriptor: m.descriptor })
-    })
+        if typed.is_none() {
+            typed = table.get(c).and_then(|h| {
+                h.methods
+                    .iter()
+                    .find(|m| m.name.as_str() == "doInBackground" && m.flags & (ACC_BRIDGE | ACC_ABSTRACT) == 0)
+                    .map(|m| MethodRef { class: c, name: m.name, descriptor: m.descriptor })
+            });
+        }
+        None
+    })?;
+    Some(typed)
 }
 
 /// What an executor kept in a field runs its tasks on.

@@ -23,24 +23,31 @@ pub(super) type Aliases = SlotMap<Expr>;
 /// the first pass the slot is the shorter path exactly, so what is reached through it is
 /// reached through that path then (and is reachable from it on later passes).
 pub(super) fn join_aliases(a: &Aliases, b: &Aliases) -> Aliases {
-    let mut joined = a.join(b);
+    if a == b {
+        return a.clone();
+    }
+    let mut joined = Aliases::default();
     for (slot, x) in a.entries() {
-        let (Some(y), Expr::Path(px)) = (b.get(*slot), x) else { continue };
-        let Expr::Path(py) = y else { continue };
-        let below = |long: &Path, short: &Path| long.base == short.base && long.steps.starts_with(&short.steps);
-        if px != py && below(px, py) {
-            joined.set(*slot, Some(y.clone()));
-        } else if px != py && below(py, px) {
-            joined.set(*slot, Some(x.clone()));
-        }
+        let Some(y) = b.get(*slot) else { continue };
+        let kept = match (x, y) {
+            _ if x == y => x,
+            (Expr::Path(px), Expr::Path(py)) if is_below(px, py) => y,
+            (Expr::Path(px), Expr::Path(py)) if is_below(py, px) => x,
+            _ => continue,
+        };
+        joined.set(*slot, Some(kept.clone()));
     }
     joined
 }
 
+/// Whether `p` is `prefix` or a path below it.
+fn is_below(p: &Path, prefix: &Path) -> bool {
+    p.base == prefix.base && p.steps.starts_with(&prefix.steps)
+}
+
 /// `lhs` was assigned: aliases of it or of anything below it are stale.
 fn invalidate(aliases: &mut Aliases, lhs: &Path) {
-    let below = |p: &Path| p.base == lhs.base && p.steps.starts_with(&lhs.steps);
-    aliases.retain(|e| !e.paths().iter().chain(e.snapshot_of()).any(below));
+    aliases.retain(|e| !e.paths().iter().chain(e.snapshot_of()).any(|p| is_below(p, lhs)));
 }
 
 impl<'a, 'e> Interp<'a, 'e> {
