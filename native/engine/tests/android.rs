@@ -15,7 +15,8 @@ mod common;
 use std::path::PathBuf;
 
 use common::suite::{run_all, selected_fixtures, SUPPORT_DIR};
-use common::{java_files, javac, workspace_root, TempDir};
+use common::{issue_diff, issue_lines, java_files, javac, workspace_root, TempDir};
+use racer::api::{Options, Request};
 
 const FRAMEWORK_JAR: &str = "android-all-14-robolectric-10818077.jar";
 
@@ -50,4 +51,36 @@ fn android_fixtures() {
         panic!("cannot compile tests/android/{SUPPORT_DIR}: {e}");
     }
     run_all(&dirs, tmp.path(), &[framework, support]);
+}
+
+/// The framework jar analysed on its own reports the same issues whether only what reporting
+/// needs is analysed or, writing summaries as the plugins do, every method: a fact taken from
+/// the code (a field only ever given a synchronized view, a handler or an executor) must not
+/// depend on which methods reporting needs.
+#[test]
+fn framework_demand_driven_analysis_reports_what_the_full_analysis_reports() {
+    let Some(framework) = framework_jar() else {
+        assert!(std::env::var_os("RACER_REQUIRE_ANDROID").is_none(), "the Android framework jar is not available");
+        eprintln!("framework demand check SKIPPED: the Android framework jar ({FRAMEWORK_JAR}) is not available");
+        return;
+    };
+    let dir = TempDir::new("racer-android-demand");
+    let run = |summaries_out: Option<PathBuf>| {
+        let request = Request {
+            request_version: racer::api::REQUEST_VERSION,
+            inputs: vec![framework.clone()],
+            summaries_out,
+            options: Options { threads: 2, ..Options::default() },
+            ..Request::default()
+        };
+        let response = racer::analyze(&request).unwrap_or_else(|e| panic!("analysis failed: {e}"));
+        (racer::report::render(racer::report::Format::Json, &response, &[]), issue_lines(&response.issues))
+    };
+    let demand = run(None);
+    let full = run(Some(dir.join("framework.summaries")));
+    drop(dir);
+    if let Some(diff) = issue_diff(&full.1, &demand.1) {
+        panic!("issues differ between demand-driven (+) and full (-) analysis:\n{diff}");
+    }
+    assert!(demand.0 == full.0, "the reports of the demand-driven and the full analysis differ (traces or messages)");
 }

@@ -229,17 +229,24 @@ pub struct Facts {
     pub init_only_statics: FxHashSet<(Sym, Sym)>,
 }
 
+/// The facts of the references made by `referencing` (the bodies that may be analysed), and
+/// the field facts of the stores made by `storing` (every body of the analysed code: whether
+/// a field is only ever given some kind of value takes every store into it, wherever it is).
 pub fn collect<'a>(
     table: &ClassTable,
     ignore: &crate::fxhash::FxHashSet<Sym>,
     ext: Extensions,
-    bodies: impl ParallelIterator<Item = &'a Body>,
+    referencing: impl ParallelIterator<Item = &'a Body>,
+    storing: impl ParallelIterator<Item = &'a Body>,
 ) -> Facts {
     // References by address: the instructions hold interned ones, one address per content.
     #[derive(Default)]
     struct Refs {
         methods: FxHashSet<ByAddress<MethodRef>>,
         fields: FxHashSet<ByAddress<FieldRef>>,
+    }
+    #[derive(Default)]
+    struct Stores {
         handler_fields: Vec<(FieldRef, Target)>,
         /// Stores into executor-typed fields, and what the value is when known.
         executor_stores: Vec<(FieldRef, ExecutorValue)>,
@@ -248,45 +255,58 @@ pub fn collect<'a>(
         /// Stores into collection fields, and whether the value stored is a synchronized view.
         collection_stores: Vec<(FieldRef, bool)>,
     }
-    let refs = bodies
-        .fold(Refs::default, |mut r, body| {
-            for insn in &body.insns {
-                match insn {
-                    Insn::Invoke { method, .. } => {
-                        r.methods.insert(ByAddress(method));
+    let (refs, stores) = rayon::join(
+        || {
+            referencing
+                .fold(Refs::default, |mut r, body| {
+                    for insn in &body.insns {
+                        match insn {
+                            Insn::Invoke { method, .. } => {
+                                r.methods.insert(ByAddress(method));
+                            }
+                            Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
+                                r.fields.insert(ByAddress(f));
+                            }
+                            _ => {}
+                        }
                     }
-                    Insn::GetField(f) | Insn::PutField(f) | Insn::GetStatic(f) | Insn::PutStatic(f) => {
-                        r.fields.insert(ByAddress(f));
+                    r
+                })
+                .reduce(Refs::default, |mut a, b| {
+                    a.methods.extend(b.methods);
+                    a.fields.extend(b.fields);
+                    a
+                })
+        },
+        || {
+            storing
+                .fold(Stores::default, |mut r, body| {
+                    if ext.thread_handoffs {
+                        r.handler_fields.extend(handoffs::handler_fields(body));
+                        r.executor_stores.extend(handoffs::executor_field_stores(table, body));
                     }
-                    _ => {}
-                }
-            }
-            if ext.thread_handoffs {
-                r.handler_fields.extend(handoffs::handler_fields(body));
-                r.executor_stores.extend(handoffs::executor_field_stores(table, body));
-            }
-            if ext.lock_precision {
-                r.field_stores.extend(lock_field_stores(table, body));
-            }
-            if ext.collection_models {
-                r.collection_stores.extend(collection_field_stores(body));
-            }
-            r
-        })
-        .reduce(Refs::default, |mut a, b| {
-            a.methods.extend(b.methods);
-            a.fields.extend(b.fields);
-            a.handler_fields.extend(b.handler_fields);
-            a.executor_stores.extend(b.executor_stores);
-            a.field_stores.extend(b.field_stores);
-            a.collection_stores.extend(b.collection_stores);
-            a
-        });
+                    if ext.lock_precision {
+                        r.field_stores.extend(lock_field_stores(table, body));
+                    }
+                    if ext.collection_models {
+                        r.collection_stores.extend(collection_field_stores(body));
+                    }
+                    r
+                })
+                .reduce(Stores::default, |mut a, b| {
+                    a.handler_fields.extend(b.handler_fields);
+                    a.executor_stores.extend(b.executor_stores);
+                    a.field_stores.extend(b.field_stores);
+                    a.collection_stores.extend(b.collection_stores);
+                    a
+                })
+        },
+    );
     let (methods, fields) = (refs.methods, refs.fields);
     // A field given handlers of both kinds is left unmodelled (sorted: the answer does not
     // depend on the order the bodies were folded in).
     let mut handler_fields: FxHashMap<(Sym, Sym), Option<Target>> = FxHashMap::default();
-    for (f, target) in refs.handler_fields {
+    for (f, target) in stores.handler_fields {
         let slot = handler_fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(Some(target));
         if *slot != Some(target) {
             *slot = None;
@@ -296,7 +316,7 @@ pub fn collect<'a>(
         handler_fields.into_iter().filter_map(|(k, t)| t.map(|t| (k, t))).collect();
     // A field given executors of two kinds (or one of a pool) is a pool's.
     let mut executor_fields: FxHashMap<(Sym, Sym), ExecutorKind> = FxHashMap::default();
-    for (f, value) in refs.executor_stores {
+    for (f, value) in stores.executor_stores {
         let kind = match value {
             ExecutorValue::Known(kind) => kind,
             // A looper runs its messages one at a time, on its one thread.
@@ -312,8 +332,8 @@ pub fn collect<'a>(
         }
     }
     executor_fields.retain(|_, kind| *kind != ExecutorKind::Pool);
-    let read_lock_fields = only_ever(table, refs.field_stores);
-    let synchronized_views = only_ever(table, refs.collection_stores);
+    let read_lock_fields = only_ever(table, stores.field_stores);
+    let synchronized_views = only_ever(table, stores.collection_stores);
     let methods: Vec<&'static MethodRef> = methods.into_iter().map(|m| m.0).collect();
     let fields: Vec<&'static FieldRef> = fields.into_iter().map(|f| f.0).collect();
     let calls = methods.par_iter().map(|&m| (address(m), call_facts(table, ignore, m, ext))).collect();

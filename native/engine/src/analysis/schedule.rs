@@ -188,7 +188,8 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
                 &format!("demand ({} of {} methods, up to {})", count(&demand.needed), methods.len(), count(&demand.may_need)),
             );
             // The facts of everything that may be needed: the later rounds see the same facts
-            // as if all they analyse had been needed from the start.
+            // as if all they analyse had been needed from the start. What fields are given
+            // comes from every body: a store the analysis will not need still counts.
             let facts = super::facts::collect(
                 table,
                 inputs.ignore_classes,
@@ -198,6 +199,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
                     .zip(demand.may_need.par_iter())
                     .filter(|(e, n)| e.analysed && **n)
                     .filter_map(|(e, _)| bodies[e.class][e.index].as_ref()),
+                bodies.par_iter().flatten().flatten(),
             );
             (demand, facts)
         },
