@@ -13,7 +13,7 @@ use super::calls::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
 use super::ownership::{escape_value, own_e};
 use super::state::*;
-use super::{Callee, Interp};
+use super::{waits, Callee, Interp};
 
 /// How the handed code's formals relate to the values captured where it was made.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -77,7 +77,10 @@ impl<'a, 'e> Interp<'a, 'e> {
             // A new thread runs its code only once started: what the code captures is still
             // unshared until then (a constructor may make the thread, then go on initialising).
             HandoffModel::ThreadConstructor => {
-                self.hand_all(st, params, Target::Background, false, false);
+                // A thread started and joined at once runs its code where it is started.
+                if !waits::made_thread_joined_at_once(self.env.table, &self.body.insns, self.pc) {
+                    self.hand_all(st, params, Target::Background, false, false);
+                }
                 let code = params.iter().find_map(|p| match attr_e(st, p) {
                     Some(Attr::Handed(pc)) => Some(pc),
                     _ => None,
@@ -94,10 +97,21 @@ impl<'a, 'e> Interp<'a, 'e> {
                     ExecutorKind::Looper => return,
                     ExecutorKind::Pool | ExecutorKind::Serial => target,
                 };
+                if waits::future_waited_at_once(self.env.table, &self.body.insns, self.pc) {
+                    return self.run_while_waiting(st, params);
+                }
                 self.hand_all(st, params, target, true, kind == ExecutorKind::Serial)
             }
             HandoffModel::ThreadStart => {
                 if let Some(r) = receiver() {
+                    if waits::thread_joined_at_once(self.env.table, &self.body.insns, self.pc) {
+                        if let Some(Attr::ThreadOf(pc)) = attr_e(st, r) {
+                            if let Some(code) = self.handed_made_at(pc) {
+                                self.apply_in_place(st, &code);
+                            }
+                        }
+                        return self.run_while_waiting(st, std::slice::from_ref(r));
+                    }
                     // A thread made here with handed code: that code runs from now on (it was
                     // applied where the thread was made, but what it captured was unshared then).
                     if let Some(Attr::ThreadOf(pc)) = attr_e(st, r) {
@@ -307,6 +321,21 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         if let Some(handed) = handed {
             self.apply_code(st, &handed, Place::Thread(target));
+        }
+    }
+
+    /// Handed code the caller waits for at once (see `waits.rs`): it runs as if called here.
+    fn run_while_waiting(&mut self, st: &mut State, values: &[Expr]) {
+        for v in values {
+            if let Some(code) = self.handed_code(st, v) {
+                self.apply_in_place(st, &code);
+            }
+        }
+    }
+
+    fn apply_in_place(&mut self, st: &State, code: &Handed) {
+        if self.recording {
+            self.apply_code(st, code, Place::Caller);
         }
     }
 

@@ -30,6 +30,7 @@ mod insns;
 mod locks;
 mod ownership;
 mod state;
+mod waits;
 
 use access_set::AccessSet;
 use calls::AppliedAt;

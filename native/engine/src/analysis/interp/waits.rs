@@ -1,0 +1,44 @@
+//! Handoffs waited for at once (thread handoffs extension): `t.start(); t.join();`,
+//! `executor.submit(task).get()`, `CompletableFuture.runAsync(r).join()`. The handed code runs
+//! while the caller waits for it, as a call made there would: on the caller's thread, under
+//! its locks. Only when nothing but keeping the handle in a local comes in between: what the
+//! caller does meanwhile (start another thread, write a field) runs alongside the handed code.
+
+use crate::classfile::model::*;
+use crate::hierarchy::ClassTable;
+
+/// Whether the future returned by the handoff call at `pc` is waited for at once
+/// (`get()` or `join()` without a timeout), from the stack or through one local.
+pub(super) fn future_waited_at_once(table: &ClassTable, insns: &[Insn], pc: usize) -> bool {
+    let next = match (insns.get(pc + 1), insns.get(pc + 2)) {
+        (Some(Insn::Store { slot, .. }), Some(Insn::Load { slot: loaded, .. })) if slot == loaded => pc + 3,
+        _ => pc + 1,
+    };
+    matches!(insns.get(next), Some(Insn::Invoke { method, .. })
+        if matches!(method.name.as_str(), "get" | "join")
+            && method.descriptor.as_str().starts_with("()")
+            && table.is_subtype_of_any(method.class, &["java.util.concurrent.Future"]))
+}
+
+/// Whether the thread started by the `start()` call at `pc`, its receiver loaded from a local,
+/// is joined at once (`join()` without a timeout).
+pub(super) fn thread_joined_at_once(table: &ClassTable, insns: &[Insn], pc: usize) -> bool {
+    let Some(Insn::Load { slot, .. }) = pc.checked_sub(1).and_then(|p| insns.get(p)) else { return false };
+    matches!(insns.get(pc + 1), Some(Insn::Load { slot: loaded, .. }) if loaded == slot)
+        && matches!(insns.get(pc + 2), Some(Insn::Invoke { method, .. })
+            if method.name.as_str() == "join" && method.descriptor.as_str() == "()V" && is_thread(table, method.class))
+}
+
+/// Whether the thread made by the constructor call at `pc` is kept in a local, then started
+/// and joined at once: `Thread t = new Thread(r); t.start(); t.join();`.
+pub(super) fn made_thread_joined_at_once(table: &ClassTable, insns: &[Insn], pc: usize) -> bool {
+    let Some(Insn::Store { slot, .. }) = insns.get(pc + 1) else { return false };
+    matches!(insns.get(pc + 2), Some(Insn::Load { slot: loaded, .. }) if loaded == slot)
+        && matches!(insns.get(pc + 3), Some(Insn::Invoke { method, .. })
+            if method.name.as_str() == "start" && method.descriptor.as_str() == "()V" && is_thread(table, method.class))
+        && thread_joined_at_once(table, insns, pc + 3)
+}
+
+fn is_thread(table: &ClassTable, class: crate::sym::Sym) -> bool {
+    table.is_subtype_of_any(class, &["java.lang.Thread"])
+}
