@@ -123,6 +123,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                         Some(h) if h.capture == Capture::OuterInstance && names_shared_object(r) => {
                             Some(Handed { object: Some(r.clone()), started: true, ..h })
                         }
+                        // A thread that starts itself: one thread runs this object's `run()`.
+                        Some(h) if matches!(r, Expr::Path(p) if p.base == Base::This && p.steps.is_empty()) => {
+                            Some(Handed { started: true, ..h })
+                        }
                         Some(h) => Some(h),
                         None => self.started_subclass_run(named, r),
                     };

@@ -352,6 +352,24 @@ impl<'a> ClassReporter<'a> {
         e.inherited.copied().unwrap_or_else(|| self.analysis.methods[e.method].mref)
     }
 
+    /// Whether `e` and `c` are made by one started thread: both by a started thread's code on
+    /// its object's own fields (on one location they are on one object, which only one thread
+    /// runs), or one by the `run()` a thread of this class starts itself on (`start()` in its
+    /// own class) and the other by that `run()` itself, on one of the object's own fields.
+    pub(super) fn same_started_thread(&self, e: &Entry<'a>, c: &Entry<'a>) -> bool {
+        let (a, b) = (&e.access.key, &c.access.key);
+        (a.started && b.started) || (a.started && self.runs_started_body(c, e)) || (b.started && self.runs_started_body(e, c))
+    }
+
+    /// Whether `e` is an access of the body the started access `started` runs, to a field of
+    /// `this` (the object that thread runs on).
+    fn runs_started_body(&self, e: &Entry<'a>, started: &Entry<'a>) -> bool {
+        let path = e.access.key.kind.path();
+        path.base == Base::This
+            && path.steps.len() == 1
+            && started.access.site.trace.iter().next().is_some_and(|call| call.callee == self.mref_of(e))
+    }
+
     /// Formal names for rendering an entry's path (inherited entries are rooted at `this`).
     fn formal_names_of(&self, e: &Entry<'a>) -> &[Sym] {
         if e.inherited.is_some() {
@@ -474,14 +492,27 @@ impl<'a> ClassReporter<'a> {
         if e.access.key.started {
             // A started thread's own write races with the writes of the rest of the class, not
             // with itself.
-            if let Some(c) = conflicts.writes.iter().copied().find(|c| !same_started_thread(e, c)) {
+            if let Some(c) = conflicts.writes.iter().copied().find(|c| !self.same_started_thread(e, c)) {
                 self.propose(out, IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
             }
         } else if e.t.is_any() {
             self.propose(out, IssueKind::ThreadSafetyViolation, e, None, WriteClass::Write);
-        } else if let Some(c) = conflicts.any_thread_write.or(conflicts.shared_location) {
+        } else if let Some(c) = self.concurrent_write(e, conflicts) {
             self.propose(out, IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
         }
+    }
+
+    /// The first write of a method that runs on any thread, else the entry showing that the
+    /// location is shared, leaving out those of `e`'s own started thread (searched for only
+    /// when the first one is such: the group's writes are not walked once per entry).
+    fn concurrent_write<'g>(&self, e: &Entry<'a>, conflicts: &Conflicts<'g, 'a>) -> Option<&'g Entry<'a>> {
+        let write = match conflicts.any_thread_write {
+            Some(c) if self.same_started_thread(e, c) => {
+                conflicts.writes.iter().copied().find(|c| c.t.is_any() && !self.same_started_thread(e, c))
+            }
+            first => first,
+        };
+        write.or(conflicts.shared_location.filter(|c| !self.same_started_thread(e, c)))
     }
 
     /// An access of a concurrent method that makes an unprotected write to the same location
@@ -509,7 +540,7 @@ impl<'a> ClassReporter<'a> {
         if out.settled(e.method, false) {
             return;
         }
-        let mut writes = conflicts.writes.iter().copied().filter(|c| !same_started_thread(e, c));
+        let mut writes = conflicts.writes.iter().copied().filter(|c| !self.same_started_thread(e, c));
         let conflict = if e.unprotected() {
             writes.find(|c| e.t.is_any() || c.t.is_any())
         } else {
@@ -555,10 +586,6 @@ fn is_ui_thread_marker(v: &str) -> bool {
     matches!(v.to_ascii_lowercase().as_str(), "ui thread" | "ui-thread" | "ui_thread" | "uithread")
 }
 
-/// on one location, they are on one object, which only one thread runs, so they do not race.
-pub(super) fn same_started_thread(e: &Entry<'_>, c: &Entry<'_>) -> bool {
-    e.access.key.started && c.access.key.started
-}
 
 /// Whether the locks `e` and `c` are made under keep each other out: both are locked, and (with
 /// `different_locks`) not under two locks known to differ.

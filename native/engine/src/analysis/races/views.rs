@@ -7,7 +7,7 @@ use super::super::domain::*;
 use super::super::models;
 use super::super::pool::Entry;
 use super::selection::WriteClass;
-use super::{locks_exclude, same_started_thread, ClassReporter, Proposals};
+use super::{locks_exclude, ClassReporter, Proposals};
 use crate::issue::IssueKind;
 
 impl<'a> ClassReporter<'a> {
@@ -48,7 +48,7 @@ impl<'a> ClassReporter<'a> {
             let different_locks = self.cfg.extensions.different_locks;
             let conflict = writes.iter().copied().find(|c| {
                 (e.t.is_any() || c.t.is_any())
-                    && !same_started_thread(e, c)
+                    && !self.same_started_thread(e, c)
                     && !locks_exclude(e, c, different_locks)
                     && e.access.key.thread.can_conflict(c.access.key.thread)
             });
