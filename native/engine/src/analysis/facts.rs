@@ -383,7 +383,7 @@ mod tests {
         let f = crate::interned::field_ref(FieldRef { class: c, name: Sym::new("f"), descriptor });
         let insns = vec![Insn::Invoke { kind: InvokeKind::Static, method: m }, Insn::GetField(f)];
         let bodies = vec![Body { lines: vec![0; insns.len()], insns, max_locals: 1, handlers: Vec::new() }];
-        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, bodies.par_iter());
+        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, bodies.par_iter(), bodies.par_iter());
         assert_eq!(facts.call(m).map(|cf| cf.resolved), Some(*m));
         assert_eq!(facts.field(f).map(|ff| ff.declaring), Some(c));
         let (m_copy, f_copy) = (*m, *f);
@@ -408,7 +408,7 @@ mod tests {
             })
             .collect();
         let bodies = vec![Body { lines: vec![0; insns.len()], insns, max_locals: 1, handlers: Vec::new() }];
-        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, bodies.par_iter());
+        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, bodies.par_iter(), bodies.par_iter());
         let base = Sym::new("p.Base");
         let unsafe_steps: Vec<&str> =
             names.iter().filter(|&&n| facts.safe_steps.get(&(base, n)) != Some(&true)).map(|n| n.as_str()).collect();

@@ -586,7 +586,6 @@ fn is_ui_thread_marker(v: &str) -> bool {
     matches!(v.to_ascii_lowercase().as_str(), "ui thread" | "ui-thread" | "ui_thread" | "uithread")
 }
 
-
 /// Whether the locks `e` and `c` are made under keep each other out: both are locked, and (with
 /// `different_locks`) not under two locks known to differ.
 pub(super) fn locks_exclude(e: &Entry<'_>, c: &Entry<'_>, different_locks: bool) -> bool {
