@@ -90,7 +90,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             HandoffModel::Arguments(target) => {
-                let kind = receiver().map_or(ExecutorKind::Pool, |r| self.executor_kind(st, named, r));
+                // `CompletableFuture.runAsync(task, executor)` runs on the executor it is given.
+                let executor = if takes_executor(named) { args.last() } else { receiver() };
+                let kind = executor.map_or(ExecutorKind::Pool, |r| self.executor_kind(st, named, r));
                 let target = match kind {
                     ExecutorKind::Main => Target::Main,
                     // As a post to a handler of unknown looper: not followed.
@@ -428,6 +430,12 @@ fn keeps_its_arguments(callee: &MethodRef) -> bool {
     const KEEPERS: [&str; 8] = ["add", "put", "offer", "push", "set", "insert", "register", "subscribe"];
     let name = callee.name.as_str();
     KEEPERS.iter().any(|k| name.strip_prefix(k).is_some_and(|rest| rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_uppercase())))
+}
+
+/// Whether a call is given the executor to run on as its last argument (the `*Async(...,
+/// Executor)` overloads of `CompletableFuture`).
+fn takes_executor(named: &MethodRef) -> bool {
+    named.descriptor.as_str().ends_with("Ljava/util/concurrent/Executor;)Ljava/util/concurrent/CompletableFuture;")
 }
 
 /// Whether a value names an object others may reach: a path from a field, a static or a
