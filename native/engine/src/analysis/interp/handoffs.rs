@@ -126,7 +126,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                             Some(Handed { object: Some(r.clone()), started: true, ..h })
                         }
                         // A thread that starts itself: one thread runs this object's `run()`.
-                        Some(h) if matches!(r, Expr::Path(p) if p.base == Base::This && p.steps.is_empty()) => {
+                        Some(h) if r.is_this() => {
                             Some(Handed { started: true, ..h })
                         }
                         Some(h) => Some(h),
@@ -264,7 +264,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         match attr_e(st, value) {
             Some(Attr::Handed(pc)) => self.handed_made_at(pc),
             // `new Thread(this)`, `executor.execute(this)`: this object's own `run()`.
-            _ if matches!(value, Expr::Path(p) if p.base == Base::This && p.steps.is_empty()) => {
+            _ if value.is_this() => {
                 let body = super::super::handoffs::body_of_class(self.env.table, class)?;
                 Some(Handed { body, captured: vec![value.clone()], capture: Capture::Formals, inline: false, object: None, started: false, serial: false })
             }
@@ -441,7 +441,7 @@ fn takes_executor(named: &MethodRef) -> bool {
 /// Whether a value names an object others may reach: a path from a field, a static or a
 /// parameter (`this` itself is the class's own object: see `handed_code`).
 fn names_shared_object(value: &Expr) -> bool {
-    matches!(value, Expr::Path(p) if p.base.is_reportable() && !(p.base == Base::This && p.steps.is_empty()))
+    !value.is_this() && matches!(value, Expr::Path(p) if p.base.is_reportable())
 }
 
 /// Whether a path of a `run()` is one of its object's own fields (`this.count`): not the outer

@@ -191,7 +191,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
                 // Inlined accessors have no monitors of their own: `this` is the method's.
                 let own_monitor = self.inline_depth == 0
-                    && matches!(&v, Expr::Path(p) if p.base == Base::This && p.steps.is_empty())
+                    && v.is_this()
                     && self.own_monitor_is_per_object();
                 if own_monitor && effect == LockEffect::Release {
                     exit_own_monitor(st);

@@ -61,6 +61,11 @@ impl Expr {
         Expr::Compound(Rc::new(Compound { paths, attr, own, either: true, snapshot: None }))
     }
 
+    /// Whether the value is `this` itself (not a path below it).
+    pub(super) fn is_this(&self) -> bool {
+        matches!(self, Expr::Path(p) if p.base == Base::This && p.steps.is_empty())
+    }
+
     /// Whether the value is one of its paths: a path, `null` (none), or a value from branches
     /// that met on paths. Not a value computed from them.
     pub(super) fn is_one_of_its_paths(&self) -> bool {
