@@ -45,6 +45,8 @@ pub struct CallFacts {
     /// The result is as thread-safe as the first argument (`Collections.newSetFromMap`).
     pub synchronized_as_argument: bool,
     pub boxing: bool,
+    /// The result is a new array or collection (extension, see [`models::returns_fresh`]).
+    pub returns_fresh: bool,
     /// Thread-handoff models (extension).
     pub handoff: Option<HandoffModel>,
 }
@@ -88,6 +90,7 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
         synchronized_converter: models::is_synchronized_converter(&resolved, ext),
         synchronized_as_argument: models::is_synchronized_as_argument(&resolved, ext),
         boxing: models::is_boxing(&resolved, ext),
+        returns_fresh: models::returns_fresh(table, named, ext) || models::returns_fresh(table, &resolved, ext),
         handoff: if ext.thread_handoffs { handoffs::handoff_model(table, named) } else { None },
     }
 }

@@ -501,6 +501,30 @@ pub fn is_ownership_source(table: &ClassTable, callee: &MethodRef) -> bool {
     })
 }
 
+/// Extension (with escape-aware ownership, where a call without code returns a value that is
+/// not owned): library calls documented to return a new array or collection that nothing else
+/// keeps, as `clone()` does (6.3). `toArray(T[])` may return its argument and is not one.
+const FRESH_RESULTS: &[(&[&str], &[&str], &str)] = &[
+    (&["java.util.Arrays"], &["copyOf", "copyOfRange"], ""),
+    (&["java.util.Collection"], &["toArray"], "()"),
+    (&["java.lang.String"], &["getBytes", "split", "toCharArray"], ""),
+    (
+        &["java.util.stream.Stream", "java.util.stream.IntStream", "java.util.stream.LongStream", "java.util.stream.DoubleStream"],
+        &["collect", "toArray", "toList"],
+        "",
+    ),
+];
+
+/// Whether the call's result is a new object no one else holds (see [`FRESH_RESULTS`]).
+pub fn returns_fresh(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> bool {
+    ext.escape_ownership
+        && FRESH_RESULTS.iter().any(|(classes, methods, params)| {
+            methods.contains(&callee.name.as_str())
+                && (params.is_empty() || callee.params() == *params)
+                && table.is_subtype_of_any(callee.class, classes)
+        })
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ContainerAccess {
     Read,

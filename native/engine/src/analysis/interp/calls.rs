@@ -143,6 +143,11 @@ impl<'a, 'e> Interp<'a, 'e> {
                 st.own.set(&ret, Some(OWNED));
             }
         }
+        // A container's copy (`toArray()`) is a container read giving a new array.
+        if cf.returns_fresh {
+            returned = None;
+            st.own.set(&ret, Some(OWNED));
+        }
         if self.env.extensions.thread_handoffs && named.name.as_str() == "<init>" {
             self.note_constructor_args(st, &args);
         }
