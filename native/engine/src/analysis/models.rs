@@ -576,6 +576,11 @@ const ELEMENT_LOOKUPS: &[Row] = &[
     Row { classes: &["java.util.Deque"], methods: &["getFirst", "getLast", "peekFirst", "peekLast"] },
     Row { classes: &["java.util.Iterator"], methods: &["next"] },
     Row { classes: &["java.util.ListIterator"], methods: &["previous"] },
+    // The atomic holds a reference atomically, not the object it refers to.
+    Row {
+        classes: &["java.util.concurrent.atomic.AtomicReference", "java.util.concurrent.atomic.AtomicReferenceArray"],
+        methods: &["get", "getAcquire", "getOpaque", "getPlain"],
+    },
 ];
 
 /// A lookup of one of a container's elements: the result is reachable by every thread the
