@@ -167,6 +167,20 @@ fn code_given_to_an_upstream_helper_that_hands_it_over_runs_in_the_background() 
     );
 }
 
+/// `a`'s `Worker.timed` runs its parameter during the call, `Worker.locked` under a monitor:
+/// their summaries say so, and the lambdas `Meter` gives them run in `Meter`'s methods, the
+/// first unlocked (an unprotected write), the second locked.
+#[test]
+fn code_given_to_an_upstream_helper_that_runs_it_runs_in_the_caller() {
+    let alone = pair_b_alone("runs");
+    assert_eq!(
+        reported_in(&alone, "com.acme.b.Meter"),
+        [("tick", "this.ticks")],
+        "{:#?}",
+        alone.issues
+    );
+}
+
 #[test]
 fn inherited_thread_safe_methods_of_upstream_classes_are_pooled() {
     let alone = pair_b_alone("inherited");

@@ -65,8 +65,9 @@ pub struct Extensions {
     /// Interfaces: a call to a private interface method (javac 11 and later compile it to
     /// `invokeinterface`) has exactly one implementation, so it is no interface call.
     pub private_interface_calls: bool,
-    /// Lambdas: a lambda or method reference given to a call that does not hand it to
-    /// another thread runs during that call, on the caller's thread and under its locks.
+    /// Lambdas: a lambda or method reference given to a call without code that does not hand
+    /// it to another thread runs during that call, on the caller's thread and under its locks;
+    /// given to analysed code, it runs where that code's summary says it runs its parameter.
     pub lambda_arguments: bool,
     /// Writes: a value made of constants only is not functional. `int x = 5; this.f = x`
     /// writes `this.f` as `this.f = 5` does, and so does a loop counter stored into a field.

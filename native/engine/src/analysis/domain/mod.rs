@@ -109,6 +109,15 @@ pub enum Target {
     Main,
 }
 
+/// A formal whose code a method runs during the call, on the caller's thread (see
+/// [`Summary::param_runs`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ParamRun {
+    pub formal: u16,
+    /// The method holds a lock when it runs the code.
+    pub locked: bool,
+}
+
 /// A formal whose code a method hands to another thread (see [`Summary::param_handoffs`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct ParamHandoff {
@@ -167,6 +176,11 @@ pub struct Summary {
     /// given there runs on that thread. Sorted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub param_handoffs: Vec<ParamHandoff>,
+    /// Lambda-arguments extension: formals (not `this`) whose code the method runs during the
+    /// call (`static void now(Runnable r) { r.run(); }`, an execute-around helper): a caller's
+    /// lambda given there runs in the caller, under the locks the method held then. Sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub param_runs: Vec<ParamRun>,
     /// With `return_path`: the path was read under a lock (or before the lock state changed),
     /// so the caller's value is the object it held then, which the caller does not read
     /// again (a snapshot); what the caller reaches through it is still reached through the path.
@@ -200,6 +214,7 @@ impl Summary {
             return_path: None,
             return_snapshot: false,
             param_handoffs: Vec::new(),
+            param_runs: Vec::new(),
             own_monitor_statics: Vec::new(),
             returned_field: None,
         }

@@ -119,7 +119,12 @@ impl<'a, 'e> Interp<'a, 'e> {
                     let target = self.fresh_receiver_target(st, kind, named, &args).unwrap_or(resolved);
                     match (self.env.callee)(&target) {
                         Callee::Summary(s) => returned = self.apply_summary(st, &target, s, &args, &ret),
-                        Callee::Unknown => self.no_summary(st, cf, &args, &ret),
+                        Callee::Unknown => {
+                            if self.env.extensions.lambda_arguments && !is_static && !super::handoffs::keeps_its_arguments(&resolved) {
+                                self.note_param_run(st, &args[0]);
+                            }
+                            self.no_summary(st, cf, &args, &ret)
+                        }
                     }
                 }
             }
@@ -223,6 +228,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         if ext.thread_handoffs && !s.param_handoffs.is_empty() {
             self.hand_to_callee(st, &s.param_handoffs, args);
+        }
+        if ext.lambda_arguments && !s.param_runs.is_empty() {
+            self.run_in_callee(st, &s.param_runs, args);
         }
         acquire(st, s.locks);
         // A lock taken by a method of the same class is evidence, as one taken here would be

@@ -367,6 +367,48 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
+    /// A call without code on a formal (not `this`) still holding the caller's object
+    /// (`r.run()`): a lambda the caller gives there runs during this method's call, under
+    /// the locks held here (the summary's `param_runs`).
+    pub(super) fn note_param_run(&mut self, st: &State, receiver: &Expr) {
+        if let Expr::Path(Path { base: Base::Param(i), steps }) = receiver {
+            if self.recording && steps.is_empty() && holds_callers_object(st, *i) {
+                self.param_runs.push(ParamRun { formal: *i, locked: st.locks > 0 });
+            }
+        }
+    }
+
+    /// A call to a method that runs some of its formals' code during the call: a lambda made
+    /// here and given there runs now, under the locks the callee held when it ran it; a
+    /// formal of this method given there is one this method runs too.
+    pub(super) fn run_in_callee(&mut self, st: &State, runs: &[ParamRun], args: &[Expr]) {
+        if !self.recording {
+            return;
+        }
+        for run in runs {
+            let Some(arg) = args.get(run.formal as usize) else { continue };
+            if let Expr::Path(Path { base: Base::Param(i), steps }) = arg {
+                if steps.is_empty() && holds_callers_object(st, *i) {
+                    self.param_runs.push(ParamRun { formal: *i, locked: run.locked || st.locks > 0 });
+                }
+                continue;
+            }
+            let Some(Attr::Handed(pc)) = attr_e(st, arg) else { continue };
+            if !matches!(self.body.insns.get(pc as usize), Some(Insn::InvokeDynamic { .. })) {
+                continue;
+            }
+            let Some(code) = self.handed_made_at(pc) else { continue };
+            if run.locked && st.locks == 0 {
+                let mut held = st.clone();
+                held.locks = 1;
+                held.may_locks = held.may_locks.max(1);
+                self.apply_code(&held, &code, Place::Caller);
+            } else {
+                self.apply_code(st, &code, Place::Caller);
+            }
+        }
+    }
+
     /// The accesses of `handed`'s code as made here, where it runs.
     fn apply_code(&mut self, st: &State, handed: &Handed, place: Place) {
         let summary = match (self.env.scheduled_callee)(&self.input.mref, &handed.body) {
@@ -426,7 +468,7 @@ impl<'a, 'e> Interp<'a, 'e> {
 /// Whether a call stores what it is given for later rather than running it: a collection's
 /// `add`, `put` or `offer`, a listener's `set...`, `add...` or `register...`. A lambda given to
 /// it runs whenever its holder runs it, not during the call.
-fn keeps_its_arguments(callee: &MethodRef) -> bool {
+pub(super) fn keeps_its_arguments(callee: &MethodRef) -> bool {
     const KEEPERS: [&str; 8] = ["add", "put", "offer", "push", "set", "insert", "register", "subscribe"];
     let name = callee.name.as_str();
     KEEPERS.iter().any(|k| name.strip_prefix(k).is_some_and(|rest| rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_uppercase())))

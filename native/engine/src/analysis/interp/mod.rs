@@ -196,6 +196,8 @@ struct Interp<'a, 'e> {
     own_monitor_statics: Vec<Path>,
     /// See [`Summary::param_handoffs`].
     param_handoffs: Vec<ParamHandoff>,
+    /// See [`Summary::param_runs`].
+    param_runs: Vec<ParamRun>,
 }
 
 pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
@@ -212,7 +214,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
             };
         }
     }
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_prepended: None, last_callee: None, recording: true, own_monitor_statics: Vec::new(), param_handoffs: Vec::new() };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_prepended: None, last_callee: None, recording: true, own_monitor_statics: Vec::new(), param_handoffs: Vec::new(), param_runs: Vec::new() };
     interp.run();
     interp.summary()
 }
@@ -595,6 +597,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         let mut param_handoffs = self.param_handoffs;
         param_handoffs.sort();
         param_handoffs.dedup();
+        let mut param_runs = self.param_runs;
+        param_runs.sort();
+        param_runs.dedup();
         Summary {
             threads: exit.threads,
             locks,
@@ -610,6 +615,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             own_monitor_statics,
             returned_field: exit.ret_field.flatten(),
             param_handoffs,
+            param_runs,
         }
     }
 }

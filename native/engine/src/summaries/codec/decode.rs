@@ -171,7 +171,12 @@ impl Decoder {
             return_snapshot: returned.as_ref().is_some_and(|(_, snapshot)| *snapshot),
             own_monitor_statics: Vec::new(),
             returned_field: None,
-            param_handoffs: handoffs.iter().map(|(i, c)| handoff_of(*i, *c)).collect::<Result<_, String>>()?,
+            param_handoffs: handoffs
+                .iter()
+                .filter(|(_, c)| !is_run_code(*c))
+                .map(|(i, c)| handoff_of(*i, *c))
+                .collect::<Result<_, String>>()?,
+            param_runs: handoffs.iter().filter(|(_, c)| is_run_code(*c)).map(|(i, c)| run_of(*i, *c)).collect(),
         })
     }
 

@@ -289,7 +289,11 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
             s.param_escapes.iter().map(|(i, o)| (*i, own_code(*o))).collect(),
             s.param_stores.iter().map(|(i, p)| (*i, enc.path(p))).collect(),
             s.return_path.as_ref().map(|p| (enc.path(p), s.return_snapshot)),
-            s.param_handoffs.iter().map(|h| (h.formal, handoff_code(h))).collect(),
+            s.param_handoffs
+                .iter()
+                .map(|h| (h.formal, handoff_code(h)))
+                .chain(s.param_runs.iter().map(|r| (r.formal, run_code(r))))
+                .collect(),
         ));
     }
     Encoded {

@@ -174,6 +174,21 @@ fn handoff_code(h: &ParamHandoff) -> u8 {
     target + if h.serial { 2 } else { 0 }
 }
 
+/// A formal run during the call shares the handoffs' list, with codes of its own.
+fn run_code(r: &ParamRun) -> u8 {
+    RUN_UNLOCKED + u8::from(r.locked)
+}
+
+const RUN_UNLOCKED: u8 = 4;
+
+fn is_run_code(c: u8) -> bool {
+    c == RUN_UNLOCKED || c == RUN_UNLOCKED + 1
+}
+
+fn run_of(formal: u16, c: u8) -> ParamRun {
+    ParamRun { formal, locked: c == RUN_UNLOCKED + 1 }
+}
+
 fn handoff_of(formal: u16, c: u8) -> Result<ParamHandoff, String> {
     if c > 3 {
         return Err(format!("bad handoff thread value {c}"));
