@@ -300,10 +300,8 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// A formal (not `this`) still holding the caller's object, handed to `target`: the
     /// caller's code given there runs on it (the summary's `param_handoffs`).
     fn note_param_handoff(&mut self, st: &State, value: &Expr, target: Target, serial: bool) {
-        if let Expr::Path(Path { base: Base::Param(i), steps }) = value {
-            if steps.is_empty() && holds_callers_object(st, *i) {
-                self.param_handoffs.push(ParamHandoff { formal: *i, target, serial });
-            }
+        if let Some(formal) = callers_formal(st, value) {
+            self.param_handoffs.push(ParamHandoff { formal, target, serial });
         }
     }
 
@@ -350,13 +348,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// `r.run()`) runs during that call, on the caller's thread and under its locks. Not into
     /// analysed code (`callee` has a summary): it may run the lambda under a lock of its own.
     pub(super) fn run_lambdas_in_place(&mut self, st: &State, callee: &MethodRef, args: &[Expr]) {
-        let lambdas: Vec<u32> = args
-            .iter()
-            .filter_map(|a| match attr_e(st, a) {
-                Some(Attr::Handed(pc)) if matches!(self.body.insns.get(pc as usize), Some(Insn::InvokeDynamic { .. })) => Some(pc),
-                _ => None,
-            })
-            .collect();
+        let lambdas: Vec<u32> = args.iter().filter_map(|a| self.lambda_made_here(st, a)).collect();
         if lambdas.is_empty() || keeps_its_arguments(callee) || !matches!((self.env.callee)(callee), Callee::Unknown) {
             return;
         }
@@ -371,10 +363,8 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// (`r.run()`): a lambda the caller gives there runs during this method's call, under
     /// the locks held here (the summary's `param_runs`).
     pub(super) fn note_param_run(&mut self, st: &State, receiver: &Expr) {
-        if let Expr::Path(Path { base: Base::Param(i), steps }) = receiver {
-            if self.recording && steps.is_empty() && holds_callers_object(st, *i) {
-                self.param_runs.push(ParamRun { formal: *i, locked: st.locks > 0 });
-            }
+        if let (true, Some(formal)) = (self.recording, callers_formal(st, receiver)) {
+            self.param_runs.push(ParamRun { formal, locked: st.locks > 0 });
         }
     }
 
@@ -387,17 +377,11 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         for run in runs {
             let Some(arg) = args.get(run.formal as usize) else { continue };
-            if let Expr::Path(Path { base: Base::Param(i), steps }) = arg {
-                if steps.is_empty() && holds_callers_object(st, *i) {
-                    self.param_runs.push(ParamRun { formal: *i, locked: run.locked || st.locks > 0 });
-                }
+            if let Some(formal) = callers_formal(st, arg) {
+                self.param_runs.push(ParamRun { formal, locked: run.locked || st.locks > 0 });
                 continue;
             }
-            let Some(Attr::Handed(pc)) = attr_e(st, arg) else { continue };
-            if !matches!(self.body.insns.get(pc as usize), Some(Insn::InvokeDynamic { .. })) {
-                continue;
-            }
-            let Some(code) = self.handed_made_at(pc) else { continue };
+            let Some(code) = self.lambda_made_here(st, arg).and_then(|pc| self.handed_made_at(pc)) else { continue };
             if run.locked && st.locks == 0 {
                 let mut held = st.clone();
                 held.locks = 1;
@@ -406,6 +390,14 @@ impl<'a, 'e> Interp<'a, 'e> {
             } else {
                 self.apply_code(st, &code, Place::Caller);
             }
+        }
+    }
+
+    /// The instruction of this method that made `value`, when it is a lambda or method reference.
+    fn lambda_made_here(&self, st: &State, value: &Expr) -> Option<u32> {
+        match attr_e(st, value) {
+            Some(Attr::Handed(pc)) if matches!(self.body.insns.get(pc as usize), Some(Insn::InvokeDynamic { .. })) => Some(pc),
+            _ => None,
         }
     }
 
@@ -462,6 +454,14 @@ impl<'a, 'e> Interp<'a, 'e> {
             };
             self.add_callee_access(NewKey::made(key), &acc.key, &acc.site, (!handed.inline).then_some(&call_site));
         }
+    }
+}
+
+/// The formal (not `this`) that `value` is, while it still holds the caller's object.
+fn callers_formal(st: &State, value: &Expr) -> Option<u16> {
+    match value {
+        Expr::Path(Path { base: Base::Param(i), steps }) if steps.is_empty() && holds_callers_object(st, *i) => Some(*i),
+        _ => None,
     }
 }
 
