@@ -1,7 +1,6 @@
 //! A class's pool (8.2): the snapshots of its reportable methods, split into groups by the
 //! location they access (8.6), which the rules of [`super::races`] visit in key order.
 
-use std::sync::Arc;
 
 use crate::classfile::model::MethodRef;
 use crate::fxhash::FxHashMap;
@@ -130,7 +129,7 @@ impl<'a> Grouper<'a> {
     /// The group of access `a` of `method`, and the thread its code is handed to if it is
     /// handed code's.
     fn key_info(&mut self, a: &Access, method: usize) -> (u32, Option<Threads>) {
-        let address = Arc::as_ptr(&a.key) as usize;
+        let address = KeyRef::as_ptr(&a.key) as usize;
         let info = match self.by_key.get(&address) {
             Some(info) => *info,
             None => {

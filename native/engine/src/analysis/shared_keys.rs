@@ -3,11 +3,11 @@
 //! same thread, lock and ownership), so sharing them keeps summaries of large code small: on
 //! the Android framework, 18.8 million accesses have 1.6 million distinct keys.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use hashbrown::HashTable;
 
-use super::domain::{key_hash, AccessKey, SharedKey};
+use super::domain::{key_hash, AccessKey, KeyRef, SharedKey};
 
 const SHARDS: usize = 64;
 
@@ -15,7 +15,7 @@ const SHARDS: usize = 64;
 /// so a key is hashed once when shared and never again. Dropped with the run, so a
 /// long-lived process (a build daemon) keeps nothing.
 pub struct SharedKeys {
-    shards: Vec<Mutex<HashTable<Arc<SharedKey>>>>,
+    shards: Vec<Mutex<HashTable<KeyRef>>>,
 }
 
 impl Default for SharedKeys {
@@ -26,18 +26,18 @@ impl Default for SharedKeys {
 
 impl SharedKeys {
     /// The shared copy of `key`.
-    pub fn share(&self, key: AccessKey) -> Arc<SharedKey> {
+    pub fn share(&self, key: AccessKey) -> KeyRef {
         self.share_hashed(key_hash(&key), key)
     }
 
     /// The shared copy of `key`, whose [`key_hash`] is `hash`.
-    pub fn share_hashed(&self, hash: u64, key: AccessKey) -> Arc<SharedKey> {
+    pub fn share_hashed(&self, hash: u64, key: AccessKey) -> KeyRef {
         // Middle bits pick the shard: the table itself uses the low and the top ones.
         let mut table = self.shards[(hash >> 32) as usize % SHARDS].lock().unwrap_or_else(|e| e.into_inner());
         if let Some(shared) = table.find(hash, |k| k.hash() == hash && ***k == key) {
             return shared.clone();
         }
-        let shared = Arc::new(SharedKey::with_hash(hash, key));
+        let shared = KeyRef::new(SharedKey::with_hash(hash, key));
         table.insert_unique(hash, shared.clone(), |k| k.hash());
         shared
     }
@@ -58,9 +58,9 @@ mod tests {
     fn equal_keys_share_one_copy_and_different_ones_do_not() {
         let keys = SharedKeys::default();
         let a = keys.share(key("f", false));
-        assert!(Arc::ptr_eq(&a, &keys.share(key("f", false))));
-        assert!(!Arc::ptr_eq(&a, &keys.share(key("f", true))));
-        assert!(!Arc::ptr_eq(&a, &keys.share(key("g", false))));
+        assert!(KeyRef::ptr_eq(&a, &keys.share(key("f", false))));
+        assert!(!KeyRef::ptr_eq(&a, &keys.share(key("f", true))));
+        assert!(!KeyRef::ptr_eq(&a, &keys.share(key("g", false))));
         assert_eq!(**a, key("f", false));
     }
 }

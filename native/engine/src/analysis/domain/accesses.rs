@@ -62,6 +62,10 @@ pub struct AccessKey {
     pub started: bool,
 }
 
+/// A shared access key. Never weakly held: `triomphe`'s `Arc` keeps no weak count, and large
+/// code holds millions of keys (16 bytes less each, with the allocator's size classes).
+pub type KeyRef = triomphe::Arc<SharedKey>;
+
 /// An access key with its hash, as summaries share it (see `shared_keys`): applying a callee's
 /// access unchanged at a call reuses both, without hashing its path again.
 #[derive(Debug)]

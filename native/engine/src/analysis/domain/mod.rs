@@ -1,7 +1,6 @@
 //! The abstract domains of section 3: threads, locks, ownership, attributes,
 //! access paths and access snapshots, and method summaries.
 
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -131,7 +130,7 @@ pub struct ParamHandoff {
 pub struct Access {
     /// Shared between the summaries that have the same snapshot (see `shared_keys`).
     #[serde(flatten)]
-    pub key: Arc<SharedKey>,
+    pub key: KeyRef,
     pub site: Site,
 }
 

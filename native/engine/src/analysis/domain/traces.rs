@@ -1,7 +1,7 @@
 //! Where a snapshot happens: its line, and the call sites from the summary's method down to
 //! it (traces share their tails).
 
-use std::sync::Arc;
+use triomphe::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -64,10 +64,11 @@ impl Trace {
             Some(node.site())
         })
     }
-    /// The first node and the rest of the trace, for walkers that share work between
-    /// traces with a common tail (identified by the node's address).
-    pub fn split_first(&self) -> Option<(CallSite, &Trace, usize)> {
-        self.0.as_ref().map(|n| (n.site(), &n.next, Arc::as_ptr(n) as usize))
+    /// The first node's callee (interned: its address names the method) and line, and the
+    /// rest of the trace, for walkers that share work between traces with a common tail
+    /// (see [`Trace::tail_id`]).
+    pub fn split_first(&self) -> Option<(&'static MethodRef, u32, &Trace)> {
+        self.0.as_ref().map(|n| (n.callee, n.line, &n.next))
     }
 
     /// Identifies this trace among the live ones (0 for the empty trace): equal ids are

@@ -4,11 +4,10 @@
 //! is shared at the end. A callee's key applied unchanged at a call (most are: the same
 //! field, thread and lock) is kept as the callee's shared key, with the hash it already has.
 
-use std::sync::Arc;
 
 use hashbrown::HashTable;
 
-use super::super::domain::{key_hash, Access, AccessKey, SharedKey, Site};
+use super::super::domain::{key_hash, Access, AccessKey, KeyRef, Site};
 use super::super::shared_keys::SharedKeys;
 
 /// A key to look up or add.
@@ -16,7 +15,7 @@ pub(super) enum NewKey {
     /// A key made in this method, with its hash.
     Made { hash: u64, key: AccessKey },
     /// A callee's shared key, unchanged.
-    Shared(Arc<SharedKey>),
+    Shared(KeyRef),
 }
 
 impl NewKey {
@@ -39,7 +38,7 @@ impl NewKey {
     }
 
     /// The shared key when this one has the same content as `shared`.
-    pub(super) fn or_shared(self, shared: &Arc<SharedKey>) -> NewKey {
+    pub(super) fn or_shared(self, shared: &KeyRef) -> NewKey {
         match self {
             NewKey::Made { hash, key } if hash == shared.hash() && key == ***shared => NewKey::Shared(shared.clone()),
             other => other,
@@ -49,7 +48,7 @@ impl NewKey {
     /// Whether both are the same key (by address first: a callee's keys meet each other).
     fn same(&self, other: &NewKey) -> bool {
         match (self, other) {
-            (NewKey::Shared(a), NewKey::Shared(b)) if Arc::ptr_eq(a, b) => true,
+            (NewKey::Shared(a), NewKey::Shared(b)) if KeyRef::ptr_eq(a, b) => true,
             _ => self.hash() == other.hash() && self.key() == other.key(),
         }
     }
@@ -121,11 +120,11 @@ mod tests {
         // The same key made here finds the callee's entry.
         assert_eq!(set.site_mut(&NewKey::made(key("f"))).map(|s| s.line), Some(1));
         // A made key equal to the callee's is stored as the callee's.
-        assert!(matches!(NewKey::made(key("f")).or_shared(&callee_f), NewKey::Shared(k) if Arc::ptr_eq(&k, &callee_f)));
+        assert!(matches!(NewKey::made(key("f")).or_shared(&callee_f), NewKey::Shared(k) if KeyRef::ptr_eq(&k, &callee_f)));
         set.insert(NewKey::made(key("g")), site(2));
         let accesses = set.into_accesses(&keys);
         let of = |name: &str| accesses.iter().find(|a| **a.key == key(name)).unwrap().key.clone();
-        assert!(Arc::ptr_eq(&of("f"), &callee_f), "the callee's key is not copied");
-        assert!(Arc::ptr_eq(&of("g"), &keys.share(key("g"))), "a key made here is shared with the run");
+        assert!(KeyRef::ptr_eq(&of("f"), &callee_f), "the callee's key is not copied");
+        assert!(KeyRef::ptr_eq(&of("g"), &keys.share(key("g"))), "a key made here is shared with the run");
     }
 }

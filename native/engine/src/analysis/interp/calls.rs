@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
-use std::sync::Arc;
 
 use crate::classfile::descriptor::return_kind;
 use crate::classfile::model::*;
@@ -368,7 +367,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     pub(super) fn add_callee_access(
         &mut self,
         key: NewKey,
-        callee_key: &Arc<SharedKey>,
+        callee_key: &KeyRef,
         site: &Site,
         call_site: Option<&CallSite>,
     ) {

@@ -23,7 +23,7 @@ pub struct Decoder {
     syms: Vec<OnceCell<Sym>>,
     traces: Vec<OnceCell<Trace>>,
     /// Access keys, decoded when a summary that holds them is; shared by those summaries.
-    keys: Vec<OnceCell<Arc<SharedKey>>>,
+    keys: Vec<OnceCell<KeyRef>>,
     /// The index in `encoded.paths` of each key's path.
     key_paths: Vec<usize>,
     decoded: Vec<OnceCell<Arc<Summary>>>,
@@ -181,7 +181,7 @@ impl Decoder {
     }
 
     /// Access key `i`, decoded on first use and shared by the summaries that hold it.
-    fn key(&self, i: u32) -> Result<Arc<SharedKey>, String> {
+    fn key(&self, i: u32) -> Result<KeyRef, String> {
         let cell = self.keys.get(i as usize).ok_or_else(|| format!("access key index {i} out of range"))?;
         cell.get_or_try_init(|| {
             let (i, columns) = (i as usize, &self.encoded.keys);
@@ -197,7 +197,7 @@ impl Decoder {
                 4 => AccessKind::InterfaceCall(p, method(callee)?),
                 k => return Err(format!("bad access kind {k}")),
             };
-            Ok(Arc::new(SharedKey::new(AccessKey {
+            Ok(KeyRef::new(SharedKey::new(AccessKey {
                 kind,
                 thread: threads_of(thread & !(HANDED | STARTED))?,
                 lock: lock != 0,

@@ -237,19 +237,19 @@ mod tests {
 
     #[test]
     fn an_access_key_is_stored_once_per_chunk_and_decoded_once() {
-        let shared = Arc::new(SharedKey::new(key("f")));
-        let at = |line: u32, key: Arc<SharedKey>| Access { key, site: Site { line, trace: Trace::empty() } };
+        let shared = KeyRef::new(SharedKey::new(key("f")));
+        let at = |line: u32, key: KeyRef| Access { key, site: Site { line, trace: Trace::empty() } };
         // Two summaries hold the same key (one shared copy, one equal but separate) and another.
-        let a = summary(vec![at(1, shared.clone()), at(2, Arc::new(SharedKey::new(key("g"))))]);
+        let a = summary(vec![at(1, shared.clone()), at(2, KeyRef::new(SharedKey::new(key("g"))))]);
         let b = summary(vec![at(7, shared)]);
-        let c = summary(vec![at(3, Arc::new(SharedKey::new(key("f"))))]);
+        let c = summary(vec![at(3, KeyRef::new(SharedKey::new(key("f"))))]);
         let encoded = encode(&[(method("a"), &a), (method("b"), &b), (method("c"), &c)]);
         assert_eq!(encoded.keys.len(), 2, "keys f and g, each once");
         let decoder = Decoder::new(encoded).unwrap();
         let decoded = |m: &str| decoder.get(&method(m)).unwrap().unwrap();
         let (da, db, dc) = (decoded("a"), decoded("b"), decoded("c"));
         let f_of = |s: &Summary| s.accesses.iter().find(|x| **x.key == key("f")).unwrap().key.clone();
-        assert!(Arc::ptr_eq(&f_of(&da), &f_of(&db)) && Arc::ptr_eq(&f_of(&db), &f_of(&dc)));
+        assert!(KeyRef::ptr_eq(&f_of(&da), &f_of(&db)) && KeyRef::ptr_eq(&f_of(&db), &f_of(&dc)));
         assert_eq!(da.accesses.iter().map(|x| (x.site.line, (**x.key).clone())).collect::<Vec<_>>(), vec![(1, key("f")), (2, key("g"))]);
         assert_eq!(dc.accesses[0].site.line, 3);
     }
@@ -259,7 +259,7 @@ mod tests {
     #[test]
     fn handed_and_started_accesses_keep_their_marks() {
         let marked = |handed: bool, started: bool| AccessKey { handed, started, ..key("f") };
-        let at = |line: u32, k: AccessKey| Access { key: Arc::new(SharedKey::new(k)), site: Site { line, trace: Trace::empty() } };
+        let at = |line: u32, k: AccessKey| Access { key: KeyRef::new(SharedKey::new(k)), site: Site { line, trace: Trace::empty() } };
         let s = summary(vec![at(1, marked(true, true)), at(2, marked(true, false)), at(3, marked(false, false))]);
         let decoder = Decoder::new(encode(&[(method("a"), &s)])).unwrap();
         let decoded = decoder.get(&method("a")).unwrap().unwrap();
@@ -279,7 +279,7 @@ mod tests {
 
     #[test]
     fn an_access_key_index_out_of_range_is_an_error() {
-        let a = summary(vec![Access { key: Arc::new(SharedKey::new(key("f"))), site: Site { line: 1, trace: Trace::empty() } }]);
+        let a = summary(vec![Access { key: KeyRef::new(SharedKey::new(key("f"))), site: Site { line: 1, trace: Trace::empty() } }]);
         let mut encoded = encode(&[(method("a"), &a)]);
         encoded.summaries[0].7 .0[0] = 5;
         let decoder = Decoder::new(encoded).unwrap();
@@ -288,7 +288,7 @@ mod tests {
 
     #[test]
     fn inconsistent_columns_are_errors() {
-        let a = summary(vec![Access { key: Arc::new(SharedKey::new(key("f"))), site: Site { line: 1, trace: Trace::empty() } }]);
+        let a = summary(vec![Access { key: KeyRef::new(SharedKey::new(key("f"))), site: Site { line: 1, trace: Trace::empty() } }]);
         let mut short = encode(&[(method("a"), &a)]);
         short.keys.locks.clear();
         assert_eq!(Decoder::new(short).err().unwrap(), "access key columns of different lengths");
