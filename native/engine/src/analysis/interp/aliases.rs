@@ -73,6 +73,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         self.note_allocation(st, slot, value);
         self.assign(st, &lhs, value, wide);
         if self.aliases_on() {
+            self.note_slot_stored(st, lhs.base, value);
             let alias = match value {
                 Expr::Path(p) if p.base.is_reportable() && *p != lhs => Some(value.clone()),
                 // `Foo f = c ? this.a : this.b`: the local is one of them (what else it may be,
@@ -104,6 +105,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             return;
         }
         invalidate(&mut st.aliases, lhs);
+        st.held.invalidate(lhs);
         if !reference || !lhs.base.is_reportable() {
             return;
         }
@@ -229,16 +231,20 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// becomes a snapshot of it (its reads were recorded under the state it was made in);
     /// the others end.
     pub(super) fn check_alias_state(st: &mut State, before: (u8, u8, Threads)) {
-        if (st.locks, st.read_locks, st.threads) == before || st.aliases.is_empty() {
+        if (st.locks, st.read_locks, st.threads) == before || (st.aliases.is_empty() && st.held.is_empty()) {
             return;
         }
-        let mut aliases = std::mem::take(&mut st.aliases);
-        aliases.update(|e| match e {
+        let as_snapshot = |st: &State, e: &Expr| match e {
             Expr::Path(p) => Some(Expr::snapshot(p.clone(), attr_e(st, e), own_e(st, e))),
             Expr::Compound(c) if c.snapshot.is_some() => Some(e.clone()),
             _ => None,
-        });
+        };
+        let mut aliases = std::mem::take(&mut st.aliases);
+        aliases.update(|e| as_snapshot(st, e));
         st.aliases = aliases;
+        let mut held = std::mem::take(&mut st.held);
+        held.update(|e| as_snapshot(st, e));
+        st.held = held;
     }
 
     /// The path reached through a snapshot by `step` (a field or an element), with the number

@@ -155,6 +155,7 @@ fn take_state(st: &mut State) -> State {
         aliases: Default::default(),
         allocated: Default::default(),
         holders: Default::default(),
+        held: Default::default(),
     };
     std::mem::replace(st, empty)
 }

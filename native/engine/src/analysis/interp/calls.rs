@@ -61,6 +61,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         for a in &args {
             self.read_expr(st, a);
         }
+        self.forget_fields_of_arguments(st, &args);
         self.argument_accesses(st, cf, &args);
         // 2. ownership sources
         if cf.ownership_source {
@@ -260,6 +261,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             st.attrs.set(ret, s.return_attribute);
         }
         self.alias_stored_objects(st, stored);
+        self.note_fields_stored_by_callee(st, &s.param_stores, args);
         if s.threads == Threads::AnyThreadButSelf {
             st.threads = Threads::AnyThreadButSelf;
         }

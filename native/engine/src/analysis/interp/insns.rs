@@ -210,7 +210,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     pub(super) fn get_field(&mut self, st: &mut State, obj: &Expr, f: &FieldRef) -> Expr {
         match obj {
             Expr::Path(p) => match self.field_path(p, f) {
-                Some(q) => Expr::Path(q),
+                Some(q) => self.field_value(st, q),
                 None => Expr::opaque(vec![p.clone()], None, own(st, p)),
             },
             // Read through each object it may be.
@@ -235,6 +235,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Some(lhs) => {
                     self.assign(st, &lhs, value, f.is_wide());
                     self.heap_stored(st, &lhs, value, is_reference(f));
+                    self.note_field_stored(st, p, &lhs, value, is_reference(f));
                 }
                 None => {
                     self.read_expr(st, value);

@@ -26,6 +26,7 @@ mod branches;
 mod calls;
 mod containers;
 mod handoffs;
+mod held_fields;
 mod insns;
 mod locks;
 mod ownership;
@@ -123,6 +124,7 @@ fn handler_entry(st: &State) -> State {
         aliases: st.aliases.clone(),
         allocated: st.allocated.clone(),
         holders: st.holders.clone(),
+        held: st.held.clone(),
     }
 }
 
@@ -253,6 +255,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             aliases: Default::default(),
             allocated: Default::default(),
             holders: Default::default(),
+            held: Default::default(),
         }
     }
 

@@ -9,6 +9,7 @@ use crate::sym::Sym;
 
 use super::super::domain::*;
 use super::aliases::Aliases;
+use super::held_fields::HeldFields;
 use super::ownership::Holders;
 use super::ownership::own_e;
 
@@ -122,6 +123,8 @@ pub(super) struct State {
     pub(super) allocated: SlotMap<u32>,
     /// Escape-ownership extension: the objects fresh objects of the method hold.
     pub(super) holders: Holders,
+    /// Local-aliases extension: the shared objects fields of fresh objects hold.
+    pub(super) held: HeldFields,
 }
 
 /// Values kept per local slot, sorted by slot (aliases, allocations). A join keeps what both
@@ -248,6 +251,7 @@ pub(super) fn gc_temps(st: &mut State) {
     st.attrs.retain_temps(is_live);
     st.escaped.retain_temps(is_live);
     st.holders.retain_bases(|b: &Base| !matches!(b, Base::Temp(t) if !live.contains(t)));
+    st.held.retain_holders(|b: &Base| !matches!(b, Base::Temp(t) if !live.contains(t)));
 }
 
 /// 3.8: join of two states at a control-flow merge.
@@ -301,5 +305,6 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool, alternatives: b
         aliases: super::aliases::join_aliases(&a.aliases, &b.aliases),
         allocated: a.allocated.join(&b.allocated),
         holders: a.holders.join(&b.holders),
+        held: a.held.join(&b.held),
     }
 }

@@ -1,0 +1,197 @@
+//! Fields of fresh objects that hold a shared object (local-aliases extension). Ownership is
+//! deep (3.4): everything reached from a fresh object counts as owned. That hides the shared
+//! objects a fresh one is given: after `o = new Node(); o.next = this.head`, the write
+//! `o.next.f = 1` is a write of `this.head.f`, which other threads reach. The same holds for
+//! what a constructor keeps (`w = new Wrapper(this.head)`, whose constructor does
+//! `this.inner = o`: `w.inner.f = 1` writes `this.head.f`).
+//!
+//! An entry lives while nothing else may have changed the field: the holder's slot is not
+//! reassigned, the object is not handed to a call, and the shared path is not assigned.
+
+use super::super::domain::*;
+use super::ownership::own;
+use super::state::{Expr, State};
+use super::Interp;
+
+/// Field paths of fresh objects (`o.next`, one step below a local, a temporary or a reassigned
+/// formal) with the shared object each holds: a path other threads can reach, or a snapshot
+/// of one. Sorted by field path.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct HeldFields {
+    entries: Vec<(Path, Expr)>,
+}
+
+impl HeldFields {
+    pub(super) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub(super) fn get(&self, field: &Path) -> Option<&Expr> {
+        self.entries.binary_search_by(|(p, _)| p.cmp(field)).ok().map(|i| &self.entries[i].1)
+    }
+
+    fn set(&mut self, field: Path, value: Option<Expr>) {
+        match (self.entries.binary_search_by(|(p, _)| p.cmp(&field)), value) {
+            (Ok(i), Some(v)) => self.entries[i].1 = v,
+            (Ok(i), None) => {
+                self.entries.remove(i);
+            }
+            (Err(i), Some(v)) => self.entries.insert(i, (field, v)),
+            (Err(_), None) => {}
+        }
+    }
+
+    /// The object of `holder` may have changed, or is another: its fields hold nothing known.
+    pub(super) fn forget(&mut self, holder: Base) {
+        self.entries.retain(|(p, _)| p.base != holder);
+    }
+
+    /// `to` was assigned `from`'s object: its fields hold what `from`'s do.
+    fn copy(&mut self, from: Base, to: Base) {
+        let moved: Vec<(Path, Expr)> =
+            self.entries.iter().filter(|(p, _)| p.base == from).map(|(p, v)| (Path { base: to, steps: p.steps.clone() }, v.clone())).collect();
+        self.forget(to);
+        for (p, v) in moved {
+            self.set(p, Some(v));
+        }
+    }
+
+    /// `lhs` was assigned: a field holding the object of `lhs`, or of something below it, no
+    /// longer holds what `lhs` is now.
+    pub(super) fn invalidate(&mut self, lhs: &Path) {
+        let below = |p: &Path| p.base == lhs.base && p.steps.starts_with(&lhs.steps);
+        self.entries.retain(|(_, v)| !v.paths().iter().chain(v.snapshot_of()).any(below));
+    }
+
+    /// Held on both sides of a merge: held after it.
+    pub(super) fn join(&self, other: &HeldFields) -> HeldFields {
+        if self == other {
+            return self.clone();
+        }
+        HeldFields { entries: self.entries.iter().filter(|(p, v)| other.get(p) == Some(v)).cloned().collect() }
+    }
+
+    /// Keeps the entries whose holder is still live.
+    pub(super) fn retain_holders(&mut self, keep: impl Fn(&Base) -> bool) {
+        self.entries.retain(|(p, _)| keep(&p.base));
+    }
+
+    /// Replaces each held value by `f`'s (none: the entry ends).
+    pub(super) fn update(&mut self, f: impl Fn(&Expr) -> Option<Expr>) {
+        self.entries = std::mem::take(&mut self.entries).into_iter().filter_map(|(p, v)| f(&v).map(|v| (p, v))).collect();
+    }
+}
+
+/// A value a fresh object's field can be said to hold: a path other threads may reach, or a
+/// snapshot of one.
+fn shared_value(value: &Expr) -> Option<Expr> {
+    match value {
+        Expr::Path(v) if v.base.is_reportable() => Some(value.clone()),
+        Expr::Compound(_) if value.snapshot_of().is_some_and(|p| p.base.is_reportable()) => Some(value.clone()),
+        _ => None,
+    }
+}
+
+/// The base of a fresh object's own slot (a local, a temporary or a formal reassigned with
+/// one), when `p` is that object.
+fn fresh_holder(st: &State, p: &Path) -> Option<Base> {
+    let slot = p.steps.is_empty() && matches!(p.base, Base::Local(_) | Base::Temp(_) | Base::Param(_));
+    (slot && own(st, p).is_owned()).then_some(p.base)
+}
+
+impl<'a, 'e> Interp<'a, 'e> {
+    /// The value of field path `q`: the shared object a fresh object's field holds, if known.
+    pub(super) fn field_value(&self, st: &State, q: Path) -> Expr {
+        match st.held.get(&q) {
+            Some(held) => held.clone(),
+            None => Expr::Path(q),
+        }
+    }
+
+    /// After `obj.f = value` (`lhs` is `obj.f`): the field holds `value`, remembered when `obj`
+    /// is a fresh object and `value` a shared one.
+    pub(super) fn note_field_stored(&self, st: &mut State, obj: &Path, lhs: &Path, value: &Expr, reference: bool) {
+        if !self.env.extensions.local_aliases {
+            return;
+        }
+        let held = if reference && fresh_holder(st, obj).is_some() { shared_value(value) } else { None };
+        st.held.set(lhs.clone(), held);
+    }
+
+    /// `xstore`: the slot `to` holds `value`'s object, and what its fields hold.
+    pub(super) fn note_slot_stored(&self, st: &mut State, to: Base, value: &Expr) {
+        match value {
+            Expr::Path(v) if v.steps.is_empty() => st.held.copy(v.base, to),
+            _ => st.held.forget(to),
+        }
+    }
+
+    /// Before a call: the objects given to it may have their fields changed there.
+    pub(super) fn forget_fields_of_arguments(&self, st: &mut State, args: &[Expr]) {
+        if st.held.is_empty() {
+            return;
+        }
+        for a in args {
+            if let Expr::Path(p) = a {
+                if p.steps.is_empty() {
+                    st.held.forget(p.base);
+                }
+            }
+        }
+    }
+
+    /// After a call whose summary stores formals into fields of other formals (`stores`, a
+    /// constructor's `this.inner = o`): the fresh objects given as holders hold the shared
+    /// objects given with them.
+    pub(super) fn note_fields_stored_by_callee(&self, st: &mut State, stores: &[(u16, Path)], args: &[Expr]) {
+        if !self.env.extensions.local_aliases {
+            return;
+        }
+        for (i, into) in stores {
+            let ([step], Some(j)) = (&into.steps[..], into.base.formal_index()) else { continue };
+            let (Some(Expr::Path(holder)), Some(value)) = (args.get(j), args.get(*i as usize)) else { continue };
+            let (Some(base), Some(held)) = (fresh_holder(st, holder), shared_value(value)) else { continue };
+            st.held.set(Path::of(base).with(*step).expect("a one-step path"), Some(held));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sym::Sym;
+
+    fn field(base: Base, name: &str) -> Path {
+        Path::of(base).with(Step::Field { class: Sym::new("p.C"), name: Sym::new(name) }).unwrap()
+    }
+
+    fn holding(entries: &[(Base, &str, &str)]) -> HeldFields {
+        let mut h = HeldFields::default();
+        for (base, f, shared) in entries {
+            h.set(field(*base, f), Some(Expr::Path(field(Base::This, shared))));
+        }
+        h
+    }
+
+    #[test]
+    fn a_join_keeps_what_both_sides_hold() {
+        let a = holding(&[(Base::Local(1), "next", "head"), (Base::Local(2), "next", "tail")]);
+        let b = holding(&[(Base::Local(1), "next", "head"), (Base::Local(2), "next", "head")]);
+        assert_eq!(a.join(&b), holding(&[(Base::Local(1), "next", "head")]));
+    }
+
+    #[test]
+    fn a_slot_assigned_another_holder_holds_what_it_holds_and_nothing_else() {
+        let mut h = holding(&[(Base::Temp(7), "inner", "head"), (Base::Local(3), "next", "tail")]);
+        h.copy(Base::Temp(7), Base::Local(3));
+        assert_eq!(h.get(&field(Base::Local(3), "inner")), Some(&Expr::Path(field(Base::This, "head"))));
+        assert_eq!(h.get(&field(Base::Local(3), "next")), None);
+    }
+
+    #[test]
+    fn assigning_the_shared_path_ends_what_held_its_object() {
+        let mut h = holding(&[(Base::Local(1), "next", "head"), (Base::Local(2), "next", "tail")]);
+        h.invalidate(&field(Base::This, "head"));
+        assert_eq!(h, holding(&[(Base::Local(2), "next", "tail")]));
+    }
+}
