@@ -13,6 +13,7 @@ use super::super::facts::{self, CallFacts};
 use super::super::models::{in_read_mode, ContainerAccess, LockEffect, ThreadEffect};
 use super::locks::{acquire, apply_lock_effect, apply_lock_thread, lock_identity, protects, release};
 use super::ownership::{escape_value, keep_arguments, own, own_e, Holders};
+use super::held_fields::through_held_field;
 use super::state::*;
 use super::access_set::NewKey;
 use super::branches::main_and_current;
@@ -56,12 +57,13 @@ impl<'a, 'e> Interp<'a, 'e> {
         st.attrs.set(&ret, None);
         // A getter's result: the path it returns, in the caller's terms.
         let mut returned = None;
+        // Whether a summary was applied, which ends what the arguments' fields hold itself.
+        let mut summarised = false;
 
         // 1. reads of every argument
         for a in &args {
             self.read_expr(st, a);
         }
-        self.forget_fields_of_arguments(st, &args);
         self.argument_accesses(st, cf, &args);
         // 2. ownership sources
         if cf.ownership_source {
@@ -118,7 +120,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                 None => {
                     let target = self.fresh_receiver_target(st, kind, named, &args).unwrap_or(resolved);
                     match (self.env.callee)(&target) {
-                        Callee::Summary(s) => returned = self.apply_summary(st, &target, s, &args, &ret),
+                        Callee::Summary(s) => {
+                            summarised = true;
+                            returned = self.apply_summary(st, &target, s, &args, &ret);
+                        }
                         Callee::Unknown => {
                             if self.env.extensions.lambda_arguments && !is_static && !super::handoffs::keeps_its_arguments(&resolved) {
                                 self.note_param_run(st, &args[0]);
@@ -160,6 +165,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.handoff(st, model, kind, named, &args, &ret);
         } else if self.env.extensions.lambda_arguments && self.recording {
             self.run_lambdas_in_place(st, &resolved, &args);
+        }
+        if !summarised {
+            self.forget_fields_of_arguments(st, &args);
         }
         if let Some(w) = ret_kind {
             // Models and annotations of the callee say more of its result than its body.
@@ -221,6 +229,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         if self.recording {
             self.add_summary_accesses(st, callee, s, args);
         }
+        // The callee may have changed the fields of the objects it was given (what it stored
+        // into them is noted below).
+        self.forget_fields_of_arguments(st, args);
         let ext = self.env.extensions;
         if ext.callee_releases && s.releases > 0 {
             self.flush_pending_reads(st);
@@ -330,11 +341,21 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             // Most paths come out of the call as they went in: borrowed, not copied.
-            let Some(new_path) = substituted(path, args) else { continue };
+            let Some(mut new_path) = substituted(path, args) else { continue };
+            // An access on a fresh argument through a field holding a shared object is on
+            // that object, owned as it is.
+            let mut held_own = None;
+            if !new_path.base.is_reportable() && !st.held.is_empty() {
+                let Some((on_shared, own)) = through_held_field(st, &new_path) else { continue };
+                (new_path, held_own) = (Cow::Owned(on_shared), Some((path.base.formal_index(), own)));
+            }
             if !new_path.base.is_reportable() {
                 continue;
             }
-            let own_pre = own_given(acc.key.own_pre, args.len(), |i| arg_owns[i]);
+            let own_pre = own_given(acc.key.own_pre, args.len(), |i| match held_own {
+                Some((Some(holder), own)) if holder == i => own,
+                _ => arg_owns[i],
+            });
             if own_pre.is_owned() {
                 continue;
             }

@@ -99,6 +99,19 @@ fn fresh_holder(st: &State, p: &Path) -> Option<Base> {
     (slot && own(st, p).is_owned()).then_some(p.base)
 }
 
+/// A callee's access on a fresh object given to it, reached through a field that holds a shared
+/// object (`k.inner.value`, with `k.inner` holding `this.mHead`): the path on the shared object
+/// (`this.mHead.value`), with the ownership of that object. Any other path: none.
+pub(super) fn through_held_field(st: &State, p: &Path) -> Option<(Path, Own)> {
+    let first = Path::of(p.base).with(*p.steps.first()?)?;
+    let Some(Expr::Path(held)) = st.held.get(&first) else { return None };
+    if held.steps.len() + p.steps.len() - 1 > MAX_PATH_STEPS {
+        return None;
+    }
+    let steps: Steps = held.steps.iter().chain(&p.steps[1..]).copied().collect();
+    Some((Path { base: held.base, steps }, own(st, held)))
+}
+
 impl<'a, 'e> Interp<'a, 'e> {
     /// The value of field path `q`: the shared object a fresh object's field holds, if known.
     pub(super) fn field_value(&self, st: &State, q: Path) -> Expr {
@@ -126,7 +139,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    /// Before a call: the objects given to it may have their fields changed there.
+    /// At a call: the objects given to it may have their fields changed there.
     pub(super) fn forget_fields_of_arguments(&self, st: &mut State, args: &[Expr]) {
         if st.held.is_empty() {
             return;
