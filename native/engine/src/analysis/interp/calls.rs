@@ -321,7 +321,12 @@ impl<'a, 'e> Interp<'a, 'e> {
         // sites differ only by the call's line: none is kept unless the line is earlier
         // (see `add_callee_access`). So a loop body run again, or a callee called again
         // later in the method, adds nothing.
+        // What the arguments' fields hold is not part of the circumstances: a call reaching a
+        // shared object through them is always applied.
+        let through_held = !st.held.is_empty()
+            && args.iter().any(|a| matches!(a, Expr::Path(p) if p.steps.is_empty() && st.held.holds_any(p.base)));
         match self.applied.entry((*callee, s as *const Summary as usize, at)) {
+            _ if through_held => {}
             Entry::Occupied(e) if *e.get() <= self.line => return,
             Entry::Occupied(mut e) => *e.get_mut() = self.line,
             Entry::Vacant(e) => {

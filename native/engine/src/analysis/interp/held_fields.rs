@@ -41,6 +41,11 @@ impl HeldFields {
         }
     }
 
+    /// Whether a field of `holder`'s object holds a shared object.
+    pub(super) fn holds_any(&self, holder: Base) -> bool {
+        self.entries.iter().any(|(p, _)| p.base == holder)
+    }
+
     /// The object of `holder` may have changed, or is another: its fields hold nothing known.
     pub(super) fn forget(&mut self, holder: Base) {
         self.entries.retain(|(p, _)| p.base != holder);
