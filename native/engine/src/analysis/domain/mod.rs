@@ -1,7 +1,6 @@
 //! The abstract domains of section 3: threads, locks, ownership, attributes,
 //! access paths and access snapshots, and method summaries.
 
-
 use serde::{Deserialize, Serialize};
 
 mod accesses;

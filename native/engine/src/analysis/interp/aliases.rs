@@ -73,7 +73,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         self.note_allocation(st, slot, value);
         self.assign(st, &lhs, value, wide);
         if self.aliases_on() {
-            self.note_slot_stored(st, lhs.base, value);
+            st.held.slot_stored(lhs.base, value);
             let alias = match value {
                 Expr::Path(p) if p.base.is_reportable() && *p != lhs => Some(value.clone()),
                 // `Foo f = c ? this.a : this.b`: the local is one of them (what else it may be,

@@ -167,7 +167,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.run_lambdas_in_place(st, &resolved, &args);
         }
         if !summarised {
-            self.forget_fields_of_arguments(st, &args);
+            st.held.forget_arguments(&args);
         }
         if let Some(w) = ret_kind {
             // Models and annotations of the callee say more of its result than its body.
@@ -231,7 +231,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         // The callee may have changed the fields of the objects it was given (what it stored
         // into them is noted below).
-        self.forget_fields_of_arguments(st, args);
+        st.held.forget_arguments(args);
         let ext = self.env.extensions;
         if ext.callee_releases && s.releases > 0 {
             self.flush_pending_reads(st);

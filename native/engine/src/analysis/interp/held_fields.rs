@@ -30,6 +30,13 @@ impl HeldFields {
         self.entries.binary_search_by(|(p, _)| p.cmp(field)).ok().map(|i| &self.entries[i].1)
     }
 
+    /// `field` was given a value no entry is kept for.
+    fn remove(&mut self, field: &Path) {
+        if let Ok(i) = self.entries.binary_search_by(|(p, _)| p.cmp(field)) {
+            self.entries.remove(i);
+        }
+    }
+
     fn set(&mut self, field: Path, value: Option<Expr>) {
         match (self.entries.binary_search_by(|(p, _)| p.cmp(&field)), value) {
             (Ok(i), Some(v)) => self.entries[i].1 = v,
@@ -49,6 +56,25 @@ impl HeldFields {
     /// The object of `holder` may have changed, or is another: its fields hold nothing known.
     pub(super) fn forget(&mut self, holder: Base) {
         self.entries.retain(|(p, _)| p.base != holder);
+    }
+
+    /// `xstore`: the slot `to` holds `value`'s object, and what its fields hold.
+    pub(super) fn slot_stored(&mut self, to: Base, value: &Expr) {
+        match value {
+            Expr::Path(v) if v.steps.is_empty() => self.copy(v.base, to),
+            _ => self.forget(to),
+        }
+    }
+
+    /// At a call: the objects given to it may have their fields changed there.
+    pub(super) fn forget_arguments(&mut self, args: &[Expr]) {
+        for a in args {
+            if let Expr::Path(p) = a {
+                if p.steps.is_empty() && !self.is_empty() {
+                    self.forget(p.base);
+                }
+            }
+        }
     }
 
     /// `to` was assigned `from`'s object: its fields hold what `from`'s do.
@@ -132,29 +158,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         if !self.env.extensions.local_aliases {
             return;
         }
-        let held = if reference && fresh_holder(st, obj).is_some() { shared_value(value) } else { None };
-        st.held.set(lhs.clone(), held);
-    }
-
-    /// `xstore`: the slot `to` holds `value`'s object, and what its fields hold.
-    pub(super) fn note_slot_stored(&self, st: &mut State, to: Base, value: &Expr) {
-        match value {
-            Expr::Path(v) if v.steps.is_empty() => st.held.copy(v.base, to),
-            _ => st.held.forget(to),
-        }
-    }
-
-    /// At a call: the objects given to it may have their fields changed there.
-    pub(super) fn forget_fields_of_arguments(&self, st: &mut State, args: &[Expr]) {
-        if st.held.is_empty() {
-            return;
-        }
-        for a in args {
-            if let Expr::Path(p) = a {
-                if p.steps.is_empty() {
-                    st.held.forget(p.base);
-                }
-            }
+        match if reference && fresh_holder(st, obj).is_some() { shared_value(value) } else { None } {
+            Some(held) => st.held.set(lhs.clone(), Some(held)),
+            None => st.held.remove(lhs),
         }
     }
 

@@ -34,8 +34,6 @@ struct Encoder {
     strings: FxHashMap<ById, u32>,
     methods: FxHashMap<[ById; 3], u32>,
     fields: FxHashMap<[ById; 2], u32>,
-    /// The entry in `methods` of each callee met in traces, by the address of its interned copy.
-    callees: FxHashMap<usize, u32>,
     calls: Vec<(u32, u32, i64)>,
     call_ids: FxHashMap<(u32, u32, i64), i64>,
     /// The entry of each trace node [`Symbols`] met, by its place there (`UNNUMBERED` until
@@ -89,7 +87,7 @@ impl Encoder {
         let (callee, line, next) = nodes[place as usize];
         let next = self.trace(nodes, next);
         // Structurally equal nodes share one entry, whatever their addresses.
-        let key = (self.callees[&callee_id(callee)], line, next);
+        let key = (self.methods[&method_id(callee)], line, next);
         let id = match self.call_ids.get(&key) {
             Some(id) => *id,
             None => {
@@ -131,9 +129,6 @@ struct Symbols<'s> {
     /// in that list by its address: traces share their tails.
     nodes: Vec<TraceNodeEntry>,
     node_slots: FxHashMap<usize, u32>,
-    /// The callees of those nodes, by the address of their interned copy: most nodes call a
-    /// method met before, known without reading it.
-    callees: FxHashMap<usize, &'static MethodRef>,
     /// For each access, summary after summary: the place of its key in `keys` and of its
     /// trace's first node in `nodes` (-1: no trace).
     access_slots: Vec<(u32, i64)>,
@@ -142,10 +137,6 @@ struct Symbols<'s> {
 /// A trace node as [`Symbols`] keeps it: callee, line, and the place of the next node (-1:
 /// none).
 type TraceNodeEntry = (&'static MethodRef, u32, i64);
-
-fn callee_id(m: &'static MethodRef) -> usize {
-    m as *const MethodRef as usize
-}
 
 /// A trace node not yet given its entry in [`Encoded::calls`].
 const UNNUMBERED: i64 = -2;
@@ -168,7 +159,7 @@ impl<'s> Symbols<'s> {
         }
         let Some((callee, line, rest)) = t.split_first() else { return -1 };
         let next = self.trace(rest);
-        self.callees.insert(callee_id(callee), callee);
+        self.method(callee);
         self.nodes.push((callee, line, next));
         let place = self.nodes.len() as u32 - 1;
         self.node_slots.insert(address, place);
@@ -214,13 +205,9 @@ fn key_address(a: &Access) -> usize {
 /// sorted by content and accesses by key and line, so the result depends only on
 /// the summaries, not on addresses or thread scheduling.
 pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
-    let mut symbols = summaries
+    let symbols = summaries
         .iter()
         .fold(Symbols::default(), |acc, (m, s)| acc.summary(m, s));
-    let callees = std::mem::take(&mut symbols.callees);
-    for m in callees.values() {
-        symbols.method(m);
-    }
     let mut strings: Vec<Sym> = symbols.strings.into_iter().map(|s| s.0).collect();
     let mut methods: Vec<MethodRef> =
         symbols.methods.into_iter().map(|[class, name, descriptor]| MethodRef { class: class.0, name: name.0, descriptor: descriptor.0 }).collect();
@@ -228,11 +215,9 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
     strings.sort_unstable();
     methods.sort_unstable();
     fields.sort_unstable();
-    let methods_index: FxHashMap<[ById; 3], u32> = methods.iter().enumerate().map(|(i, m)| (method_id(m), i as u32)).collect();
     let mut enc = Encoder {
         strings: strings.iter().enumerate().map(|(i, s)| (ById(*s), i as u32)).collect(),
-        callees: callees.iter().map(|(&id, m)| (id, methods_index[&method_id(m)])).collect(),
-        methods: methods_index,
+        methods: methods.iter().enumerate().map(|(i, m)| (method_id(m), i as u32)).collect(),
         fields: fields.iter().enumerate().map(|(i, (c, n))| (field_id(*c, *n), i as u32)).collect(),
         calls: Vec::new(),
         call_ids: FxHashMap::default(),
