@@ -217,7 +217,6 @@ fn attr_of(c: i8) -> Option<Attr> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     use crate::classfile::model::MethodRef;
     use crate::sym::Sym;
