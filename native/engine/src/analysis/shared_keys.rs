@@ -12,10 +12,12 @@ use super::domain::{key_hash, AccessKey, KeyRef, SharedKey};
 const SHARDS: usize = 64;
 
 /// Sharded so that the analysis threads rarely wait on each other. Each key keeps its hash,
-/// so a key is hashed once when shared and never again. Dropped with the run, so a
-/// long-lived process (a build daemon) keeps nothing.
+/// so a key is hashed once when shared and never again; the tables keep it too, beside the
+/// key, so that probing and growing them read no key: growing a shard of a large run
+/// otherwise reads every key in it, a cache miss each, while the other threads wait for the
+/// shard. Dropped with the run, so a long-lived process (a build daemon) keeps nothing.
 pub struct SharedKeys {
-    shards: Vec<Mutex<HashTable<KeyRef>>>,
+    shards: Vec<Mutex<HashTable<(u64, KeyRef)>>>,
 }
 
 impl Default for SharedKeys {
@@ -34,11 +36,11 @@ impl SharedKeys {
     pub fn share_hashed(&self, hash: u64, key: AccessKey) -> KeyRef {
         // Middle bits pick the shard: the table itself uses the low and the top ones.
         let mut table = self.shards[(hash >> 32) as usize % SHARDS].lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(shared) = table.find(hash, |k| k.hash() == hash && ***k == key) {
+        if let Some((_, shared)) = table.find(hash, |(h, k)| *h == hash && ***k == key) {
             return shared.clone();
         }
         let shared = KeyRef::new(SharedKey::with_hash(hash, key));
-        table.insert_unique(hash, shared.clone(), |k| k.hash());
+        table.insert_unique(hash, (hash, shared.clone()), |(h, _)| *h);
         shared
     }
 }
