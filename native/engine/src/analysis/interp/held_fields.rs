@@ -37,14 +37,11 @@ impl HeldFields {
         }
     }
 
-    fn set(&mut self, field: Path, value: Option<Expr>) {
-        match (self.entries.binary_search_by(|(p, _)| p.cmp(&field)), value) {
-            (Ok(i), Some(v)) => self.entries[i].1 = v,
-            (Ok(i), None) => {
-                self.entries.remove(i);
-            }
-            (Err(i), Some(v)) => self.entries.insert(i, (field, v)),
-            (Err(_), None) => {}
+    /// `field` holds `value` (see [`HeldFields::remove`] for a value not kept).
+    fn set(&mut self, field: Path, value: Expr) {
+        match self.entries.binary_search_by(|(p, _)| p.cmp(&field)) {
+            Ok(i) => self.entries[i].1 = value,
+            Err(i) => self.entries.insert(i, (field, value)),
         }
     }
 
@@ -68,9 +65,12 @@ impl HeldFields {
 
     /// At a call: the objects given to it may have their fields changed there.
     pub(super) fn forget_arguments(&mut self, args: &[Expr]) {
+        if self.is_empty() {
+            return;
+        }
         for a in args {
             if let Expr::Path(p) = a {
-                if p.steps.is_empty() && !self.is_empty() {
+                if p.steps.is_empty() {
                     self.forget(p.base);
                 }
             }
@@ -83,7 +83,7 @@ impl HeldFields {
             self.entries.iter().filter(|(p, _)| p.base == from).map(|(p, v)| (Path { base: to, steps: p.steps.clone() }, v.clone())).collect();
         self.forget(to);
         for (p, v) in moved {
-            self.set(p, Some(v));
+            self.set(p, v);
         }
     }
 
@@ -159,7 +159,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             return;
         }
         match if reference && fresh_holder(st, obj).is_some() { shared_value(value) } else { None } {
-            Some(held) => st.held.set(lhs.clone(), Some(held)),
+            Some(held) => st.held.set(lhs.clone(), held),
             None => st.held.remove(lhs),
         }
     }
@@ -175,7 +175,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             let ([step], Some(j)) = (&into.steps[..], into.base.formal_index()) else { continue };
             let (Some(Expr::Path(holder)), Some(value)) = (args.get(j), args.get(*i as usize)) else { continue };
             let (Some(base), Some(held)) = (fresh_holder(st, holder), shared_value(value)) else { continue };
-            st.held.set(Path::of(base).with(*step).expect("a one-step path"), Some(held));
+            st.held.set(Path::of(base).with(*step).expect("a one-step path"), held);
         }
     }
 }
@@ -192,7 +192,7 @@ mod tests {
     fn holding(entries: &[(Base, &str, &str)]) -> HeldFields {
         let mut h = HeldFields::default();
         for (base, f, shared) in entries {
-            h.set(field(*base, f), Some(Expr::Path(field(Base::This, shared))));
+            h.set(field(*base, f), Expr::Path(field(Base::This, shared)));
         }
         h
     }
