@@ -97,6 +97,11 @@ pub struct Extensions {
     /// through its callers, as a private method is: its unprotected accesses are those of the
     /// callers that call it without a lock.
     pub lock_held_by_callers: bool,
+    /// Ownership: the object an instance native method returns is not owned, and what is
+    /// done through it is reported as through a static root (the same object for every call).
+    /// Not a static native's (a JNI factory's) nor an array's, made for the call; nor a
+    /// library's or an interface's result, most often a fresh copy.
+    pub native_results: bool,
 }
 
 impl Extensions {
@@ -141,6 +146,7 @@ impl Extensions {
         lock_identities: true,
         different_locks: false,
         lock_held_by_callers: true,
+        native_results: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -171,6 +177,7 @@ impl Extensions {
         lock_identities: false,
         different_locks: false,
         lock_held_by_callers: false,
+        native_results: false,
     };
 }
 

@@ -38,6 +38,7 @@ impl Entry<'_> {
 pub(super) enum BaseKey {
     This,
     Static(Sym),
+    NativeResult(Sym),
     Param(usize, u16),
     Other,
 }
@@ -53,6 +54,7 @@ fn base_key(base: Base, method: usize) -> BaseKey {
     match base {
         Base::This => BaseKey::This,
         Base::Static(c) => BaseKey::Static(c),
+        Base::NativeResult(m) => BaseKey::NativeResult(m),
         Base::Param(i) => BaseKey::Param(method, i),
         _ => BaseKey::Other,
     }

@@ -13,6 +13,7 @@ pub const ACC_FINAL: u16 = 0x0010;
 pub const ACC_SYNCHRONIZED: u16 = 0x0020;
 pub const ACC_VOLATILE: u16 = 0x0040;
 pub const ACC_BRIDGE: u16 = 0x0040;
+pub const ACC_NATIVE: u16 = 0x0100;
 pub const ACC_INTERFACE: u16 = 0x0200;
 pub const ACC_ABSTRACT: u16 = 0x0400;
 pub const ACC_SYNTHETIC: u16 = 0x1000;

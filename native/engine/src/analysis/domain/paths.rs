@@ -16,6 +16,10 @@ pub enum Base {
     Param(u16),
     /// The static root of a class.
     Static(Sym),
+    /// The object a native method returns (`pkg.Class.method`), with the native-results
+    /// extension: made by code the analysis cannot see and not owned, it is shared as a
+    /// static root is, the same object for every call.
+    NativeResult(Sym),
     /// A named local slot that is not a parameter.
     Local(u16),
     /// A temporary: a call result or allocation, identified by its instruction.
@@ -30,10 +34,18 @@ impl Base {
             _ => None,
         }
     }
-    /// 2.2 rule 1: only formal- and static-rooted accesses are kept.
+    /// 2.2 rule 1: only formal- and static-rooted accesses are kept (and, with the
+    /// native-results extension, those through a native method's result).
     pub fn is_reportable(self) -> bool {
-        matches!(self, Base::This | Base::Param(_) | Base::Static(_))
+        matches!(self, Base::This | Base::Param(_) | Base::Static(_) | Base::NativeResult(_))
     }
+}
+
+/// Whether `p` is an element of an array a native method returned: native code makes the
+/// arrays it returns (a `NewObjectArray` each call), so they are not the shared object
+/// [`Base::NativeResult`] stands for.
+pub fn is_native_array_element(p: &Path) -> bool {
+    matches!(p.base, Base::NativeResult(_)) && matches!(p.steps.first(), Some(Step::Array))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -180,7 +192,7 @@ fn base_cmp(a: &Base, b: &Base) -> std::cmp::Ordering {
         return std::cmp::Ordering::Equal;
     }
     base_rank(a).cmp(&base_rank(b)).then_with(|| match (a, b) {
-        (Base::Static(x), Base::Static(y)) => x.fast_cmp(*y),
+        (Base::Static(x), Base::Static(y)) | (Base::NativeResult(x), Base::NativeResult(y)) => x.fast_cmp(*y),
         _ => std::cmp::Ordering::Equal,
     })
 }
@@ -191,8 +203,9 @@ fn base_rank(b: &Base) -> u64 {
         Base::This => 0,
         Base::Param(i) => 1 << 32 | u64::from(i),
         Base::Static(_) => 2 << 32,
-        Base::Local(i) => 3 << 32 | u64::from(i),
-        Base::Temp(i) => 4 << 32 | u64::from(i),
+        Base::NativeResult(_) => 3 << 32,
+        Base::Local(i) => 4 << 32 | u64::from(i),
+        Base::Temp(i) => 5 << 32 | u64::from(i),
     }
 }
 

@@ -13,7 +13,7 @@ use super::Interp;
 impl<'a, 'e> Interp<'a, 'e> {
     pub(super) fn record(&mut self, kind: AccessKind, st: &State, own_pre: Own, trace: Trace, line: u32) {
         let path = kind.path();
-        if !self.recording || !path.base.is_reportable() || own_pre.is_owned() || has_switch_map(path) {
+        if !self.recording || !path.base.is_reportable() || own_pre.is_owned() || has_switch_map(path) || is_native_array_element(path) {
             return;
         }
         // A read-mode lock excludes writers only: it protects reads, not writes.

@@ -59,6 +59,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         let mut returned = None;
         // Whether a summary was applied, which ends what the arguments' fields hold itself.
         let mut summarised = false;
+        // The method run when no model applies: its result may be a native method's.
+        let mut native = None;
 
         // 1. reads of every argument
         for a in &args {
@@ -119,6 +121,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 None if cf.ignored => {}
                 None => {
                     let target = self.fresh_receiver_target(st, kind, named, &args).unwrap_or(resolved);
+                    native = Some(target);
                     match (self.env.callee)(&target) {
                         Callee::Summary(s) => {
                             summarised = true;
@@ -173,7 +176,13 @@ impl<'a, 'e> Interp<'a, 'e> {
             // Models and annotations of the callee say more of its result than its body.
             let value = match returned {
                 Some(e) if !cf.functional && !cf.returns_ownership && !cf.returns_read_lock && cf.handoff.is_none() => e,
-                _ => Expr::Path(ret),
+                _ => match native.filter(|_| self.env.extensions.native_results && !w && cf.handoff.is_none()) {
+                    // A native method's result no model or attribute says more of.
+                    Some(m) if st.attrs.get(&ret).is_none() && !own(st, &ret).is_owned() => {
+                        native_result(self.env.table, &m).map_or(Expr::Path(ret), Expr::Path)
+                    }
+                    _ => Expr::Path(ret),
+                },
             };
             push(st, value, w);
         }
@@ -354,7 +363,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let Some((on_shared, own)) = through_held_field(st, &new_path) else { continue };
                 (new_path, held_own) = (Cow::Owned(on_shared), Some((path.base.formal_index(), own)));
             }
-            if !new_path.base.is_reportable() {
+            if !new_path.base.is_reportable() || is_native_array_element(&new_path) {
                 continue;
             }
             let own_pre = own_given(acc.key.own_pre, args.len(), |i| match held_own {
@@ -484,6 +493,15 @@ impl<'a, 'e> Interp<'a, 'e> {
             st.own.set(ret, Some(OWNED));
         }
     }
+}
+
+/// The object a native method returns, as the root of the paths through it (the
+/// native-results extension): an object, not owned, made by code the analysis cannot see.
+fn native_result(table: &crate::hierarchy::ClassTable, m: &MethodRef) -> Option<Path> {
+    let header = table.method(table.get(m.class)?, m.name, m.descriptor)?;
+    let returns_object = matches!(m.descriptor.as_str().rsplit(')').next(), Some(r) if r.starts_with('L'));
+    (header.flags & ACC_NATIVE != 0 && header.flags & ACC_STATIC == 0 && returns_object)
+        .then(|| Path::of(Base::NativeResult(crate::sym::Sym::new(&format!("{}.{}", m.class, m.name)))))
 }
 
 /// An access through formal `i` whose ownership depends on other formals only: made

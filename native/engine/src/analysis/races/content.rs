@@ -274,6 +274,7 @@ pub fn render_path(p: &Path, formal_names: &[Sym]) -> String {
         Base::This => "this".to_string(),
         Base::Param(i) => formal_names.get(i as usize).map(|n| n.to_string()).unwrap_or_else(|| format!("arg{i}")),
         Base::Static(c) => render_static_root(c.as_str()),
+        Base::NativeResult(m) => format!("{}()", render_static_root(m.as_str())),
         Base::Local(i) => format!("local{i}"),
         Base::Temp(_) => "tmp".into(),
     };

@@ -222,6 +222,7 @@ impl Decoder {
             2 => Base::Static(sym(v[1] as u32)?),
             3 => Base::Local(v[1] as u16),
             4 => Base::Temp(v[1] as u32),
+            5 => Base::NativeResult(sym(v[1] as u32)?),
             t => return Err(format!("bad path base {t}")),
         };
         let steps: Steps = v[2..]

@@ -48,6 +48,7 @@ impl Encoder {
             Base::This => out.extend([0, 0]),
             Base::Param(i) => out.extend([1, i as i64]),
             Base::Static(c) => out.extend([2, self.strings[&ById(c)] as i64]),
+            Base::NativeResult(m) => out.extend([5, self.strings[&ById(m)] as i64]),
             // Never in summaries (filtered at creation); kept total for safety.
             Base::Local(i) => out.extend([3, i as i64]),
             Base::Temp(i) => out.extend([4, i as i64]),
@@ -103,7 +104,7 @@ impl Encoder {
 }
 
 fn collect_symbols(p: &Path, strings: &mut FxHashSet<ById>, fields: &mut FxHashSet<[ById; 2]>) {
-    if let Base::Static(c) = p.base {
+    if let Base::Static(c) | Base::NativeResult(c) = p.base {
         strings.insert(ById(c));
     }
     for s in p.steps.iter() {
