@@ -17,6 +17,8 @@ pub struct AnnotationConfig {
     pub thread_safe_aliases: Vec<String>,
     /// Android background callbacks and annotations (an extension, see `android`).
     pub android_threads: bool,
+    /// A `Thread` subclass's own `run()` runs on that thread (`thread_runs`).
+    pub thread_runs: bool,
 }
 
 fn enable_checks_false_only(a: &Annotation) -> bool {
@@ -47,6 +49,10 @@ pub struct MethodFacts {
     pub thread_safe_method: bool,
     /// `@ThreadSafe(enableChecks = false)` by rule L1: assumed thread-safe, not analysed.
     pub assumed_thread_safe: bool,
+    /// The `run()` of a `Thread` subclass (`thread_runs`): it runs on the thread the object is,
+    /// one thread per object, so its accesses to the object's own fields are a started
+    /// thread's, as if handed to it (see `AccessKey::started`).
+    pub runs_own_thread: bool,
 }
 
 pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef, header: &MethodHeader) -> MethodFacts {
@@ -65,6 +71,7 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
     let marked_thread_safe = ts.is_some() && !own_class_not_thread_safe;
     let thread_safe_method = matches!(ts, Some(L1Hit::Direct | L1Hit::Override));
     let background = background_evidence(table, config, m, background_hit);
+    let runs_own_thread = config.thread_runs && is_thread_subclass_run(table, m);
     let initial_threads = if background == Some(Background::Method) {
         Threads::AnyThread
     } else if is_android_lifecycle(table, m) || ui_hit.is_some() || confined_hit.is_some() {
@@ -74,7 +81,16 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
     } else {
         Threads::NoThread
     };
-    MethodFacts { initial_threads, marked_thread_safe, thread_safe_method, assumed_thread_safe: assumed.is_some() }
+    MethodFacts { initial_threads, marked_thread_safe, thread_safe_method, assumed_thread_safe: assumed.is_some(), runs_own_thread }
+}
+
+/// Whether `m` is `run()` of a strict subclass of `java.lang.Thread`: the code a started
+/// thread runs, on its own object.
+fn is_thread_subclass_run(table: &ClassTable, m: &MethodRef) -> bool {
+    m.name.as_str() == "run"
+        && m.descriptor.as_str() == "()V"
+        && m.class.as_str() != "java.lang.Thread"
+        && table.is_subtype_of_any(m.class, &["java.lang.Thread"])
 }
 
 #[derive(PartialEq)]

@@ -65,8 +65,9 @@ pub(super) struct Demand {
 /// classes, only the methods of the pool whose own code may make them run on any thread are
 /// needed first (deferred): a lock, a thread annotation or assertion, a call to a method of
 /// the class that takes a lock (with `callee_lock_evidence`), a thread query, a handoff at any depth, a call to a method
-/// that may return a thread query's answer. Their classes are candidates if their summaries
-/// say so (on the corpus, 348 of 1,265 classes with such methods are not).
+/// that may return a thread query's answer, a `Thread` subclass's own `run()` (with
+/// `thread_runs`). Their classes are candidates if their summaries say so (on the corpus, 348
+/// of 1,265 classes with such methods are not).
 pub(super) fn needed_for_reporting(
     inputs: &Inputs<'_>,
     methods: &[MethodEntry],
@@ -145,6 +146,7 @@ pub(super) fn needed_for_reporting(
     };
     let may_run_on_any_thread = |i: usize| {
         methods[i].facts.initial_threads == Threads::AnyThread
+            || methods[i].facts.runs_own_thread
             || graph.own_code_concurrent[i]
             || reaches_handoff[i]
             || graph.queries_thread[i]

@@ -102,6 +102,9 @@ pub struct Extensions {
     /// Not a static native's (a JNI factory's) nor an array's, made for the call; nor a
     /// library's or an interface's result, most often a fresh copy.
     pub native_results: bool,
+    /// Threads: a `Thread` subclass's own `run()` runs on its thread, once per object: its
+    /// accesses to the object's own fields race with the rest of the class, not each other.
+    pub thread_runs: bool,
 }
 
 impl Extensions {
@@ -147,6 +150,7 @@ impl Extensions {
         different_locks: false,
         lock_held_by_callers: true,
         native_results: true,
+        thread_runs: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -178,6 +182,7 @@ impl Extensions {
         different_locks: false,
         lock_held_by_callers: false,
         native_results: false,
+        thread_runs: false,
     };
 }
 

@@ -8,6 +8,7 @@ use super::locks::protects;
 use super::ownership::{escape_value, escaped_bound, holder_own, own, own_e, Holders};
 use super::state::*;
 use super::access_set::NewKey;
+use super::handoffs::is_own_field;
 use super::Interp;
 
 impl<'a, 'e> Interp<'a, 'e> {
@@ -20,7 +21,10 @@ impl<'a, 'e> Interp<'a, 'e> {
         let lock = protects(st, path) || (st.read_locks > 0 && !kind.is_write());
         self.note_own_monitor_static(st, path, lock);
         let lock_on = if lock { st.lock_on } else { None };
-        let key = NewKey::made(AccessKey { kind, thread: st.threads, lock, lock_on, own_pre, handed: false, started: false });
+        // A thread's own `run()` on its object's own fields: that thread's, one per object.
+        let started = self.input.facts.runs_own_thread && is_own_field(path);
+        let thread = if started { Threads::AnyThread } else { st.threads };
+        let key = NewKey::made(AccessKey { kind, thread, lock, lock_on, own_pre, handed: started, started });
         let site = Site { line, trace };
         match self.accesses.site_mut(&key) {
             Some(existing) => {

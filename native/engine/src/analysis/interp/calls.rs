@@ -13,6 +13,7 @@ use super::super::facts::{self, CallFacts};
 use super::super::models::{in_read_mode, ContainerAccess, LockEffect, ThreadEffect};
 use super::locks::{acquire, apply_lock_effect, apply_lock_thread, lock_identity, protects, release};
 use super::ownership::{escape_value, keep_arguments, own, own_e, Holders};
+use super::handoffs::is_own_field;
 use super::held_fields::through_held_field;
 use super::state::*;
 use super::access_set::NewKey;
@@ -385,12 +386,19 @@ impl<'a, 'e> Interp<'a, 'e> {
             };
             let (thread, lock, lock_on) = thread_and_lock_at_call(st, &acc.key, callee_lock);
             self.note_own_monitor_static(st, &new_path, lock);
-            let unchanged = matches!(new_path, Cow::Borrowed(_))
+            // In a thread's own `run()`, what a callee does to the object's own fields is that
+            // thread's too.
+            let started = !acc.key.handed && self.input.facts.runs_own_thread && is_own_field(&new_path);
+            let unchanged = !started
+                && matches!(new_path, Cow::Borrowed(_))
                 && own_pre == acc.key.own_pre
                 && lock_on == acc.key.lock_on
                 && (acc.key.handed || (thread == acc.key.thread && lock == acc.key.lock));
             let key = if unchanged {
                 NewKey::Shared(acc.key.clone())
+            } else if started {
+                let on_thread = (Threads::AnyThread, lock, lock_on);
+                NewKey::made(AccessKey { started, ..key_at_call(&acc.key, new_path.into_owned(), own_pre, on_thread, true) })
             } else {
                 NewKey::made(key_at_call(&acc.key, new_path.into_owned(), own_pre, (thread, lock, lock_on), false))
             };

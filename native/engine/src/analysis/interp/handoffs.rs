@@ -489,7 +489,7 @@ fn names_shared_object(value: &Expr) -> bool {
 /// Whether a path of a `run()` is one of its object's own fields (`this.count`): not the outer
 /// instance's (`this.this$0.x`), nor a field of another object the thread may share with others
 /// (`this.queue.size`).
-fn is_own_field(path: &Path) -> bool {
+pub(super) fn is_own_field(path: &Path) -> bool {
     path.base == Base::This
         && matches!(&path.steps[..], [Step::Field { name, .. }] if !name.as_str().starts_with("this$"))
 }
