@@ -61,7 +61,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         // Whether a summary was applied, which ends what the arguments' fields hold itself.
         let mut summarised = false;
         // The method run when no model applies: its result may be a native method's.
-        let mut native = None;
+        let mut unmodelled_target = None;
 
         // 1. reads of every argument
         for a in &args {
@@ -122,7 +122,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 None if cf.ignored => {}
                 None => {
                     let target = self.fresh_receiver_target(st, kind, named, &args).unwrap_or(resolved);
-                    native = Some(target);
+                    unmodelled_target = Some(target);
                     match (self.env.callee)(&target) {
                         Callee::Summary(s) => {
                             summarised = true;
@@ -177,7 +177,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             // Models and annotations of the callee say more of its result than its body.
             let value = match returned {
                 Some(e) if !cf.functional && !cf.returns_ownership && !cf.returns_read_lock && cf.handoff.is_none() => e,
-                _ => match native.filter(|_| self.env.extensions.native_results && !w && cf.handoff.is_none()) {
+                _ => match unmodelled_target.filter(|_| self.env.extensions.native_results && !w && cf.handoff.is_none()) {
                     // A native method's result no model or attribute says more of.
                     Some(m) if st.attrs.get(&ret).is_none() && !own(st, &ret).is_owned() => {
                         native_result(self.env.table, &m).map_or(Expr::Path(ret), Expr::Path)
@@ -503,8 +503,9 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 }
 
-/// The object a native method returns, as the root of the paths through it (the
-/// native-results extension): an object, not owned, made by code the analysis cannot see.
+/// The object an instance native method returns, as the root of the paths through it (the
+/// native-results extension): an object, not owned, made by code the analysis cannot see. A
+/// static native's results are made for the call (JNI factories), and so are arrays.
 fn native_result(table: &crate::hierarchy::ClassTable, m: &MethodRef) -> Option<Path> {
     let header = table.method(table.get(m.class)?, m.name, m.descriptor)?;
     let returns_object = matches!(m.descriptor.as_str().rsplit(')').next(), Some(r) if r.starts_with('L'));
