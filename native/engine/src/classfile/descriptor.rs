@@ -85,6 +85,11 @@ pub fn return_kind(descriptor: &str) -> Option<bool> {
     }
 }
 
+/// Whether a method returns an instance of a class (not a primitive, an array or void).
+pub fn returns_class_instance(descriptor: &str) -> bool {
+    descriptor.rsplit(')').next().is_some_and(|r| r.starts_with('L'))
+}
+
 /// Class name of an object field/return descriptor (`Ljava/util/Map;` -> `java.util.Map`).
 pub fn object_class(descriptor: &str) -> Option<String> {
     let d = descriptor.strip_prefix('L')?.strip_suffix(';')?;

@@ -16,7 +16,7 @@ pub enum Base {
     Param(u16),
     /// The static root of a class.
     Static(Sym),
-    /// The object a native method returns (`pkg.Class.method`), with the native-results
+    /// The object an instance native method returns (`pkg.Class.method`), with the native-results
     /// extension: made by code the analysis cannot see and not owned, it is shared as a
     /// static root is, the same object for every call.
     NativeResult(Sym),

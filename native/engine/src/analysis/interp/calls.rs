@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 
-use crate::classfile::descriptor::return_kind;
+use crate::classfile::descriptor::{return_kind, returns_class_instance};
 use crate::classfile::model::*;
 use crate::interned;
 
@@ -508,8 +508,8 @@ impl<'a, 'e> Interp<'a, 'e> {
 /// static native's results are made for the call (JNI factories), and so are arrays.
 fn native_result(table: &crate::hierarchy::ClassTable, m: &MethodRef) -> Option<Path> {
     let header = table.method(table.get(m.class)?, m.name, m.descriptor)?;
-    let returns_object = matches!(m.descriptor.as_str().rsplit(')').next(), Some(r) if r.starts_with('L'));
-    (header.flags & ACC_NATIVE != 0 && header.flags & ACC_STATIC == 0 && returns_object)
+    let instance_native = header.flags & ACC_NATIVE != 0 && header.flags & ACC_STATIC == 0;
+    (instance_native && returns_class_instance(m.descriptor.as_str()))
         .then(|| Path::of(Base::NativeResult(crate::sym::Sym::new(&format!("{}.{}", m.class, m.name)))))
 }
 

@@ -276,6 +276,18 @@ mod tests {
         assert_eq!(*decoder.get(&method("keep")).unwrap().unwrap(), s);
     }
 
+    /// A write through an instance native method's result (native results) is rooted at that
+    /// method, downstream as here.
+    #[test]
+    fn a_native_result_root_keeps_its_method() {
+        let root = Path::of(Base::NativeResult(Sym::new("p.C.current")));
+        let through = root.field(Sym::new("p.Node"), Sym::new("value")).unwrap();
+        let k = AccessKey { kind: AccessKind::Write(through), ..key("f") };
+        let s = summary(vec![Access { key: KeyRef::new(SharedKey::new(k.clone())), site: Site { line: 4, trace: Trace::empty() } }]);
+        let decoder = Decoder::new(encode(&[(method("a"), &s)])).unwrap();
+        assert_eq!(**decoder.get(&method("a")).unwrap().unwrap().accesses[0].key, k);
+    }
+
     #[test]
     fn an_access_key_index_out_of_range_is_an_error() {
         let a = summary(vec![Access { key: KeyRef::new(SharedKey::new(key("f"))), site: Site { line: 1, trace: Trace::empty() } }]);
