@@ -97,6 +97,11 @@ pub struct Extensions {
     /// through its callers, as a private method is: its unprotected accesses are those of the
     /// callers that call it without a lock.
     pub lock_held_by_callers: bool,
+    /// Reporting: a package-private method that every call in the analysed code makes with a
+    /// lock held (from a synchronized method or block, between `lock()` and `unlock()`, or
+    /// from another such method) is reported only through its callers, as a private method
+    /// is. Code outside its package cannot call it.
+    pub locked_callers: bool,
     /// Ownership: the object an instance native method returns is not owned, and what is
     /// done through it is reported as through a static root (the same object for every call).
     /// Not a static native's (a JNI factory's) nor an array's, made for the call; nor a
@@ -149,6 +154,7 @@ impl Extensions {
         lock_identities: true,
         different_locks: false,
         lock_held_by_callers: true,
+        locked_callers: true,
         native_results: true,
         thread_runs: true,
     };
@@ -181,6 +187,7 @@ impl Extensions {
         lock_identities: false,
         different_locks: false,
         lock_held_by_callers: false,
+        locked_callers: false,
         native_results: false,
         thread_runs: false,
     };

@@ -12,6 +12,7 @@ pub mod facts;
 pub mod handoffs;
 pub mod inherited;
 pub mod interp;
+mod locked_callers;
 pub mod models;
 mod pool;
 pub mod races;

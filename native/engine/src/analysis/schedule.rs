@@ -167,6 +167,12 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
             e.callers_hold_lock = takes_no_lock(e.class, e.index);
         }
     }
+    if inputs.extensions.locked_callers {
+        let held = super::locked_callers::called_only_under_lock(table, inputs.classes, &methods, &bodies, &by_ref, takes_no_lock);
+        for (e, held) in methods.iter_mut().zip(held) {
+            e.callers_hold_lock |= held;
+        }
+    }
 
     phase(start, "call graph");
     // The bottom-up order (serial) and the demand with the facts of what it needs do not
