@@ -11,9 +11,12 @@
 //! call after an early `return` out of a `synchronized` block counts as unlocked, never the
 //! other way.
 
+use rayon::prelude::*;
+
 use crate::classfile::model::*;
 use crate::fxhash::FxHashMap;
 use crate::hierarchy::ClassTable;
+use crate::interned::ByAddress;
 
 use super::schedule::{Bodies, MethodEntry};
 
@@ -26,79 +29,129 @@ pub(super) fn called_only_under_lock(
     methods: &[MethodEntry],
     bodies: &Bodies,
     by_ref: &FxHashMap<MethodRef, usize>,
-    takes_no_lock: impl Fn(usize, usize) -> bool,
+    takes_no_lock: impl Fn(usize, usize) -> bool + Sync,
 ) -> Vec<bool> {
     let header = |i: usize| &classes[methods[i].class].methods[methods[i].index].header;
-    let mut candidate = vec![false; methods.len()];
+    // Each candidate with the methods it overrides: an override is reached through calls to
+    // them, so all must be analysed code, whose calls are seen.
+    let overriding: Vec<Option<Vec<usize>>> = (0..methods.len())
+        .into_par_iter()
+        .map(|i| {
+            let e = &methods[i];
+            if !is_candidate(classes, e, header(i)) || !takes_no_lock(e.class, e.index) {
+                return None;
+            }
+            overridden_methods(table, by_ref, &e.mref)
+        })
+        .collect();
+    let mut candidate: Vec<bool> = overriding.iter().map(Option::is_some).collect();
     // By method: the candidates overriding it, which a virtual call to it may run.
     let mut overriders: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
-    for (i, e) in methods.iter().enumerate() {
-        if !is_candidate(classes, e, header(i)) || !takes_no_lock(e.class, e.index) {
-            continue;
-        }
-        // An override is reached through calls to what it overrides: all must be seen.
-        let Some(overridden) = overridden_methods(table, by_ref, &e.mref) else { continue };
-        candidate[i] = true;
-        for o in overridden {
+    for (i, overridden) in overriding.into_iter().enumerate() {
+        for o in overridden.unwrap_or_default() {
             overriders.entry(o).or_default().push(i);
         }
     }
-    // Each candidate's calls: (caller, whether the call holds a lock).
-    let mut calls: Vec<Vec<(usize, bool)>> = vec![Vec::new(); methods.len()];
-    for (caller, e) in methods.iter().enumerate() {
-        let Some(body) = &bodies[e.class][e.index] else { continue };
-        let synchronized = header(caller).flags & ACC_SYNCHRONIZED != 0;
-        let callee = |m: &MethodRef| by_ref.get(&table.resolve_method(m).unwrap_or(*m)).copied();
-        let mut depth = 0u32;
-        for insn in &body.insns {
-            match insn {
-                Insn::MonitorEnter => depth += 1,
-                Insn::MonitorExit => depth = depth.saturating_sub(1),
-                Insn::Invoke { method, .. } if is_lock_call(method, "lock") || is_lock_call(method, "lockInterruptibly") => {
-                    depth += 1
+    // The calls each body makes to candidates, and the candidates it uses as method references.
+    // Each worker remembers the methods it has resolved (a callee has about ten call sites).
+    let scanned: Vec<(Vec<Call>, Vec<usize>)> = (0..methods.len())
+        .into_par_iter()
+        .map_init(FxHashMap::<ByAddress<MethodRef>, Option<usize>>::default, |resolved, caller| {
+            let e = &methods[caller];
+            let synchronized = header(caller).flags & ACC_SYNCHRONIZED != 0;
+            bodies[e.class][e.index].as_ref().map_or_else(Default::default, |body| {
+                let mut analysed = |m: &'static MethodRef| {
+                    *resolved.entry(ByAddress(m)).or_insert_with(|| by_ref.get(&table.resolve_method(m).unwrap_or(*m)).copied())
+                };
+                scan_calls(body, caller, synchronized, &mut analysed, &overriders, &candidate)
+            })
+        })
+        .collect();
+    let mut calls: Vec<Call> = Vec::new();
+    for (found, referenced) in scanned {
+        calls.extend(found);
+        // A method reference runs whenever its holder calls it, lock or not.
+        for c in referenced {
+            candidate[c] = false;
+        }
+    }
+    held_helpers(&candidate, &calls)
+}
+
+/// A call: (callee, caller, whether it holds a lock).
+type Call = (usize, usize, bool);
+
+/// The calls of `body` (method `caller`) to candidates, each with whether it holds a lock
+/// (the caller is `synchronized`, or the call is inside a monitor or `lock()` region, followed in
+/// instruction order), a virtual call counted for every override it may run too; and the
+/// candidates it takes as method references.
+fn scan_calls(
+    body: &Body,
+    caller: usize,
+    synchronized: bool,
+    analysed: &mut dyn FnMut(&'static MethodRef) -> Option<usize>,
+    overriders: &FxHashMap<usize, Vec<usize>>,
+    candidate: &[bool],
+) -> (Vec<Call>, Vec<usize>) {
+    let overriding = |c: usize| overriders.get(&c).map(Vec::as_slice).unwrap_or(&[]);
+    let (mut calls, mut referenced) = (Vec::new(), Vec::new());
+    let mut depth = 0u32;
+    for insn in &body.insns {
+        match insn {
+            Insn::MonitorEnter => depth += 1,
+            Insn::MonitorExit => depth = depth.saturating_sub(1),
+            Insn::Invoke { method, .. } if is_lock_call(method, "lock") || is_lock_call(method, "lockInterruptibly") => depth += 1,
+            Insn::Invoke { method, .. } if is_lock_call(method, "unlock") => depth = depth.saturating_sub(1),
+            Insn::Invoke { method, kind } => {
+                let Some(c) = analysed(method) else { continue };
+                let dispatched = match kind {
+                    InvokeKind::Virtual | InvokeKind::Interface => overriding(c),
+                    _ => &[],
+                };
+                let locked = synchronized || depth > 0;
+                let targets = std::iter::once(&c).chain(dispatched).filter(|&&target| candidate[target]);
+                calls.extend(targets.map(|&target| (target, caller, locked)));
+            }
+            Insn::InvokeDynamic(DynamicCall { lambda: Some(l), .. }) => {
+                if let Some(c) = analysed(l) {
+                    referenced.extend(std::iter::once(&c).chain(overriding(c)).filter(|&&m| candidate[m]));
                 }
-                Insn::Invoke { method, .. } if is_lock_call(method, "unlock") => depth = depth.saturating_sub(1),
-                Insn::Invoke { method, kind } => {
-                    let Some(c) = callee(method) else { continue };
-                    let locked = synchronized || depth > 0;
-                    let dispatched = match kind {
-                        InvokeKind::Virtual | InvokeKind::Interface => overriders.get(&c).map(Vec::as_slice).unwrap_or(&[]),
-                        _ => &[],
-                    };
-                    for &target in std::iter::once(&c).chain(dispatched) {
-                        if candidate[target] {
-                            calls[target].push((caller, locked));
-                        }
-                    }
-                }
-                // A method reference runs whenever its holder calls it, lock or not.
-                Insn::InvokeDynamic(DynamicCall { lambda: Some(l), .. }) => {
-                    if let Some(c) = callee(l) {
-                        candidate[c] = false;
-                        for &o in overriders.get(&c).map(Vec::as_slice).unwrap_or(&[]) {
-                            candidate[o] = false;
-                        }
-                    }
-                }
-                _ => {}
+            }
+            _ => {}
+        }
+    }
+    (calls, referenced)
+}
+
+/// The least fixpoint: a candidate with calls joins once each of them holds a lock or comes
+/// from a method already in, so helpers that only call each other never do. A worklist: each
+/// candidate counts its calls still unaccounted for.
+fn held_helpers(candidate: &[bool], calls: &[Call]) -> Vec<bool> {
+    let mut called = vec![false; candidate.len()];
+    let mut unaccounted = vec![0u32; candidate.len()];
+    let mut waiting_on: Vec<Vec<usize>> = vec![Vec::new(); candidate.len()];
+    // Method references may have taken candidates out since the calls were listed.
+    for &(target, caller, locked) in calls.iter().filter(|c| candidate[c.0]) {
+        called[target] = true;
+        if !locked {
+            unaccounted[target] += 1;
+            waiting_on[caller].push(target);
+        }
+    }
+    let mut held = vec![false; candidate.len()];
+    let mut ready: Vec<usize> = (0..candidate.len()).filter(|&m| candidate[m] && called[m] && unaccounted[m] == 0).collect();
+    while let Some(m) = ready.pop() {
+        if std::mem::replace(&mut held[m], true) {
+            continue;
+        }
+        for &target in &waiting_on[m] {
+            unaccounted[target] -= 1;
+            if unaccounted[target] == 0 {
+                ready.push(target);
             }
         }
     }
-    // The least fixpoint: a helper joins once every call it gets holds a lock or comes from
-    // a helper already in, so helpers that only call each other never do.
-    let mut held = vec![false; methods.len()];
-    loop {
-        let mut changed = false;
-        for c in 0..methods.len() {
-            if candidate[c] && !held[c] && !calls[c].is_empty() && calls[c].iter().all(|&(caller, locked)| locked || held[caller]) {
-                held[c] = true;
-                changed = true;
-            }
-        }
-        if !changed {
-            return held;
-        }
-    }
+    held
 }
 
 /// A package-private or private, non-synthetic method with code, not a constructor. Private
