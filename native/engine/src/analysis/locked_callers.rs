@@ -38,7 +38,8 @@ pub(super) fn called_only_under_lock(
         .into_par_iter()
         .map(|i| {
             let e = &methods[i];
-            if !is_candidate(classes, e, header(i)) || !takes_no_lock(e.class, e.index) {
+            let releases = || bodies[e.class][e.index].as_ref().is_some_and(releases_a_lock);
+            if !is_candidate(classes, e, header(i)) || !takes_no_lock(e.class, e.index) || releases() {
                 return None;
             }
             overridden_methods(table, by_ref, &e.mref)
@@ -131,7 +132,9 @@ fn held_helpers(candidate: &[bool], calls: &[Call]) -> Vec<bool> {
     let mut unaccounted = vec![0u32; candidate.len()];
     let mut waiting_on: Vec<Vec<usize>> = vec![Vec::new(); candidate.len()];
     // Method references may have taken candidates out since the calls were listed.
-    for &(target, caller, locked) in calls.iter().filter(|c| candidate[c.0]) {
+    // A recursive call runs inside another call, which holds the lock once the others all do:
+    // it neither counts as a call nor waits.
+    for &(target, caller, locked) in calls.iter().filter(|c| candidate[c.0] && c.0 != c.1) {
         called[target] = true;
         if !locked {
             unaccounted[target] += 1;
@@ -154,7 +157,8 @@ fn held_helpers(candidate: &[bool], calls: &[Call]) -> Vec<bool> {
     held
 }
 
-/// A package-private or private, non-synthetic method with code, not a constructor. Private
+/// A package-private or private, non-synthetic method with code, not a constructor (nor one
+/// that takes or releases a lock itself, checked by the caller). Private
 /// ones are never reported for themselves; they carry a lock from their callers to the
 /// helpers they call.
 fn is_candidate(classes: &[std::sync::Arc<Class>], e: &MethodEntry, h: &MethodHeader) -> bool {
@@ -187,8 +191,33 @@ fn overridden_methods(table: &ClassTable, by_ref: &FxHashMap<MethodRef, usize>, 
     unseen.is_none().then_some(out)
 }
 
+/// Whether a body ends a monitor region or calls `unlock()`: a helper that releases its caller's
+/// lock does what follows without it, which its callers' summaries would not show.
+fn releases_a_lock(body: &Body) -> bool {
+    body.insns.iter().any(|insn| match insn {
+        Insn::MonitorExit => true,
+        Insn::Invoke { method, .. } => is_lock_call(method, "unlock"),
+        _ => false,
+    })
+}
+
 /// `lock()V`, `lockInterruptibly()V`, `unlock()V`: the methods of `java.util.concurrent.locks.Lock`
 /// by name and shape (a `FileChannel.lock()` returns its lock and is no mutex).
 fn is_lock_call(m: &MethodRef, name: &str) -> bool {
     m.name.as_str() == name && m.descriptor.as_str() == "()V"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::held_helpers;
+
+    /// Method 0 is no candidate; 1 is called by it with the lock held, 2 by 1 without; 3 by 0
+    /// without; 4 and 5 only call each other; 6 only calls itself; 7 is called with the lock
+    /// held and calls itself.
+    #[test]
+    fn helpers_join_from_locked_calls_and_held_callers_only() {
+        let candidate = [false, true, true, true, true, true, true, true];
+        let calls = [(1, 0, true), (2, 1, false), (3, 0, false), (4, 5, false), (5, 4, false), (6, 6, false), (7, 0, true), (7, 7, false)];
+        assert_eq!(held_helpers(&candidate, &calls), [false, true, true, false, false, false, false, true]);
+    }
 }
