@@ -99,8 +99,8 @@ pub struct Extensions {
     pub lock_held_by_callers: bool,
     /// Reporting: a package-private method that every call in the analysed code makes with a
     /// lock held (from a synchronized method or block, between `lock()` and `unlock()`, or
-    /// from another such method) is reported only through its callers, as a private method
-    /// is. Code outside its package cannot call it.
+    /// from another such method, private ones included) is reported only through its callers,
+    /// as a private method is. Code outside its package cannot call it.
     pub locked_callers: bool,
     /// Ownership: the object an instance native method returns is not owned, and what is
     /// done through it is reported as through a static root (the same object for every call).

@@ -20,8 +20,8 @@ use crate::interned::ByAddress;
 
 use super::schedule::{Bodies, MethodEntry};
 
-/// By method: whether it is a package-private helper all of whose calls hold a lock (see the
-/// module's comment). `takes_no_lock` says whether a method's own code takes none: one that
+/// By method: whether it is a package-private (or private) helper all of whose calls hold a
+/// lock (see the module's comment). `takes_no_lock` says whether a method's own code takes none: one that
 /// locks names what it does, not what its callers hold.
 pub(super) fn called_only_under_lock(
     table: &ClassTable,
