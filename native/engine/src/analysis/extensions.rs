@@ -110,6 +110,11 @@ pub struct Extensions {
     /// Threads: a `Thread` subclass's own `run()` runs on its thread, once per object: its
     /// accesses to the object's own fields race with the rest of the class, not each other.
     pub thread_runs: bool,
+    /// Models: a collection whose code holds a lock around every access to its own object (a
+    /// `LinkedBlockingDeque` of the analysed code, or of an upstream module) is thread-safe:
+    /// a call to such a method is an ordinary call, its summary applied, not a container
+    /// access.
+    pub self_locking_collections: bool,
 }
 
 impl Extensions {
@@ -157,6 +162,7 @@ impl Extensions {
         locked_callers: true,
         native_results: true,
         thread_runs: true,
+        self_locking_collections: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -190,6 +196,7 @@ impl Extensions {
         locked_callers: false,
         native_results: false,
         thread_runs: false,
+        self_locking_collections: false,
     };
 }
 

@@ -13,14 +13,21 @@ use super::Interp;
 
 impl<'a, 'e> Interp<'a, 'e> {
     pub(super) fn record(&mut self, kind: AccessKind, st: &State, own_pre: Own, trace: Trace, line: u32) {
+        self.record_held(kind, st, own_pre, trace, line, false);
+    }
+
+    /// [`Interp::record`], for an access made under a lock the callee takes itself when
+    /// `callee_locks` (a collection that locks itself): protected whatever the caller holds.
+    pub(super) fn record_held(&mut self, kind: AccessKind, st: &State, own_pre: Own, trace: Trace, line: u32, callee_locks: bool) {
         let path = kind.path();
         if !self.recording || !path.base.is_reportable() || own_pre.is_owned() || has_switch_map(path) || is_native_array_element(path) {
             return;
         }
         // A read-mode lock excludes writers only: it protects reads, not writes.
-        let lock = protects(st, path) || (st.read_locks > 0 && !kind.is_write());
-        self.note_own_monitor_static(st, path, lock);
-        let lock_on = if lock { st.lock_on } else { None };
+        let held = protects(st, path) || (st.read_locks > 0 && !kind.is_write());
+        self.note_own_monitor_static(st, path, held);
+        let lock = held || callee_locks;
+        let lock_on = if held { st.lock_on } else { None };
         // A thread's own `run()` on its object's own fields: that thread's, one per object.
         let started = self.input.facts.runs_own_thread && is_own_field(path);
         let thread = if started { Threads::AnyThread } else { st.threads };

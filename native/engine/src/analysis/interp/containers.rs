@@ -1,13 +1,13 @@
 //! Container calls (5.7) with the thread-safe container rules (6.4-6.6).
 
-use crate::classfile::model::MethodRef;
+use crate::classfile::model::{MethodRef, ACC_FINAL};
 
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
 use super::super::models::{ArgumentAccess, ContainerAccess};
 use super::ownership::{escape_value, own, Holders};
 use super::state::*;
-use super::Interp;
+use super::{Callee, Interp};
 
 impl<'a, 'e> Interp<'a, 'e> {
     /// Returns the path the result stands for: the receiver's, for a view of it; the receiver's
@@ -49,15 +49,53 @@ impl<'a, 'e> Interp<'a, 'e> {
         if cf.synchronized_container {
             return stands_for;
         }
-        if let Some(own_pre) = self.record_container_access(st, &receiver, access, resolved) {
+        let locks_itself = self.container_locks_itself(resolved);
+        if let Some(own_pre) = self.record_container_access(st, &receiver, access, resolved, locks_itself) {
             st.own.set(ret, Some(own_pre));
         }
         stands_for
     }
 
-    /// Records a read or write of the container at `path` through `method`, unless the
-    /// container is known to be thread-safe; returns the container's ownership when recorded.
-    fn record_container_access(&mut self, st: &State, path: &Path, access: ContainerAccess, method: &MethodRef) -> Option<Own> {
+    /// Self-locking-collections extension: whether the container method `method` has a summary
+    /// (its code is analysed here or upstream) showing a lock held around every access to its
+    /// own object: each write, and each read of a field that is not final (the lock itself is
+    /// read from a final field before it is taken), with at least one such access. The
+    /// container access the call makes is then protected, by the collection's own lock.
+    pub(super) fn container_locks_itself(&self, method: &MethodRef) -> bool {
+        if !self.env.extensions.self_locking_collections {
+            return false;
+        }
+        let Callee::Summary(summary) = (self.env.callee)(method) else { return false };
+        let mut own = summary
+            .accesses
+            .iter()
+            .filter(|a| a.key.kind.path().base == Base::This && !self.reads_final_field(&a.key.kind))
+            .peekable();
+        own.peek().is_some() && own.all(|a| a.key.lock)
+    }
+
+    /// A plain read of a final field, written only by constructors.
+    fn reads_final_field(&self, kind: &AccessKind) -> bool {
+        let AccessKind::Read(path) = kind else { return false };
+        match path.steps.last() {
+            Some(Step::Field { class, name }) => {
+                self.env.table.field(*class, *name).is_some_and(|f| f.flags & ACC_FINAL != 0)
+            }
+            _ => false,
+        }
+    }
+
+    /// Records a read or write of the container at `path` through `method` (protected when the
+    /// method `locks_itself`), unless the container is known to be thread-safe; returns the
+    /// container's ownership when recorded.
+    fn record_container_access(
+        &mut self,
+        st: &State,
+        path: &Path,
+        access: ContainerAccess,
+        method: &MethodRef,
+        locks_itself: bool,
+    ) -> Option<Own> {
         if st.attrs.get(path) == Some(Attr::Synchronized) || self.is_synchronized_collection_field(path) {
             return None;
         }
@@ -72,7 +110,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             ContainerAccess::Read => AccessKind::ContainerRead(path.clone(), *method),
         };
         let line = self.line;
-        self.record(kind, st, own_pre, Trace::empty(), line);
+        self.record_held(kind, st, own_pre, Trace::empty(), line, locks_itself);
         Some(own_pre)
     }
 
@@ -84,7 +122,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             let Some(Expr::Path(p)) = args.get(i) else { continue };
             match access {
                 ArgumentAccess::Container(a) => {
-                    self.record_container_access(st, p, a, &cf.resolved);
+                    self.record_container_access(st, p, a, &cf.resolved, false);
                 }
                 ArgumentAccess::Elements(a) => {
                     if let Some(elements) = p.with(Step::Array) {
