@@ -204,6 +204,17 @@ fn an_upstream_method_locking_its_argument_holds_the_callers_lock() {
     assert!(first.message.contains("holding `this.mFirst`") && first.message.contains("holds `this.mSecond`"), "{}", first.message);
 }
 
+/// `a`'s `Bag` locks itself in `add` and `size`, but its `remove` may skip the lock: `b`'s
+/// `BagPool` takes from it without its own lock (reported, against the locked `give`) and
+/// counts without it (safe, the bag's lock protects the read), as in the whole analysis.
+#[test]
+fn an_upstream_collection_that_locks_itself_protects_its_downstream_callers() {
+    let alone = pair_b_alone("self-locking");
+    assert_eq!(reported_in(&alone, "com.acme.b.BagPool"), [("take", "this.idle")], "{:#?}", alone.issues);
+    let compat = pair_b_alone_with("self-locking-compat", |o| o.racerd_compat = true);
+    assert_eq!(reported_in(&compat, "com.acme.b.BagPool"), [("take", "this.idle"), ("count", "this.idle")], "{:#?}", compat.issues);
+}
+
 /// The methods a summary file carries a summary of, as `Class.name`, from its JSON dump.
 fn summarised_methods(file: &Path) -> Vec<String> {
     let mut out = Vec::new();
