@@ -110,10 +110,9 @@ pub struct Extensions {
     /// Threads: a `Thread` subclass's own `run()` runs on its thread, once per object: its
     /// accesses to the object's own fields race with the rest of the class, not each other.
     pub thread_runs: bool,
-    /// Models: a collection whose code holds a lock around every access to its own object (a
-    /// `LinkedBlockingDeque` of the analysed code, or of an upstream module) is thread-safe:
-    /// a call to such a method is an ordinary call, its summary applied, not a container
-    /// access.
+    /// Models: a container call to a method whose summary shows a lock held around every
+    /// access to its own object (a `LinkedBlockingDeque` of the analysed code, or of an
+    /// upstream module) is a container access made under that lock, whatever the caller holds.
     pub self_locking_collections: bool,
 }
 

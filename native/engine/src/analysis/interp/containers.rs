@@ -61,7 +61,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// own object: each write, and each read of a field that is not final (the lock itself is
     /// read from a final field before it is taken), with at least one such access. The
     /// container access the call makes is then protected, by the collection's own lock.
-    pub(super) fn container_locks_itself(&self, method: &MethodRef) -> bool {
+    fn container_locks_itself(&self, method: &MethodRef) -> bool {
         if !self.env.extensions.self_locking_collections {
             return false;
         }
