@@ -49,8 +49,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         if cf.synchronized_container {
             return stands_for;
         }
-        let locks_itself = self.container_locks_itself(resolved);
-        if let Some(own_pre) = self.record_container_access(st, &receiver, access, resolved, locks_itself) {
+        if let Some(own_pre) = self.record_container_access(st, &receiver, access, resolved, true) {
             st.own.set(ret, Some(own_pre));
         }
         stands_for
@@ -85,16 +84,18 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    /// Records a read or write of the container at `path` through `method` (protected when the
-    /// method `locks_itself`), unless the container is known to be thread-safe; returns the
-    /// container's ownership when recorded.
+    /// Records a read or write of the container at `path` through `method`, unless the
+    /// container is known to be thread-safe; returns the container's ownership when recorded.
+    /// `on_receiver`: the container is the call's receiver, so the call is protected when
+    /// `method` locks itself (only then, and only for an access that is recorded, is its
+    /// summary read).
     fn record_container_access(
         &mut self,
         st: &State,
         path: &Path,
         access: ContainerAccess,
         method: &MethodRef,
-        locks_itself: bool,
+        on_receiver: bool,
     ) -> Option<Own> {
         if st.attrs.get(path) == Some(Attr::Synchronized) || self.is_synchronized_collection_field(path) {
             return None;
@@ -109,6 +110,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             ContainerAccess::Write => AccessKind::ContainerWrite(path.clone(), *method),
             ContainerAccess::Read => AccessKind::ContainerRead(path.clone(), *method),
         };
+        let locks_itself = on_receiver && self.recording && !own_pre.is_owned() && self.container_locks_itself(method);
         let line = self.line;
         self.record_held(kind, st, own_pre, Trace::empty(), line, locks_itself);
         Some(own_pre)
