@@ -29,7 +29,11 @@ fi
 # The official SARIF 2.1.0 schema, for the SARIF validation test.
 RACER_SARIF_SCHEMA="$(scripts/sarif-schema.sh)"
 export RACER_SARIF_SCHEMA
-# A javac of release 21 or later, if the machine has one, for the Java 21 class-file test.
+# Compilers of Java 21 for the Java 21 class-file test: the Eclipse compiler on a recent runtime
+# (fetched from Maven Central and PyPI by scripts/ecj.sh), and a javac of release 21 or later if
+# the machine has one.
+scripts/ecj.sh -version >/dev/null
+export RACER_ECJ="$PWD/scripts/ecj.sh"
 for candidate in $(command -v javac) /usr/lib/jvm/*/bin/javac; do
     release=$("$candidate" -version 2>&1 | sed -n 's/^javac \([0-9]*\).*/\1/p')
     if [ -n "$release" ] && [ "$release" -ge 21 ]; then

@@ -14,7 +14,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::suite::{run_all, selected_fixtures, SUPPORT_DIR};
+use common::suite::{run_all, selected_fixtures, Compiler, SUPPORT_DIR};
 use common::{issue_diff, issue_lines, java_files, javac, workspace_root, TempDir};
 use racer::api::{Options, Request};
 
@@ -50,7 +50,7 @@ fn android_fixtures() {
     if let Err(e) = javac(&sources, &support, &[framework.clone()], &["--release", "8"]) {
         panic!("cannot compile tests/android/{SUPPORT_DIR}: {e}");
     }
-    run_all(&dirs, tmp.path(), &[framework, support]);
+    run_all(&dirs, tmp.path(), &[framework, support], &Compiler::Javac);
 }
 
 /// The framework jar analysed on its own reports the same issues whether only what reporting

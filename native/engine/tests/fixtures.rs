@@ -21,22 +21,38 @@
 //! `expected.tsv`, and in the default mode (with the extensions), checked against
 //! `expected.default.tsv` when the extensions change the result, else `expected.tsv` too.
 //!
+//! A second run compiles the same fixtures with the Eclipse compiler (`RACER_ECJ`, set by
+//! `scripts/test.sh`; see `common::ecj`) and checks the same expectations: the analysis must not
+//! depend on javac's bytecode shapes.
+//!
 //! Environment:
 //! - `RACER_FIXTURES=topic1,topic2` runs only the named fixtures (substring match).
 //! - `RACER_FIXTURES_KEEP=1` keeps the temporary build directory and prints its location.
 
 mod common;
 
-use common::suite::{run_all, selected_fixtures, SUPPORT_DIR};
+use common::suite::{run_all, selected_fixtures, Compiler, SUPPORT_DIR};
 use common::{compile_support, support_sources, workspace_root, TempDir};
 
 #[test]
 fn fixtures() {
+    run_fixtures("racer-fixtures", &Compiler::Javac);
+}
+
+#[test]
+fn fixtures_compiled_by_ecj() {
+    match std::env::var_os("RACER_ECJ") {
+        Some(path) => run_fixtures("racer-fixtures-ecj", &Compiler::Ecj(path.into())),
+        None => eprintln!("RACER_ECJ not set: fixtures not compiled with the Eclipse compiler (scripts/test.sh sets it)"),
+    }
+}
+
+fn run_fixtures(scratch: &str, compiler: &Compiler) {
     let fixtures_root = workspace_root().join("tests").join("fixtures");
     let dirs = selected_fixtures(&fixtures_root);
 
     let keep = std::env::var_os("RACER_FIXTURES_KEEP").is_some();
-    let tmp = TempDir::new("racer-fixtures").keep_if(keep, "fixtures");
+    let tmp = TempDir::new(scratch).keep_if(keep, "fixtures");
 
     let mut classpath = Vec::new();
     if !support_sources().is_empty() {
@@ -46,5 +62,5 @@ fn fixtures() {
         }
         classpath.push(out);
     }
-    run_all(&dirs, tmp.path(), &classpath);
+    run_all(&dirs, tmp.path(), &classpath, compiler);
 }

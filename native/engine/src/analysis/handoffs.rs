@@ -18,6 +18,9 @@ pub enum HandoffModel {
     /// `new Thread(r)`: the thread will run `r` in the background once started; until then
     /// what `r` captures is not shared.
     ThreadConstructor,
+    /// `ThreadFactory.newThread(r)`, `Thread.Builder.unstarted(r)`: as `new Thread(r)`, for the
+    /// thread the call returns.
+    MadeThread,
     /// `Thread.start()`: a `Thread` subclass runs its own `run()` in the background; so does
     /// `AsyncTask.execute(...)` its `doInBackground(...)`.
     ThreadStart,
@@ -44,6 +47,9 @@ const EXECUTOR_METHODS: &[&str] =
     &["execute", "submit", "invokeAll", "invokeAny", "schedule", "scheduleAtFixedRate", "scheduleWithFixedDelay"];
 const VIEW_POSTS: &[&str] = &["post", "postDelayed", "postOnAnimation", "postOnAnimationDelayed"];
 const HANDLER_POSTS: &[&str] = &["post", "postDelayed", "postAtTime", "postAtFrontOfQueue"];
+/// Java 21's thread builders (`Thread.ofVirtual()`, `Thread.ofPlatform()`), named as the
+/// calls name them: the JDK table of supertypes predates them.
+const THREAD_BUILDERS: &[&str] = &["java.lang.Thread$Builder", "java.lang.Thread$Builder$OfVirtual", "java.lang.Thread$Builder$OfPlatform"];
 const HANDLER: &str = "android.os.Handler";
 const CONTEXT: &str = "android.content.Context";
 const ASYNC_TASK: &str = "android.os.AsyncTask";
@@ -65,6 +71,12 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
             HandoffModel::HandlerInit
         }
         "start" if named.descriptor.as_str() == "()V" && is(&["java.lang.Thread"]) => HandoffModel::ThreadStart,
+        // Java 21: a virtual (or platform) thread started at once with the code it is given.
+        "startVirtualThread" if class == "java.lang.Thread" => HandoffModel::Arguments(Target::Background),
+        "start" if THREAD_BUILDERS.contains(&class) => HandoffModel::Arguments(Target::Background),
+        "unstarted" if THREAD_BUILDERS.contains(&class) => HandoffModel::MadeThread,
+        // Through the interface only: an analysed factory's own summary says what it does.
+        "newThread" if class == "java.util.concurrent.ThreadFactory" => HandoffModel::MadeThread,
         // `AsyncTask.execute(runnable)` (static) runs the runnable on the tasks' executor.
         "execute" if named.descriptor.as_str() == "(Ljava/lang/Runnable;)V" && is(&[ASYNC_TASK]) => {
             HandoffModel::Arguments(Target::Background)

@@ -152,6 +152,26 @@ pub fn javac(sources: &[PathBuf], out_dir: &Path, classpath: &[PathBuf], extra: 
     finished(output, "javac").map(drop)
 }
 
+/// The Eclipse compiler (`scripts/ecj.sh`, named by `RACER_ECJ`) with javac's defaults here:
+/// debug information, release 17 unless `extra` names one, and every local kept (ECJ pops a
+/// value stored into a local never read, and a popped field read is no use of it, spec 2.3).
+pub fn ecj(ecj: &Path, sources: &[PathBuf], out_dir: &Path, classpath: &[PathBuf], extra: &[&str]) -> Result<(), String> {
+    fs::create_dir_all(out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
+    let mut cmd = Command::new(ecj);
+    cmd.args(["-g", "-nowarn", "-encoding", "UTF-8", "-preserveAllLocals", "-d"]).arg(out_dir);
+    if !classpath.is_empty() {
+        let cp = std::env::join_paths(classpath).map_err(|e| format!("bad classpath {classpath:?}: {e}"))?;
+        cmd.arg("-cp").arg(cp);
+    }
+    if !extra.contains(&"--release") {
+        cmd.args(["--release", "17"]);
+    }
+    cmd.args(extra);
+    cmd.args(sources);
+    let output = cmd.output().map_err(|e| format!("cannot run {}: {e}", ecj.display()))?;
+    finished(output, "ecj").map(drop)
+}
+
 /// The sources of `tests/fixtures/_support` (annotation declarations and stand-ins).
 pub fn support_sources() -> Vec<PathBuf> {
     java_files(&workspace_root().join(SUPPORT_SOURCES))

@@ -1,5 +1,5 @@
 //! The fixture suites' runner: fixture directories (those holding `expected.tsv`), each compiled
-//! with javac against a classpath, analysed with that classpath as context, and its issues
+//! with javac (or the Eclipse compiler) against a classpath, analysed with that classpath as context, and its issues
 //! compared exactly with `expected.tsv` (in `racerd_compat` mode) and `expected.default.tsv` (with
 //! the extensions, when they change the result); format in `tests/fixtures/README.md`.
 
@@ -8,9 +8,15 @@ use std::path::{Path, PathBuf};
 
 use racer::api::{Options, Request};
 
-use super::{fixture_filter, issue_diff, issue_line, issue_lines, java_files, javac, minus, read_expected, sorted_entries};
+use super::{ecj, fixture_filter, issue_diff, issue_line, issue_lines, java_files, javac, minus, read_expected, sorted_entries};
 
 pub const SUPPORT_DIR: &str = "_support";
+
+/// What compiles the fixtures: javac, or the Eclipse compiler at a path (see `common::ecj`).
+pub enum Compiler {
+    Javac,
+    Ecj(PathBuf),
+}
 
 /// Fixture directories: those holding `expected.tsv`, searched recursively (not below a fixture).
 fn fixture_dirs(dir: &Path, root: &Path, out: &mut Vec<(String, PathBuf)>) {
@@ -33,7 +39,7 @@ fn fixture_dirs(dir: &Path, root: &Path, out: &mut Vec<(String, PathBuf)>) {
     }
 }
 
-pub fn run_fixture(dir: &Path, tmp: &Path, classpath: &[PathBuf]) -> Result<(), String> {
+pub fn run_fixture(dir: &Path, tmp: &Path, classpath: &[PathBuf], compiler: &Compiler) -> Result<(), String> {
     let sources = java_files(dir);
     if sources.is_empty() {
         return Err("no .java files".into());
@@ -49,15 +55,25 @@ pub fn run_fixture(dir: &Path, tmp: &Path, classpath: &[PathBuf]) -> Result<(), 
     let extra: Vec<&str> = args.iter().map(String::as_str).collect();
     let classes = tmp.join("classes");
     let classpath = classpath.to_vec();
-    javac(&sources, &classes, &classpath, &extra)?;
+    match compiler {
+        Compiler::Javac => javac(&sources, &classes, &classpath, &extra)?,
+        Compiler::Ecj(path) => ecj(path, &sources, &classes, &classpath, &extra)?,
+    }
 
     let options: Options = match fs::read_to_string(dir.join("options.json")) {
         Ok(text) => serde_json::from_str(&text).map_err(|e| format!("bad options.json: {e}"))?,
         Err(_) => Options::default(),
     };
-    let default_expected = dir.join("expected.default.tsv");
-    let default_expected = if default_expected.is_file() { default_expected } else { dir.join("expected.tsv") };
-    check_mode(dir, &classes, classpath.clone(), Options { racerd_compat: true, ..options.clone() }, &dir.join("expected.tsv"))
+    // A compiler's own expectations (`expected.ecj.tsv`) where its class files differ from javac's
+    // (the lines it gives synthetic methods); the default mode's fall back to the compat mode's.
+    let own = |stem: &str| match compiler {
+        Compiler::Ecj(_) => Some(dir.join(format!("{stem}.ecj.tsv"))).filter(|p| p.is_file()),
+        Compiler::Javac => None,
+    };
+    let shared = |stem: &str| Some(dir.join(format!("{stem}.tsv"))).filter(|p| p.is_file());
+    let compat_expected = own("expected").unwrap_or_else(|| dir.join("expected.tsv"));
+    let default_expected = own("expected.default").or_else(|| shared("expected.default")).unwrap_or_else(|| compat_expected.clone());
+    check_mode(dir, &classes, classpath.clone(), Options { racerd_compat: true, ..options.clone() }, &compat_expected)
         .map_err(|e| format!("[racerd_compat] {e}"))?;
     check_mode(dir, &classes, classpath, Options { racerd_compat: false, ..options }, &default_expected)
         .map_err(|e| format!("[default mode] {e}"))
@@ -112,11 +128,11 @@ pub fn selected_fixtures(root: &Path) -> Vec<(String, PathBuf)> {
 
 /// Runs every fixture (scratch space under `tmp`), printing one line each; panics with the
 /// differences when any fails.
-pub fn run_all(dirs: &[(String, PathBuf)], tmp: &Path, classpath: &[PathBuf]) {
+pub fn run_all(dirs: &[(String, PathBuf)], tmp: &Path, classpath: &[PathBuf], compiler: &Compiler) {
     let mut failures = Vec::new();
     for (index, (name, dir)) in dirs.iter().enumerate() {
         let work = tmp.join(format!("fixture-{index}"));
-        match run_fixture(dir, &work, classpath) {
+        match run_fixture(dir, &work, classpath, compiler) {
             Ok(()) => println!("fixture {name}: ok"),
             Err(msg) => {
                 println!("fixture {name}: FAIL");

@@ -60,6 +60,11 @@ pub struct AccessKey {
     /// accesses to one location do not race; they race with the rest of the class (see `races`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub started: bool,
+    /// With `started`: code a constructor hands to another thread at its one handoff (not in a
+    /// loop), on the new object's own fields. It runs once per object, so such accesses do not
+    /// race with each other; they are not one thread with other started code.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub once: bool,
 }
 
 /// A shared access key. Never weakly held: `triomphe`'s `Arc` keeps no weak count, and large
@@ -231,7 +236,7 @@ mod tests {
 
     fn locked_under(l: Option<LockPath>) -> AccessKey {
         let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new("x")).unwrap();
-        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: true, lock_on: l, own_pre: Own::Unowned, handed: false, started: false }
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: true, lock_on: l, own_pre: Own::Unowned, handed: false, started: false, once: false }
     }
 
 

@@ -110,7 +110,7 @@ mod tests {
 
     fn key(field: &str) -> AccessKey {
         let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new(field)).unwrap();
-        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: false, lock_on: None, own_pre: Own::Unowned, handed: false, started: false }
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: false, lock_on: None, own_pre: Own::Unowned, handed: false, started: false, once: false }
     }
 
     fn site(line: u32) -> Site {

@@ -592,7 +592,7 @@ pub(super) fn key_at_call(
     if key.handed {
         AccessKey { kind: key.kind.with_path(path), own_pre, lock_on, ..key.clone() }
     } else {
-        AccessKey { kind: key.kind.with_path(path), thread, lock, lock_on, own_pre, handed, started: false }
+        AccessKey { kind: key.kind.with_path(path), thread, lock, lock_on, own_pre, handed, started: false, once: false }
     }
 }
 

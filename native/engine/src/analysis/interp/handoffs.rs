@@ -13,7 +13,7 @@ use super::calls::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
 use super::ownership::{escape_value, own_e};
 use super::state::*;
-use super::{waits, Callee, Interp};
+use super::{waits, Callee, Env, Interp};
 
 /// How the handed code's formals relate to the values captured where it was made.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -76,7 +76,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         match model {
             // A new thread runs its code only once started: what the code captures is still
             // unshared until then (a constructor may make the thread, then go on initialising).
-            HandoffModel::ThreadConstructor => {
+            HandoffModel::ThreadConstructor | HandoffModel::MadeThread => {
                 // A thread started and joined at once runs its code where it is started.
                 if !waits::made_thread_joined_at_once(self.env.table, &self.body.insns, self.pc) {
                     self.hand_all(st, params, Target::Background, false, false);
@@ -85,7 +85,12 @@ impl<'a, 'e> Interp<'a, 'e> {
                     Some(Attr::Handed(pc)) => Some(pc),
                     _ => None,
                 });
-                if let (Some(pc), Some(Expr::Path(thread))) = (code, receiver()) {
+                let thread = match (model, receiver()) {
+                    (HandoffModel::MadeThread, _) => Some(ret),
+                    (_, Some(Expr::Path(made))) => Some(made),
+                    _ => None,
+                };
+                if let (Some(pc), Some(thread)) = (code, thread) {
                     st.attrs.set(thread, Some(Attr::ThreadOf(pc)));
                 }
             }
@@ -99,7 +104,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     ExecutorKind::Looper => return,
                     ExecutorKind::Pool | ExecutorKind::Serial => target,
                 };
-                if waits::future_waited_at_once(self.env.table, &self.body.insns, self.pc) {
+                if waits::handle_waited_at_once(self.env.table, &self.body.insns, self.pc) {
                     return self.run_while_waiting(st, params);
                 }
                 self.hand_all(st, params, target, true, kind == ExecutorKind::Serial)
@@ -444,9 +449,16 @@ impl<'a, 'e> Interp<'a, 'e> {
                         Target::Background if acc.key.thread == Threads::AnyThreadButSelf => Threads::AnyThreadButSelf,
                         Target::Background => Threads::AnyThread,
                     };
+                    // Code a constructor hands over once runs once per object: on that
+                    // object's own fields, as a started thread's own code does.
+                    let once = self.hands_once && !self.in_loop && is_own_field(&new_path);
                     let mut key = key_at_call(&acc.key, new_path, own_pre, (thread, acc.key.lock, lock_on), true);
                     if !acc.key.handed && (handed.serial || handed.started) {
                         key.started = handed.serial || is_own_field(acc.key.kind.path());
+                    }
+                    if once && !acc.key.handed {
+                        key.started = true;
+                        key.once = true;
                     }
                     key
                 }
@@ -455,6 +467,22 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.add_callee_access(NewKey::made(key), &acc.key, &acc.site, (!handed.inline).then_some(&call_site));
         }
     }
+}
+
+/// Whether `mref` is a constructor that starts a thread or hands code to another thread at one
+/// call at most: that code then runs once per object made (unless the call is in a loop). Making
+/// a thread does not count, starting it does (a thread starts once).
+pub(super) fn constructor_hands_once(env: &Env<'_>, mref: &MethodRef, body: &Body) -> bool {
+    if !env.extensions.thread_handoffs || mref.name.as_str() != "<init>" {
+        return false;
+    }
+    let hands_code = |method: &MethodRef| {
+        matches!(
+            env.facts.call(method).and_then(|f| f.handoff),
+            Some(HandoffModel::Arguments(_) | HandoffModel::ThreadStart | HandoffModel::HandlerPost)
+        )
+    };
+    body.insns.iter().filter(|i| matches!(i, Insn::Invoke { method, .. } if hands_code(method))).count() <= 1
 }
 
 /// The formal (not `this`) that `value` is, while it still holds the caller's object.

@@ -200,6 +200,10 @@ struct Interp<'a, 'e> {
     param_handoffs: Vec<ParamHandoff>,
     /// See [`Summary::param_runs`].
     param_runs: Vec<ParamRun>,
+    /// Whether the block being run is in a loop (it may run more than once per call).
+    in_loop: bool,
+    /// A constructor handing code to another thread at one call only (see `handoffs.rs`).
+    hands_once: bool,
 }
 
 pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
@@ -216,7 +220,8 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
             };
         }
     }
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_prepended: None, last_callee: None, recording: true, own_monitor_statics: Vec::new(), param_handoffs: Vec::new(), param_runs: Vec::new() };
+    let hands_once = handoffs::constructor_hands_once(env, &input.mref, body);
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_prepended: None, last_callee: None, recording: true, own_monitor_statics: Vec::new(), param_handoffs: Vec::new(), param_runs: Vec::new(), in_loop: false, hands_once };
     interp.run();
     interp.summary()
 }
@@ -297,6 +302,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             let state = if runs_again[b] { entry[b].clone() } else { entry[b].take() };
             let Some(state) = state else { continue };
             self.recording = !converged || !cfg.in_cycle[b];
+            self.in_loop = cfg.in_cycle[b];
             let mut outgoing = self.run_block(&cfg, b, state, &exits_after);
             outgoing.extend(std::mem::take(&mut self.to_handlers));
             for (succ, mut out) in outgoing {
@@ -335,6 +341,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.recording = true;
             for &b in order.iter().filter(|b| cfg.in_cycle[**b]) {
                 if let Some(state) = entry[b].clone() {
+                    self.in_loop = true;
                     self.run_block(&cfg, b, state, &exits_after);
                 }
                 self.to_handlers.clear();

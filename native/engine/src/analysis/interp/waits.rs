@@ -1,5 +1,6 @@
 //! Handoffs waited for at once (thread handoffs extension): `t.start(); t.join();`,
-//! `executor.submit(task).get()`, `CompletableFuture.runAsync(r).join()`. The handed code runs
+//! `executor.submit(task).get()`, `CompletableFuture.runAsync(r).join()`,
+//! `Thread.startVirtualThread(r).join()`. The handed code runs
 //! while the caller waits for it, as a call made there would: on the caller's thread, under
 //! its locks. Only when nothing but keeping the handle in a local comes in between: what the
 //! caller does meanwhile (start another thread, write a field) runs alongside the handed code.
@@ -7,17 +8,19 @@
 use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
 
-/// Whether the future returned by the handoff call at `pc` is waited for at once
-/// (`get()` or `join()` without a timeout), from the stack or through one local.
-pub(super) fn future_waited_at_once(table: &ClassTable, insns: &[Insn], pc: usize) -> bool {
+/// Whether the handle returned by the handoff call at `pc` is waited for at once, from the
+/// stack or through one local: a future's `get()` or `join()`, or the `join()` of a thread
+/// started at once (`Thread.startVirtualThread(task).join()`), without a timeout.
+pub(super) fn handle_waited_at_once(table: &ClassTable, insns: &[Insn], pc: usize) -> bool {
     let next = match (insns.get(pc + 1), insns.get(pc + 2)) {
         (Some(Insn::Store { slot, .. }), Some(Insn::Load { slot: loaded, .. })) if slot == loaded => pc + 3,
         _ => pc + 1,
     };
     matches!(insns.get(next), Some(Insn::Invoke { method, .. })
-        if matches!(method.name.as_str(), "get" | "join")
+        if (matches!(method.name.as_str(), "get" | "join")
             && method.descriptor.as_str().starts_with("()")
             && table.is_subtype_of_any(method.class, &["java.util.concurrent.Future"]))
+            || (method.name.as_str() == "join" && method.descriptor.as_str() == "()V" && is_thread(table, method.class)))
 }
 
 /// Whether the thread started by the `start()` call at `pc`, its receiver loaded from a local,

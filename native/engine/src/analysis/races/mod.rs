@@ -354,11 +354,14 @@ impl<'a> ClassReporter<'a> {
 
     /// Whether `e` and `c` are made by one started thread: both by a started thread's code on
     /// its object's own fields (on one location they are on one object, which only one thread
-    /// runs), or one by the `run()` a thread of this class starts itself on (`start()` in its
-    /// own class) and the other by that `run()` itself, on one of the object's own fields.
+    /// runs), both by the code a constructor hands over once, or one by the `run()` a thread of
+    /// this class starts itself on (`start()` in its own class) and the other by that `run()`
+    /// itself, on one of the object's own fields.
     pub(super) fn same_started_thread(&self, e: &Entry<'a>, c: &Entry<'a>) -> bool {
         let (a, b) = (&e.access.key, &c.access.key);
-        (a.started && b.started) || (a.started && self.runs_started_body(c, e)) || (b.started && self.runs_started_body(e, c))
+        (a.started && b.started && a.once == b.once)
+            || (a.started && self.runs_started_body(c, e))
+            || (b.started && self.runs_started_body(e, c))
     }
 
     /// Whether `e` is an access of the body the started access `started` runs, to a field of

@@ -199,13 +199,14 @@ impl Decoder {
             };
             Ok(KeyRef::new(SharedKey::new(AccessKey {
                 kind,
-                thread: threads_of(thread & !(HANDED | STARTED))?,
+                thread: threads_of(thread & !(HANDED | STARTED | ONCE))?,
                 lock: lock != 0,
                 // Checked in range in `Decoder::new`.
                 lock_on: usize::try_from(lock_path).ok().map(|i| self.path(&self.encoded.paths[i]).map(LockPath::new)).transpose()?,
                 own_pre: own_of(own),
                 handed: thread & HANDED != 0,
                 started: thread & STARTED != 0,
+                once: thread & ONCE != 0,
             })))
         })
         .cloned()

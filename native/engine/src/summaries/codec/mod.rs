@@ -127,9 +127,14 @@ fn threads_of(c: u8) -> Result<Threads, String> {
 const HANDED: u8 = 4;
 /// Plus `STARTED` for handed code of a started thread object on its own fields.
 const STARTED: u8 = 8;
+/// Plus `ONCE` for code a constructor hands over once (see `AccessKey::once`).
+const ONCE: u8 = 16;
 
 fn access_threads_code(k: &AccessKey) -> u8 {
-    threads_code(k.thread) | if k.handed { HANDED } else { 0 } | if k.started { STARTED } else { 0 }
+    threads_code(k.thread)
+        | if k.handed { HANDED } else { 0 }
+        | if k.started { STARTED } else { 0 }
+        | if k.once { ONCE } else { 0 }
 }
 
 fn own_code(o: Own) -> i64 {
@@ -223,7 +228,7 @@ mod tests {
 
     fn key(field: &str) -> AccessKey {
         let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new(field)).unwrap();
-        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: false, lock_on: None, own_pre: Own::Unowned, handed: false, started: false }
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: false, lock_on: None, own_pre: Own::Unowned, handed: false, started: false, once: false }
     }
 
     fn summary(accesses: Vec<Access>) -> Summary {
@@ -257,14 +262,20 @@ mod tests {
     /// see a started thread's own accesses as racing with themselves.
     #[test]
     fn handed_and_started_accesses_keep_their_marks() {
-        let marked = |handed: bool, started: bool| AccessKey { handed, started, ..key("f") };
+        let marked = |handed: bool, started: bool, once: bool| AccessKey { handed, started, once, ..key("f") };
         let at = |line: u32, k: AccessKey| Access { key: KeyRef::new(SharedKey::new(k)), site: Site { line, trace: Trace::empty() } };
-        let s = summary(vec![at(1, marked(true, true)), at(2, marked(true, false)), at(3, marked(false, false))]);
+        let s = summary(vec![
+            at(1, marked(true, true, false)),
+            at(2, marked(true, false, false)),
+            at(3, marked(false, false, false)),
+            at(4, marked(true, true, true)),
+        ]);
         let decoder = Decoder::new(encode(&[(method("a"), &s)])).unwrap();
         let decoded = decoder.get(&method("a")).unwrap().unwrap();
-        let mut marks: Vec<(u32, bool, bool)> = decoded.accesses.iter().map(|a| (a.site.line, a.key.handed, a.key.started)).collect();
+        let mut marks: Vec<(u32, bool, bool, bool)> =
+            decoded.accesses.iter().map(|a| (a.site.line, a.key.handed, a.key.started, a.key.once)).collect();
         marks.sort();
-        assert_eq!(marks, vec![(1, true, true), (2, true, false), (3, false, false)]);
+        assert_eq!(marks, vec![(1, true, true, false), (2, true, false, false), (3, false, false, false), (4, true, true, true)]);
     }
 
     #[test]
