@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Compiles Kotlin sources with the Kotlin compiler resolved from Maven (tests/kotlin/kotlinc/pom.xml).
 #   scripts/kotlinc.sh SRC_DIR OUT_DIR [CLASSPATH]   compile every .kt file below SRC_DIR into OUT_DIR
+#                                                    (kotlin-stdlib and kotlinx-coroutines on the classpath)
 #   scripts/kotlinc.sh --stdlib                      print the path of the kotlin-stdlib jar
+#   scripts/kotlinc.sh --coroutines                  print the path of the kotlinx-coroutines-core jar
 # The compiler classpath is resolved once (offline first, online if that fails) and cached in
-# tests/kotlin/kotlinc/target/classpath.txt. Exits non-zero on compile errors.
+# tests/kotlin/kotlinc/target/classpath.txt, again when the pom changes. Exits non-zero on
+# compile errors.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -11,13 +14,13 @@ project="$root/tests/kotlin/kotlinc"
 cache="$project/target/classpath.txt"
 
 usage() {
-    echo "usage: $0 SRC_DIR OUT_DIR [CLASSPATH] | $0 --stdlib" >&2
+    echo "usage: $0 SRC_DIR OUT_DIR [CLASSPATH] | $0 --stdlib | $0 --coroutines" >&2
     exit 2
 }
 
 # Is the cached classpath present and are all its jars still there?
 cache_valid() {
-    [ -s "$cache" ] || return 1
+    [ -s "$cache" ] && [ "$cache" -nt "$project/pom.xml" ] || return 1
     local jar
     IFS=: read -r -a jars <"$cache"
     for jar in "${jars[@]}"; do
@@ -38,27 +41,31 @@ resolve() {
 cache_valid || resolve
 compiler_cp="$(cat "$cache")"
 stdlib=""
+coroutines=""
 IFS=: read -r -a jars <<<"$compiler_cp"
 for jar in "${jars[@]}"; do
     case "$(basename "$jar")" in
         kotlin-stdlib-[0-9]*.jar) stdlib="$jar" ;;
+        kotlinx-coroutines-core-jvm-[0-9]*.jar) coroutines="$jar" ;;
     esac
 done
-if [ -z "$stdlib" ]; then
-    echo "kotlinc.sh: no kotlin-stdlib jar in $cache" >&2
+if [ -z "$stdlib" ] || [ -z "$coroutines" ]; then
+    echo "kotlinc.sh: no kotlin-stdlib or kotlinx-coroutines-core-jvm jar in $cache" >&2
     exit 1
 fi
 
-if [ "${1:-}" = "--stdlib" ]; then
-    [ $# -eq 1 ] || usage
-    echo "$stdlib"
-    exit 0
-fi
+case "${1:-}" in
+    --stdlib | --coroutines)
+        [ $# -eq 1 ] || usage
+        if [ "$1" = --stdlib ]; then echo "$stdlib"; else echo "$coroutines"; fi
+        exit 0
+        ;;
+esac
 
 [ $# -ge 2 ] && [ $# -le 3 ] || usage
 src="$1"
 out="$2"
-classpath="$stdlib${3:+:$3}"
+classpath="$stdlib:$coroutines${3:+:$3}"
 
 sources=()
 while IFS= read -r -d '' file; do

@@ -6,8 +6,8 @@
 //!
 //! Runs only when `RACER_KOTLINC` names `scripts/kotlinc.sh` (which resolves the compiler with
 //! Maven); otherwise it prints a skip line. The Java annotations of `tests/fixtures/_support/` are
-//! compiled with javac (`--release 8`) and put, with the kotlin-stdlib jar, on both the kotlinc
-//! and the engine classpath. `RACER_FIXTURES=topic1,topic2` runs a subset.
+//! compiled with javac (`--release 8`) and put, with the kotlin-stdlib and kotlinx-coroutines
+//! jars, on both the kotlinc and the engine classpath. `RACER_FIXTURES=topic1,topic2` runs a subset.
 
 mod common;
 
@@ -20,19 +20,19 @@ use common::{compile_support, fixture_filter, issue_diff, issue_lines, read_expe
 
 /// Compiles one topic and checks it in both modes: `expected.tsv` with `racerd_compat`, and
 /// `expected.default.tsv` (when the extensions change the result, else `expected.tsv`) without.
-fn run_topic(kotlinc: &Path, dir: &Path, out: &Path, support: &Path, stdlib: &Path) -> Result<(), String> {
-    run(Command::new(kotlinc).arg(dir).arg(out).arg(support), "kotlinc")?;
+fn run_topic(kotlinc: &Path, dir: &Path, out: &Path, classpath: &[PathBuf]) -> Result<(), String> {
+    run(Command::new(kotlinc).arg(dir).arg(out).arg(&classpath[0]), "kotlinc")?;
     let default_expected = dir.join("expected.default.tsv");
     let default_expected = if default_expected.is_file() { default_expected } else { dir.join("expected.tsv") };
-    check_mode(dir, out, support, stdlib, true, &dir.join("expected.tsv")).map_err(|e| format!("[racerd_compat] {e}"))?;
-    check_mode(dir, out, support, stdlib, false, &default_expected).map_err(|e| format!("[default] {e}"))
+    check_mode(dir, out, classpath, true, &dir.join("expected.tsv")).map_err(|e| format!("[racerd_compat] {e}"))?;
+    check_mode(dir, out, classpath, false, &default_expected).map_err(|e| format!("[default] {e}"))
 }
 
-fn check_mode(dir: &Path, out: &Path, support: &Path, stdlib: &Path, compat: bool, expected: &Path) -> Result<(), String> {
+fn check_mode(dir: &Path, out: &Path, classpath: &[PathBuf], compat: bool, expected: &Path) -> Result<(), String> {
     let expected = read_expected(expected)?;
     let request = Request {
         inputs: vec![out.to_path_buf()],
-        classpath: vec![support.to_path_buf(), stdlib.to_path_buf()],
+        classpath: classpath.to_vec(),
         source_paths: vec![dir.to_path_buf()],
         options: Options { racerd_compat: compat, ..Options::default() },
         ..Request::default()
@@ -71,15 +71,18 @@ fn kotlin_fixtures() {
     if let Err(e) = compile_support(&support) {
         panic!("cannot compile tests/fixtures/_support: {e}");
     }
-    let stdlib = match run(Command::new(&kotlinc).arg("--stdlib"), "kotlinc.sh --stdlib") {
+    let jar = |flag: &str| match run(Command::new(&kotlinc).arg(flag), &format!("kotlinc.sh {flag}")) {
         Ok(out) => PathBuf::from(out.trim()),
         Err(e) => panic!("{e}"),
     };
+    let stdlib = jar("--stdlib");
+    // The support classes first: kotlinc.sh adds the libraries to what it is given.
+    let classpath = vec![support.clone(), stdlib.clone(), jar("--coroutines")];
 
     let mut failures = Vec::new();
     for dir in &topics {
         let name = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        match run_topic(&kotlinc, dir, &tmp.join(&name), &support, &stdlib) {
+        match run_topic(&kotlinc, dir, &tmp.join(&name), &classpath) {
             Ok(()) => println!("kotlin fixture {name}: ok"),
             Err(msg) => {
                 println!("kotlin fixture {name}: FAIL\n{msg}");

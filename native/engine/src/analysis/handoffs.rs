@@ -41,6 +41,11 @@ pub enum HandoffModel {
     /// `new HandlerExecutor(handler)`, `ExecutorCompat.create(handler)`: an executor that posts
     /// what it is given to the handler.
     HandlerExecutor,
+    /// Kotlin's `Dispatchers.IO` and `Dispatchers.Default`: dispatchers of background pools.
+    BackgroundDispatcher,
+    /// Kotlin's coroutine builders (`launch`, `async`, `withContext`): the block, the argument at
+    /// `block`, runs where the dispatcher of the context at `context` runs it.
+    CoroutineBuilder { context: u8, block: u8 },
 }
 
 const EXECUTOR_METHODS: &[&str] =
@@ -59,6 +64,9 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
     let class = named.class.as_str();
     let name = named.name.as_str();
     let is = |ancestors: &[&str]| table.is_subtype_of_any(named.class, ancestors);
+    if let Some(model) = coroutine_model(class, name) {
+        return Some(model);
+    }
     if class.starts_with("java.util.stream.") {
         return Some(match name {
             "parallel" => HandoffModel::MakesParallel,
@@ -107,6 +115,21 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
     Some(model)
 }
 
+/// `kotlinx.coroutines`: the dispatchers, and the builders, static calls whose arguments
+/// start with the scope for `launch` and `async` (extension functions), with the context for
+/// `withContext`; the `$default` forms take the same arguments first.
+fn coroutine_model(class: &str, name: &str) -> Option<HandoffModel> {
+    match (class, name) {
+        ("kotlinx.coroutines.Dispatchers", "getIO" | "getDefault") => Some(HandoffModel::BackgroundDispatcher),
+        ("kotlinx.coroutines.Dispatchers", "getMain") => Some(HandoffModel::MainExecutor),
+        ("kotlinx.coroutines.BuildersKt", "launch" | "launch$default" | "async" | "async$default") => {
+            Some(HandoffModel::CoroutineBuilder { context: 1, block: 3 })
+        }
+        ("kotlinx.coroutines.BuildersKt", "withContext") => Some(HandoffModel::CoroutineBuilder { context: 0, block: 1 }),
+        _ => None,
+    }
+}
+
 /// A call that may run code on a background thread (evidence that its class is concurrent).
 pub fn may_hand_to_background(model: HandoffModel) -> bool {
     !matches!(
@@ -116,6 +139,7 @@ pub fn may_hand_to_background(model: HandoffModel) -> bool {
             | HandoffModel::WorkerLooper
             | HandoffModel::MainExecutor
             | HandoffModel::HandlerExecutor
+            | HandoffModel::BackgroundDispatcher
     )
 }
 
@@ -130,14 +154,17 @@ fn makes_handler_executor(named: &MethodRef) -> bool {
 }
 
 /// The code a `Runnable` or `Callable` object of `class` runs: its `run()` or `call()`; for
-/// an `AsyncTask`, its `doInBackground(...)`. `java.lang.Thread` itself runs the `Runnable`
-/// it was given (modelled at its constructor).
+/// an `AsyncTask`, its `doInBackground(...)`; for a Kotlin suspend lambda, its `invokeSuspend`.
+/// `java.lang.Thread` itself runs the `Runnable` it was given (modelled at its constructor).
 pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     if class.as_str() == "java.lang.Thread" {
         return None;
     }
     if let Some(task) = do_in_background(table, class) {
         return task;
+    }
+    if let Some(body) = suspend_lambda_body(table, class) {
+        return Some(body);
     }
     // Interned once: the call graph asks for every class whose methods may pass `this` on.
     static BODIES: once_cell::sync::Lazy<[(Sym, Sym); 2]> = once_cell::sync::Lazy::new(|| {
@@ -146,6 +173,20 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     BODIES.iter().find_map(|&(name, descriptor)| {
         table.resolve_method(&MethodRef { class, name, descriptor }).filter(|r| r.class.as_str() != "java.lang.Thread")
     })
+}
+
+/// A Kotlin suspend lambda's body: kotlinc makes each a direct subclass of `SuspendLambda`
+/// whose `invokeSuspend` runs the block (its captured outer instance in `this$0`).
+fn suspend_lambda_body(table: &ClassTable, class: Sym) -> Option<MethodRef> {
+    let header = table.get(class)?;
+    if header.super_class?.as_str() != "kotlin.coroutines.jvm.internal.SuspendLambda" {
+        return None;
+    }
+    header
+        .methods
+        .iter()
+        .find(|m| m.name.as_str() == "invokeSuspend" && m.descriptor.as_str() == "(Ljava/lang/Object;)Ljava/lang/Object;")
+        .map(|m| MethodRef { class, name: m.name, descriptor: m.descriptor })
 }
 
 /// For an `AsyncTask` subclass, the `doInBackground` it runs (`None` inside: none of its own):

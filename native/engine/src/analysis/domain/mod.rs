@@ -96,6 +96,8 @@ pub enum Attr {
     /// The read lock of a read/write lock (`ReadWriteLock.readLock()`, `StampedLock.asReadLock()`),
     /// whatever type holds it: `lock()` on it takes a read-mode lock (lock-precision extension).
     ReadLockHandle,
+    /// A Kotlin coroutine dispatcher of background threads (`Dispatchers.IO`, `Dispatchers.Default`).
+    BackgroundDispatcher,
 }
 
 /// The thread that code handed to another thread runs on (thread-handoffs extension).

@@ -169,6 +169,19 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             HandoffModel::WorkerLooper => st.attrs.set(ret, Some(Attr::WorkerHandler)),
+            HandoffModel::BackgroundDispatcher => st.attrs.set(ret, Some(Attr::BackgroundDispatcher)),
+            // A block launched on a known dispatcher; on the scope's own (none given, or one made
+            // up of several elements), not followed, as a post to a handler of unknown looper.
+            HandoffModel::CoroutineBuilder { context, block } => {
+                let target = match args.get(usize::from(context)).and_then(|c| attr_e(st, c)) {
+                    Some(Attr::BackgroundDispatcher) => Target::Background,
+                    Some(Attr::MainHandler) => Target::Main,
+                    _ => return,
+                };
+                if let Some(code) = args.get(usize::from(block)) {
+                    self.hand(st, code, target, true, false);
+                }
+            }
             HandoffModel::MainExecutor => st.attrs.set(ret, Some(Attr::MainHandler)),
             // The executor runs its tasks where the handler runs its posts.
             HandoffModel::HandlerExecutor => {
@@ -456,7 +469,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                     if !acc.key.handed && (handed.serial || handed.started) {
                         key.started = handed.serial || is_own_field(acc.key.kind.path());
                     }
-                    if once && !acc.key.handed {
+                    // Not where the access has its one thread already (a serial executor's
+                    // task, a started thread object's own field).
+                    if once && !acc.key.handed && !key.started {
                         key.started = true;
                         key.once = true;
                     }
@@ -479,7 +494,7 @@ pub(super) fn constructor_hands_once(env: &Env<'_>, mref: &MethodRef, body: &Bod
     let hands_code = |method: &MethodRef| {
         matches!(
             env.facts.call(method).and_then(|f| f.handoff),
-            Some(HandoffModel::Arguments(_) | HandoffModel::ThreadStart | HandoffModel::HandlerPost)
+            Some(HandoffModel::Arguments(_) | HandoffModel::ThreadStart | HandoffModel::HandlerPost | HandoffModel::CoroutineBuilder { .. })
         )
     };
     body.insns.iter().filter(|i| matches!(i, Insn::Invoke { method, .. } if hands_code(method))).count() <= 1

@@ -167,6 +167,7 @@ fn attr_code(a: Option<Attr>) -> i8 {
         Some(Attr::WorkerHandler) => 8,
         Some(Attr::ReadLockHandle) => 9,
         Some(Attr::OffMainThread) => 10,
+        Some(Attr::BackgroundDispatcher) => 11,
     }
 }
 
@@ -215,6 +216,7 @@ fn attr_of(c: i8) -> Option<Attr> {
         8 => Some(Attr::WorkerHandler),
         9 => Some(Attr::ReadLockHandle),
         10 => Some(Attr::OffMainThread),
+        11 => Some(Attr::BackgroundDispatcher),
         _ => None,
     }
 }

@@ -1,0 +1,86 @@
+package kfixtures.dispatchers
+
+import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.async
+import kotlinx.coroutines.launch
+import kotlinx.coroutines.withContext
+
+// Racy: a block launched on Dispatchers.IO runs on a background pool, alongside the rest of the
+// class (and alongside itself, when refresh() is called again before it ends). The block is a
+// class of its own (a suspend lambda): its accesses are reported at the call that launches it.
+class Launcher(private val scope: CoroutineScope) {
+    private var cache = 0
+
+    fun refresh() {
+        scope.launch(Dispatchers.IO) { // expect: Launcher refresh this.cache
+            cache = 42
+        }
+    }
+
+    fun peek(): Int = cache // expect: Launcher peek this.cache
+}
+
+// Racy: withContext(Dispatchers.Default) runs its block on a background pool while the class's
+// other methods run on their threads.
+class ContextSwitcher {
+    private var hits = 0
+
+    suspend fun count() {
+        withContext(Dispatchers.Default) { // expect: ContextSwitcher count this.hits
+            hits++
+        }
+    }
+
+    fun hits(): Int = hits // expect: ContextSwitcher hits this.hits
+}
+
+// Racy: async on Dispatchers.IO, as launch.
+class Prefetcher(private val scope: CoroutineScope) {
+    private var loaded = false
+
+    fun prefetch() {
+        scope.async(Dispatchers.IO) { // expect: Prefetcher prefetch this.loaded
+            loaded = true
+        }
+    }
+
+    fun isLoaded(): Boolean = loaded // expect: Prefetcher isLoaded this.loaded
+}
+
+// Safe: the block and the reader hold the same lock.
+class LockedLauncher(private val scope: CoroutineScope) {
+    private val lock = Any()
+    private var cache = 0
+
+    fun refresh() {
+        scope.launch(Dispatchers.IO) {
+            synchronized(lock) { cache = 42 }
+        }
+    }
+
+    fun peek(): Int = synchronized(lock) { cache }
+}
+
+// Safe: Dispatchers.Main runs the block on the main thread, one at a time.
+class MainLauncher(private val scope: CoroutineScope) {
+    private var clicks = 0
+
+    fun click() {
+        scope.launch(Dispatchers.Main) {
+            clicks++
+        }
+    }
+}
+
+// Not followed: without a dispatcher the block runs on the scope's own (a view model's scope runs
+// on the main thread), which racer does not know.
+class ScopeDispatcher(private val scope: CoroutineScope) {
+    private var cache = 0
+
+    fun refresh() {
+        scope.launch { cache = 1 }
+    }
+
+    fun peek(): Int = cache
+}
