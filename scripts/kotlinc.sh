@@ -18,7 +18,7 @@ usage() {
     exit 2
 }
 
-# Is the cached classpath present and are all its jars still there?
+# Is the cached classpath present, newer than the pom, and are all its jars still there?
 cache_valid() {
     [ -s "$cache" ] && [ "$cache" -nt "$project/pom.xml" ] || return 1
     local jar

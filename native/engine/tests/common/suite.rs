@@ -1,7 +1,8 @@
 //! The fixture suites' runner: fixture directories (those holding `expected.tsv`), each compiled
-//! with javac (or the Eclipse compiler) against a classpath, analysed with that classpath as context, and its issues
-//! compared exactly with `expected.tsv` (in `racerd_compat` mode) and `expected.default.tsv` (with
-//! the extensions, when they change the result); format in `tests/fixtures/README.md`.
+//! with javac (or the Eclipse compiler) against a classpath, analysed with that classpath as
+//! context, and its issues compared exactly with `expected.tsv` (in `racerd_compat` mode) and
+//! `expected.default.tsv` (with the extensions, when they change the result); format in
+//! `tests/fixtures/README.md`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
