@@ -2,6 +2,7 @@ package kfixtures.dispatchers
 
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.MainScope
 import kotlinx.coroutines.async
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.withContext
@@ -77,6 +78,45 @@ class MainLauncher(private val scope: CoroutineScope) {
 // on the main thread), which racer does not know.
 class ScopeDispatcher(private val scope: CoroutineScope) {
     private var cache = 0
+
+    fun refresh() {
+        scope.launch { cache = 1 }
+    }
+
+    fun peek(): Int = cache
+}
+
+// Racy: a scope made on Dispatchers.IO and kept in a field only ever given it runs what is
+// launched on it without a dispatcher on a background pool.
+class IoScopeOwner {
+    private val scope = CoroutineScope(Dispatchers.IO)
+    private var cache = 0
+
+    fun refresh() {
+        scope.launch { cache = 1 } // expect: IoScopeOwner refresh this.cache
+    }
+
+    fun peek(): Int = cache // expect: IoScopeOwner peek this.cache
+}
+
+// Safe: MainScope() runs on the main thread.
+class MainScopeOwner {
+    private val scope = MainScope()
+    private var clicks = 0
+
+    fun click() {
+        scope.launch { clicks++ }
+    }
+}
+
+// Not followed: a scope field also given a scope of unknown origin.
+class SwappedScopeOwner(other: CoroutineScope) {
+    private var scope = CoroutineScope(Dispatchers.IO)
+    private var cache = 0
+
+    init {
+        scope = other
+    }
 
     fun refresh() {
         scope.launch { cache = 1 }

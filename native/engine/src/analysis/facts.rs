@@ -176,6 +176,20 @@ fn collection_field_stores(body: &Body) -> Vec<(FieldRef, bool)> {
         .collect()
 }
 
+/// The fields only ever given values of one thread, by (declaring class, name): a field given
+/// both kinds, or a value of unknown thread (`None`), is left out (the answer does not depend
+/// on the order the bodies were folded in).
+fn one_target_each(table: &ClassTable, stores: impl IntoIterator<Item = (FieldRef, Option<Target>)>) -> FxHashMap<(Sym, Sym), Target> {
+    let mut by_field: FxHashMap<(Sym, Sym), Option<Target>> = FxHashMap::default();
+    for (f, target) in stores {
+        let slot = by_field.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(target);
+        if *slot != target {
+            *slot = None;
+        }
+    }
+    by_field.into_iter().filter_map(|(k, t)| t.map(|t| (k, t))).collect()
+}
+
 /// The fields, by (declaring class, name), whose every store in `stores` is marked.
 fn only_ever(table: &ClassTable, stores: Vec<(FieldRef, bool)>) -> FxHashSet<(Sym, Sym)> {
     let mut all: FxHashMap<(Sym, Sym), bool> = FxHashMap::default();
@@ -217,6 +231,9 @@ pub struct Facts {
     pub handed_classes: FxHashMap<Sym, MethodRef>,
     /// Thread handoffs: fields holding a handler of a known thread, by (declaring class, name).
     pub handler_fields: FxHashMap<(Sym, Sym), Target>,
+    /// Thread handoffs: fields holding a Kotlin coroutine scope made on a known dispatcher
+    /// (`CoroutineScope(Dispatchers.IO)`, `MainScope()`), by (declaring class, name).
+    pub scope_fields: FxHashMap<(Sym, Sym), Target>,
     /// Thread handoffs: fields only ever given a single-thread executor, only ever the main
     /// thread's (`getMainExecutor()`), or only ever one posting to one handler, by (declaring
     /// class, name).
@@ -251,6 +268,8 @@ pub fn collect<'a>(
     #[derive(Default)]
     struct Stores {
         handler_fields: Vec<(FieldRef, Target)>,
+        /// Stores into coroutine-scope fields, and the thread of the scope stored when known.
+        scope_fields: Vec<(FieldRef, Option<Target>)>,
         /// Stores into executor-typed fields, and what the value is when known.
         executor_stores: Vec<(FieldRef, ExecutorValue)>,
         /// Stores into fields that may hold a lock, and whether the value stored is a read lock.
@@ -286,6 +305,7 @@ pub fn collect<'a>(
                 .fold(Stores::default, |mut r, body| {
                     if ext.thread_handoffs {
                         r.handler_fields.extend(handoffs::handler_fields(body));
+                        r.scope_fields.extend(handoffs::scope_fields(body));
                         r.executor_stores.extend(handoffs::executor_field_stores(table, body));
                     }
                     if ext.lock_precision {
@@ -298,6 +318,7 @@ pub fn collect<'a>(
                 })
                 .reduce(Stores::default, |mut a, b| {
                     a.handler_fields.extend(b.handler_fields);
+                    a.scope_fields.extend(b.scope_fields);
                     a.executor_stores.extend(b.executor_stores);
                     a.field_stores.extend(b.field_stores);
                     a.collection_stores.extend(b.collection_stores);
@@ -306,17 +327,9 @@ pub fn collect<'a>(
         },
     );
     let (methods, fields) = (refs.methods, refs.fields);
-    // A field given handlers of both kinds is left unmodelled (sorted: the answer does not
-    // depend on the order the bodies were folded in).
-    let mut handler_fields: FxHashMap<(Sym, Sym), Option<Target>> = FxHashMap::default();
-    for (f, target) in stores.handler_fields {
-        let slot = handler_fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(Some(target));
-        if *slot != Some(target) {
-            *slot = None;
-        }
-    }
-    let handler_fields: FxHashMap<(Sym, Sym), Target> =
-        handler_fields.into_iter().filter_map(|(k, t)| t.map(|t| (k, t))).collect();
+    // A field given handlers (or scopes) of both kinds is left unmodelled.
+    let handler_fields = one_target_each(table, stores.handler_fields.into_iter().map(|(f, t)| (f, Some(t))));
+    let scope_fields = one_target_each(table, stores.scope_fields);
     // A field given executors of two kinds (or one of a pool) is a pool's.
     let mut executor_fields: FxHashMap<(Sym, Sym), ExecutorKind> = FxHashMap::default();
     for (f, value) in stores.executor_stores {
@@ -348,7 +361,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), handler_fields, executor_fields, synchronized_views, read_lock_fields, init_only_statics: FxHashSet::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, init_only_statics: FxHashSet::default() }
 }
 
 #[cfg(test)]

@@ -317,6 +317,34 @@ pub fn handler_fields(body: &Body) -> Vec<(FieldRef, Target)> {
     out
 }
 
+/// Every store in `body` into a field typed as a Kotlin `CoroutineScope`, with the thread of the
+/// scope stored when a call just made it on a known dispatcher: `CoroutineScope(Dispatchers.IO)`
+/// (or `Default`: a background pool), `CoroutineScope(Dispatchers.Main)`, `MainScope()`.
+pub fn scope_fields(body: &Body) -> Vec<(FieldRef, Option<Target>)> {
+    body.field_stores(|d| d == "Lkotlinx/coroutines/CoroutineScope;")
+        .map(|(field, before)| {
+            let target = match body.call_at(before).map(|m| (m.class.as_str(), m.name.as_str())) {
+                Some(("kotlinx.coroutines.CoroutineScopeKt", "MainScope")) => Some(Target::Main),
+                // The context is computed just before: a dispatcher, and a cast.
+                Some(("kotlinx.coroutines.CoroutineScopeKt", "CoroutineScope")) => {
+                    let made = before.unwrap_or(0);
+                    let dispatcher = body.insns[made.saturating_sub(2)..made].iter().rev().find_map(|insn| match insn {
+                        Insn::Invoke { method, .. } if method.class.as_str() == "kotlinx.coroutines.Dispatchers" => Some(method.name.as_str()),
+                        _ => None,
+                    });
+                    match dispatcher {
+                        Some("getIO" | "getDefault") => Some(Target::Background),
+                        Some("getMain") => Some(Target::Main),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            (*field, target)
+        })
+        .collect()
+}
+
 /// The thread of the looper that `method` returns: the main one, or a `HandlerThread`'s.
 fn looper_thread(method: &MethodRef) -> Option<Target> {
     match (method.class.as_str(), method.name.as_str()) {

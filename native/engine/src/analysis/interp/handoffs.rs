@@ -170,12 +170,23 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             HandoffModel::WorkerLooper => st.attrs.set(ret, Some(Attr::WorkerHandler)),
             HandoffModel::BackgroundDispatcher => st.attrs.set(ret, Some(Attr::BackgroundDispatcher)),
-            // A block launched on a known dispatcher; on the scope's own (none given, or one made
-            // up of several elements), not followed, as a post to a handler of unknown looper.
-            HandoffModel::CoroutineBuilder { context, block } => {
-                let target = match args.get(usize::from(context)).and_then(|c| attr_e(st, c)) {
+            // A block launched on a known dispatcher, or without one on a scope kept in a field
+            // only ever given a scope of a known dispatcher; otherwise (a context made up of
+            // several elements, a scope of unknown origin) not followed, as a post to a handler
+            // of unknown looper.
+            HandoffModel::CoroutineBuilder { context: at, block } => {
+                let context = args.get(usize::from(at));
+                let target = match context.and_then(|c| attr_e(st, c)) {
                     Some(Attr::BackgroundDispatcher) => Target::Background,
                     Some(Attr::MainHandler) => Target::Main,
+                    // `launch$default` passes null for a context left out; `launch` and `async`
+                    // take their scope first (`withContext`, its context).
+                    _ if at == 1 && matches!(context, Some(Expr::Const(ConstVal::Null))) => {
+                        match args.first().and_then(|scope| self.scope_target(scope)) {
+                            Some(target) => target,
+                            None => return,
+                        }
+                    }
                     _ => return,
                 };
                 if let Some(code) = args.get(usize::from(block)) {
@@ -216,6 +227,14 @@ impl<'a, 'e> Interp<'a, 'e> {
             },
             _ => None,
         }
+    }
+
+    /// The thread of the dispatcher of a coroutine scope read from a field only ever given a scope
+    /// made on a known dispatcher.
+    fn scope_target(&self, scope: &Expr) -> Option<Target> {
+        let Expr::Path(p) = scope else { return None };
+        let Some(Step::Field { class, name }) = p.steps.last() else { return None };
+        self.env.facts.scope_fields.get(&(self.env.table.resolve_field(*class, *name), *name)).copied()
     }
 
     /// What `receiver` of the executor call `named` runs its tasks on: one task at a time for a
