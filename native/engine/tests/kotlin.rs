@@ -20,8 +20,10 @@ use common::{compile_support, fixture_filter, issue_diff, issue_lines, read_expe
 
 /// Compiles one topic and checks it in both modes: `expected.tsv` with `racerd_compat`, and
 /// `expected.default.tsv` (when the extensions change the result, else `expected.tsv`) without.
-fn run_topic(kotlinc: &Path, dir: &Path, out: &Path, classpath: &[PathBuf]) -> Result<(), String> {
-    run(Command::new(kotlinc).arg(dir).arg(out).arg(&classpath[0]), "kotlinc")?;
+/// `classpath` is what the engine is given: the support classes, then the Kotlin libraries,
+/// which kotlinc.sh adds to the support classes by itself.
+fn run_topic(kotlinc: &Path, dir: &Path, out: &Path, support: &Path, classpath: &[PathBuf]) -> Result<(), String> {
+    run(Command::new(kotlinc).arg(dir).arg(out).arg(support), "kotlinc")?;
     let default_expected = dir.join("expected.default.tsv");
     let default_expected = if default_expected.is_file() { default_expected } else { dir.join("expected.tsv") };
     check_mode(dir, out, classpath, true, &dir.join("expected.tsv")).map_err(|e| format!("[racerd_compat] {e}"))?;
@@ -76,13 +78,12 @@ fn kotlin_fixtures() {
         Err(e) => panic!("{e}"),
     };
     let stdlib = jar("--stdlib");
-    // The support classes first: kotlinc.sh adds the libraries to what it is given.
     let classpath = vec![support.clone(), stdlib.clone(), jar("--coroutines")];
 
     let mut failures = Vec::new();
     for dir in &topics {
         let name = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        match run_topic(&kotlinc, dir, &tmp.join(&name), &classpath) {
+        match run_topic(&kotlinc, dir, &tmp.join(&name), &support, &classpath) {
             Ok(()) => println!("kotlin fixture {name}: ok"),
             Err(msg) => {
                 println!("kotlin fixture {name}: FAIL\n{msg}");

@@ -1,5 +1,6 @@
 package kfixtures.dispatchers
 
+import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.MainScope
@@ -123,4 +124,37 @@ class SwappedScopeOwner(other: CoroutineScope) {
     }
 
     fun peek(): Int = cache
+}
+
+// Racy: the dispatcher comes from a helper; its summary says it returns Dispatchers.IO.
+class HelperDispatcher(private val scope: CoroutineScope) {
+    private var cache = 0
+
+    private fun io(): CoroutineDispatcher = Dispatchers.IO
+
+    fun refresh() {
+        scope.launch(io()) { cache = 1 } // expect: HelperDispatcher refresh this.cache
+    }
+
+    fun peek(): Int = cache // expect: HelperDispatcher peek this.cache
+}
+
+// Safe: the constructor launches one block, which runs once per object and is the only code
+// touching the counter.
+class LaunchesOnceInInit(scope: CoroutineScope) {
+    private var polls = 0
+
+    init {
+        scope.launch(Dispatchers.IO) { polls++ }
+    }
+}
+
+// Racy: two blocks launched by one constructor run at once.
+class LaunchesTwiceInInit(scope: CoroutineScope) {
+    private var polls = 0
+
+    init {
+        scope.launch(Dispatchers.IO) { polls++ } // expect: LaunchesTwiceInInit <init> this.polls
+        scope.launch(Dispatchers.IO) { polls++ }
+    }
 }

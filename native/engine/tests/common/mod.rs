@@ -139,37 +139,38 @@ pub fn run(cmd: &mut Command, what: &str) -> Result<String, String> {
 /// `javac -g -nowarn -encoding UTF-8 -d out_dir [-cp classpath] extra... sources...`,
 /// creating `out_dir` first.
 pub fn javac(sources: &[PathBuf], out_dir: &Path, classpath: &[PathBuf], extra: &[&str]) -> Result<(), String> {
-    fs::create_dir_all(out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
-    let mut cmd = Command::new("javac");
-    cmd.arg("-g").arg("-nowarn").arg("-encoding").arg("UTF-8").arg("-d").arg(out_dir);
-    if !classpath.is_empty() {
-        let cp = std::env::join_paths(classpath).map_err(|e| format!("bad classpath {classpath:?}: {e}"))?;
-        cmd.arg("-cp").arg(cp);
-    }
-    cmd.args(extra);
-    cmd.args(sources);
-    let output = cmd.output().map_err(|e| format!("cannot run javac (is a JDK on PATH?): {e}"))?;
-    finished(output, "javac").map(drop)
+    compile(Command::new("javac"), "javac", &[], sources, out_dir, classpath, extra)
 }
 
 /// The Eclipse compiler (`scripts/ecj.sh`, named by `RACER_ECJ`) with javac's defaults here:
 /// debug information, release 17 unless `extra` names one, and every local kept (ECJ pops a
 /// value stored into a local never read, and a popped field read is no use of it, spec 2.3).
 pub fn ecj(ecj: &Path, sources: &[PathBuf], out_dir: &Path, classpath: &[PathBuf], extra: &[&str]) -> Result<(), String> {
+    let release: &[&str] = if extra.contains(&"--release") { &[] } else { &["--release", "17"] };
+    let mut own = vec!["-preserveAllLocals"];
+    own.extend_from_slice(release);
+    compile(Command::new(ecj), &ecj.display().to_string(), &own, sources, out_dir, classpath, extra)
+}
+
+/// `compiler -g -nowarn -encoding UTF-8 own... -d out_dir [-cp classpath] extra... sources...`,
+/// creating `out_dir` first.
+fn compile(
+    mut cmd: Command,
+    what: &str,
+    own: &[&str],
+    sources: &[PathBuf],
+    out_dir: &Path,
+    classpath: &[PathBuf],
+    extra: &[&str],
+) -> Result<(), String> {
     fs::create_dir_all(out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
-    let mut cmd = Command::new(ecj);
-    cmd.args(["-g", "-nowarn", "-encoding", "UTF-8", "-preserveAllLocals", "-d"]).arg(out_dir);
+    cmd.args(["-g", "-nowarn", "-encoding", "UTF-8"]).args(own).arg("-d").arg(out_dir);
     if !classpath.is_empty() {
         let cp = std::env::join_paths(classpath).map_err(|e| format!("bad classpath {classpath:?}: {e}"))?;
         cmd.arg("-cp").arg(cp);
     }
-    if !extra.contains(&"--release") {
-        cmd.args(["--release", "17"]);
-    }
-    cmd.args(extra);
-    cmd.args(sources);
-    let output = cmd.output().map_err(|e| format!("cannot run {}: {e}", ecj.display()))?;
-    finished(output, "ecj").map(drop)
+    cmd.args(extra).args(sources);
+    run(&mut cmd, what).map(drop)
 }
 
 /// The sources of `tests/fixtures/_support` (annotation declarations and stand-ins).

@@ -280,6 +280,30 @@ mod tests {
         assert_eq!(marks, vec![(1, true, true, false), (2, true, false, false), (3, false, false, false), (4, true, true, true)]);
     }
 
+    /// Every attribute a method may return keeps its code through a summary file (a helper
+    /// returning `Dispatchers.IO` tells a caller in another module where its block runs).
+    #[test]
+    fn returned_attributes_keep_their_codes() {
+        let all = [
+            Attr::Functional,
+            Attr::OnMainThread,
+            Attr::OffMainThread,
+            Attr::LockHeld,
+            Attr::Synchronized,
+            Attr::MainThreadHandle,
+            Attr::CurrentThreadHandle,
+            Attr::ParallelStream,
+            Attr::MainHandler,
+            Attr::WorkerHandler,
+            Attr::ReadLockHandle,
+            Attr::BackgroundDispatcher,
+        ];
+        for a in all {
+            assert_eq!(attr_of(attr_code(Some(a))), Some(a), "{a:?}");
+        }
+        assert_eq!(attr_code(Some(Attr::Handed(3))), -1);
+    }
+
     #[test]
     fn stored_formals_keep_their_location() {
         let kept = Path::of(Base::This).field(Sym::new("p.C"), Sym::new("kept")).unwrap();
