@@ -167,6 +167,15 @@ fn code_given_to_an_upstream_helper_that_hands_it_over_runs_in_the_background() 
     );
 }
 
+/// `a`'s `Splitter.fillBoth` starts two threads and joins them: its summary marks their accesses
+/// as joined, so in `SplitCounts` they run within `fill`, racing with each other on the left
+/// cell (reported at `fill`) but not with the getters that run after it on the caller's thread.
+#[test]
+fn threads_an_upstream_helper_joins_run_within_the_call() {
+    let alone = pair_b_alone("joined");
+    assert_eq!(reported_in(&alone, "com.acme.b.SplitCounts"), [("fill", "this.cells.left")], "{:#?}", alone.issues);
+}
+
 /// `a`'s `Worker.timed` runs its parameter during the call, `Worker.locked` under a monitor:
 /// their summaries say so, and the lambdas `Meter` gives them run in `Meter`'s methods, the
 /// first unlocked (an unprotected write), the second locked.

@@ -110,6 +110,12 @@ pub struct Extensions {
     /// Threads: a `Thread` subclass's own `run()` runs on its thread, once per object: its
     /// accesses to the object's own fields race with the rest of the class, not each other.
     pub thread_runs: bool,
+    /// Threads: a thread the method makes and starts and then joins (`join()`) before every
+    /// return, and the functions of a parallel stream's operation, run within the method's
+    /// call. They race with the rest of the class as the method's own code does; within the
+    /// method, with each other and with what the method does while they run, not with what
+    /// it does before they start or after they are joined (JLS 17.4.5).
+    pub thread_joins: bool,
     /// Models: a container call to a method whose summary shows a lock held around every
     /// access to its own object (a `LinkedBlockingDeque` of the analysed code, or of an
     /// upstream module) is a container access made under that lock, whatever the caller holds.
@@ -161,6 +167,7 @@ impl Extensions {
         locked_callers: true,
         native_results: true,
         thread_runs: true,
+        thread_joins: true,
         self_locking_collections: true,
     };
 
@@ -195,6 +202,7 @@ impl Extensions {
         locked_callers: false,
         native_results: false,
         thread_runs: false,
+        thread_joins: false,
         self_locking_collections: false,
     };
 }

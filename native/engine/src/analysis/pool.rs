@@ -88,7 +88,8 @@ pub(super) struct Grouper<'a> {
 }
 
 /// An access key met before: its group (none for a key on a formal, see
-/// [`Grouper::by_formal`]) and, for an access of handed code, the thread it is handed to.
+/// [`Grouper::by_formal`]) and, for an access of handed code, the thread it is handed to
+/// (unless its method joins that thread).
 #[derive(Clone, Copy)]
 struct KeyInfo {
     group: Option<u32>,
@@ -136,7 +137,8 @@ impl<'a> Grouper<'a> {
             Some(info) => *info,
             None => {
                 let on_formal = matches!(a.key.kind.path().base, Base::Param(_));
-                let handed_thread = a.key.handed.then_some(a.key.thread);
+                // A thread its method joins runs within the method's call, on its thread.
+                let handed_thread = (a.key.handed && a.key.joined.is_none()).then_some(a.key.thread);
                 let group = (!on_formal).then(|| self.group_of(a, method));
                 let info = KeyInfo { group, handed_thread };
                 self.by_key.insert(address, info);
@@ -180,7 +182,8 @@ impl<'a> Grouper<'a> {
         let mut any_thread = vec![false; self.keys.len()];
         for (g, e) in &self.pending {
             sizes[*g as usize] += 1;
-            any_thread[*g as usize] |= e.t.is_any();
+            // Threads a method joins run at once with each other, whatever the method's thread.
+            any_thread[*g as usize] |= e.t.is_any() || (e.access.key.joined.is_some() && e.inherited.is_none());
         }
         let mut groups: Vec<Group<'a>> = self
             .keys

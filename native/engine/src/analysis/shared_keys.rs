@@ -53,7 +53,7 @@ mod tests {
 
     fn key(field: &str, lock: bool) -> AccessKey {
         let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new(field)).unwrap();
-        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock, lock_on: None, own_pre: Own::Unowned, handed: false, started: false, once: false }
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock, lock_on: None, own_pre: Own::Unowned, handed: false, started: false, once: false, joined: None, during: false }
     }
 
     #[test]

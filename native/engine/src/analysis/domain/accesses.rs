@@ -65,6 +65,36 @@ pub struct AccessKey {
     /// race with each other; they are not one thread with other started code.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub once: bool,
+    /// Handed code of a thread the method starts and joins before it returns (thread-joins
+    /// extension): it runs within the method's call, so it races with the rest of the class as
+    /// the method's own code does, and within the method with its other threads and with
+    /// what the method does while it runs (`during`; see `races`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub joined: Option<JoinedThread>,
+    /// Made by the method while a thread it joins later may be running (thread-joins extension).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub during: bool,
+}
+
+/// The thread a joined access runs on (see [`AccessKey::joined`]): one thread, named by the
+/// instruction that made its code, or [`JoinedThread::MANY`], several running at once (made
+/// in a loop, of code given to more than one thread, or joined by a callee).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct JoinedThread(std::num::NonZeroU16);
+
+impl JoinedThread {
+    pub const MANY: JoinedThread = JoinedThread(std::num::NonZeroU16::MAX);
+
+    /// The one thread running the code made at instruction `pc` (a method has fewer
+    /// instructions than bytes of code, at most 65,535: keys stay small).
+    pub fn made_at(pc: u32) -> JoinedThread {
+        u16::try_from(pc.saturating_add(1)).ok().and_then(std::num::NonZeroU16::new).map_or(Self::MANY, JoinedThread)
+    }
+
+    /// Whether two accesses of this thread may run at once: only for several threads.
+    pub fn is_many(self) -> bool {
+        self == Self::MANY
+    }
 }
 
 /// A shared access key. Never weakly held: `triomphe`'s `Arc` keeps no weak count, and large
@@ -236,7 +266,7 @@ mod tests {
 
     fn locked_under(l: Option<LockPath>) -> AccessKey {
         let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new("x")).unwrap();
-        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: true, lock_on: l, own_pre: Own::Unowned, handed: false, started: false, once: false }
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: true, lock_on: l, own_pre: Own::Unowned, handed: false, started: false, once: false, joined: None, during: false }
     }
 
 

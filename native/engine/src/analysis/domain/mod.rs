@@ -84,7 +84,9 @@ pub enum Attr {
     /// (thread-handoff models). Local to one method: never part of a summary.
     Handed(u32),
     /// A `Thread` made here to run the handed code made at this instruction index: when it is
-    /// started, what that code captures is shared. Local to one method, like `Handed`.
+    /// started, what that code captures is shared. Also the future of a task made there and
+    /// handed to an executor: waiting on it, as joining the thread, ends the code (see
+    /// `interp/joins.rs`). Local to one method, like `Handed`.
     ThreadOf(u32),
     /// A stream whose operations run their functions on many threads at once.
     ParallelStream,

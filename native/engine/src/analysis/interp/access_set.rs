@@ -87,6 +87,28 @@ impl AccessSet {
         self.table.insert_unique(hash, Entry { hash, key, site }, |e| e.hash);
     }
 
+    /// Replaces the keys `f` gives a new key for, keeping the preferred site of keys that
+    /// become one.
+    pub(super) fn rewrite(&mut self, f: impl Fn(&AccessKey) -> Option<NewKey>) {
+        let mut changed = Vec::new();
+        self.table.retain(|e| match f(e.key.key()) {
+            Some(key) => {
+                changed.push((key, e.site.clone()));
+                false
+            }
+            None => true,
+        });
+        for (key, site) in changed {
+            match self.site_mut(&key) {
+                Some(existing) => {
+                    let old = std::mem::replace(existing, site.clone());
+                    *existing = Site::preferred(old, site);
+                }
+                None => self.insert(key, site),
+            }
+        }
+    }
+
     /// The accesses, in no particular order, with keys shared through `keys`.
     pub(super) fn into_accesses(self, keys: &SharedKeys) -> Vec<Access> {
         self.table
@@ -110,7 +132,7 @@ mod tests {
 
     fn key(field: &str) -> AccessKey {
         let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new(field)).unwrap();
-        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: false, lock_on: None, own_pre: Own::Unowned, handed: false, started: false, once: false }
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: false, lock_on: None, own_pre: Own::Unowned, handed: false, started: false, once: false, joined: None, during: false }
     }
 
     fn site(line: u32) -> Site {

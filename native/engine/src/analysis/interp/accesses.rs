@@ -31,7 +31,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         // A thread's own `run()` on its object's own fields: that thread's, one per object.
         let started = self.input.facts.runs_own_thread && is_own_field(path);
         let thread = if started { Threads::AnyThread } else { st.threads };
-        let key = NewKey::made(AccessKey { kind, thread, lock, lock_on, own_pre, handed: started, started, once: false });
+        let during = st.running.any();
+        let key = NewKey::made(AccessKey { kind, thread, lock, lock_on, own_pre, handed: started, started, once: false, joined: None, during });
         let site = Site { line, trace };
         match self.accesses.site_mut(&key) {
             Some(existing) => {

@@ -156,6 +156,7 @@ fn take_state(st: &mut State) -> State {
         allocated: Default::default(),
         holders: Default::default(),
         held: Default::default(),
+        running: Default::default(),
     };
     std::mem::replace(st, empty)
 }

@@ -68,6 +68,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.read_expr(st, a);
         }
         self.argument_accesses(st, cf, &args);
+        if !st.running.is_empty() {
+            self.threads_at_call(st, named, is_static, &args);
+        }
         // 2. ownership sources
         if cf.ownership_source {
             // A pool's `acquire` hands out an owned object and takes it out of the pool: a
@@ -389,10 +392,16 @@ impl<'a, 'e> Interp<'a, 'e> {
             // In a thread's own `run()`, what a callee does to the object's own fields is that
             // thread's too.
             let started = !acc.key.handed && self.input.facts.runs_own_thread && is_own_field(&new_path);
+            // Threads the callee joins run within the call, as one of many here; what it does
+            // itself runs alongside the threads this method has running.
+            let joined = acc.key.joined.map(|_| JoinedThread::MANY);
+            let during = !acc.key.handed && st.running.any();
             let unchanged = !started
                 && matches!(new_path, Cow::Borrowed(_))
                 && own_pre == acc.key.own_pre
                 && lock_on == acc.key.lock_on
+                && joined == acc.key.joined
+                && during == acc.key.during
                 && (acc.key.handed || (thread == acc.key.thread && lock == acc.key.lock));
             let key = if unchanged {
                 NewKey::Shared(acc.key.clone())
@@ -400,7 +409,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let on_thread = (Threads::AnyThread, lock, lock_on);
                 NewKey::made(AccessKey { started, ..key_at_call(&acc.key, new_path.into_owned(), own_pre, on_thread, true) })
             } else {
-                NewKey::made(key_at_call(&acc.key, new_path.into_owned(), own_pre, (thread, lock, lock_on), false))
+                let key = key_at_call(&acc.key, new_path.into_owned(), own_pre, (thread, lock, lock_on), false);
+                NewKey::made(AccessKey { joined, during, ..key })
             };
             self.add_callee_access(key, &acc.key, &acc.site, Some(&call_site));
         }
@@ -592,7 +602,7 @@ pub(super) fn key_at_call(
     if key.handed {
         AccessKey { kind: key.kind.with_path(path), own_pre, lock_on, ..key.clone() }
     } else {
-        AccessKey { kind: key.kind.with_path(path), thread, lock, lock_on, own_pre, handed, started: false, once: false }
+        AccessKey { kind: key.kind.with_path(path), thread, lock, lock_on, own_pre, handed, started: false, once: false, joined: None, during: false }
     }
 }
 

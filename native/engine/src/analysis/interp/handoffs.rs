@@ -77,14 +77,15 @@ impl<'a, 'e> Interp<'a, 'e> {
             // A new thread runs its code only once started: what the code captures is still
             // unshared until then (a constructor may make the thread, then go on initialising).
             HandoffModel::ThreadConstructor | HandoffModel::MadeThread => {
-                // A thread started and joined at once runs its code where it is started.
-                if !waits::made_thread_joined_at_once(self.env.table, &self.body.insns, self.pc) {
-                    self.hand_all(st, params, Target::Background, false, false);
-                }
                 let code = params.iter().find_map(|p| match attr_e(st, p) {
                     Some(Attr::Handed(pc)) => Some(pc),
                     _ => None,
                 });
+                // A thread started and joined at once runs its code where it is started.
+                if !waits::made_thread_joined_at_once(self.env.table, &self.body.insns, self.pc) {
+                    let joined = code.and_then(|code| self.thread_runs(st, code));
+                    self.applying_as(joined, |me| me.hand_all(st, params, Target::Background, false, false));
+                }
                 let thread = match (model, receiver()) {
                     (HandoffModel::MadeThread, _) => Some(ret),
                     (_, Some(Expr::Path(made))) => Some(made),
@@ -107,7 +108,13 @@ impl<'a, 'e> Interp<'a, 'e> {
                 if waits::handle_waited_at_once(self.env.table, &self.body.insns, self.pc) {
                     return self.run_while_waiting(st, params);
                 }
-                self.hand_all(st, params, target, true, kind == ExecutorKind::Serial)
+                // A task whose future the method may wait on later (see `joins.rs`).
+                let task = self.task_of_future(st, named, params);
+                let joined = task.and_then(|pc| self.thread_runs(st, pc));
+                self.applying_as(joined, |me| me.hand_all(st, params, target, true, kind == ExecutorKind::Serial));
+                if let Some(pc) = task {
+                    st.attrs.set(ret, Some(Attr::ThreadOf(pc)));
+                }
             }
             HandoffModel::ThreadStart => {
                 if let Some(r) = receiver() {
@@ -123,8 +130,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                     // applied where the thread was made, but what it captured was unshared then).
                     if let Some(Attr::ThreadOf(pc)) = attr_e(st, r) {
                         let code = self.handed_made_at(pc);
-                        self.run_handed(st, code, Target::Background, true);
+                        self.applying_as(Some(JoinedThread::made_at(pc)), |me| me.run_handed(st, code, Target::Background, true));
                     }
+                    let mut joined = None;
                     let code = match self.handed_code(st, r) {
                         // A thread made here, kept in a field, then started: its fields are shared.
                         Some(h) if h.capture == Capture::OuterInstance && names_shared_object(r) => {
@@ -134,16 +142,24 @@ impl<'a, 'e> Interp<'a, 'e> {
                         Some(h) if r.is_this() => {
                             Some(Handed { started: true, ..h })
                         }
-                        Some(h) => Some(h),
+                        // A thread object made here: one this method may join.
+                        Some(h) => {
+                            if let Some(Attr::Handed(pc)) = attr_e(st, r) {
+                                joined = self.thread_runs(st, pc);
+                            }
+                            Some(h)
+                        }
                         None => self.started_subclass_run(named, r),
                     };
                     self.escape_captured(st, std::slice::from_ref(r));
-                    self.run_handed(st, code, Target::Background, true);
+                    self.applying_as(joined, |me| me.run_handed(st, code, Target::Background, true));
                 }
             }
             HandoffModel::StreamOp => {
                 if receiver().and_then(|r| attr_e(st, r)) == Some(Attr::ParallelStream) {
-                    self.hand_all(st, params, Target::Background, true, false);
+                    // The operation's functions run on many threads, all done before the
+                    // terminal operation returns.
+                    self.applying_as(Some(JoinedThread::MANY), |me| me.hand_all(st, params, Target::Background, true, false));
                     let stream = return_kind(named.descriptor.as_str()).is_some()
                         && named.descriptor.as_str().contains(")Ljava/util/stream/");
                     if stream && named.name.as_str() != "sequential" {
@@ -485,6 +501,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     // object's own fields, as a started thread's own code does.
                     let once = self.hands_once && !self.in_loop && is_own_field(&new_path);
                     let mut key = key_at_call(&acc.key, new_path, own_pre, (thread, acc.key.lock, lock_on), true);
+                    key.joined = self.joined_thread(&acc.key);
                     if !acc.key.handed && (handed.serial || handed.started) {
                         key.started = handed.serial || is_own_field(acc.key.kind.path());
                     }
@@ -496,7 +513,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                     }
                     key
                 }
-                Place::Caller => key_at_call(&acc.key, new_path, own_pre, thread_and_lock_at_call(st, &acc.key, lock_on), false),
+                Place::Caller => {
+                    let key = key_at_call(&acc.key, new_path, own_pre, thread_and_lock_at_call(st, &acc.key, lock_on), false);
+                    AccessKey { joined: acc.key.joined.map(|_| JoinedThread::MANY), during: !acc.key.handed && st.running.any(), ..key }
+                }
             };
             self.add_callee_access(NewKey::made(key), &acc.key, &acc.site, (!handed.inline).then_some(&call_site));
         }

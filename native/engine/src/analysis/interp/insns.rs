@@ -50,6 +50,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             Insn::ArrayStore { wide } => {
                 let value = pop(st, *wide);
+                self.maybe_thread_stored(st, &value);
                 let index = pop(st, false);
                 self.read_expr(st, &index);
                 let array = pop(st, false);

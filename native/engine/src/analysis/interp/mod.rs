@@ -28,6 +28,7 @@ mod containers;
 mod handoffs;
 mod held_fields;
 mod insns;
+mod joins;
 mod locks;
 mod ownership;
 mod state;
@@ -125,6 +126,7 @@ fn handler_entry(st: &State) -> State {
         allocated: st.allocated.clone(),
         holders: st.holders.clone(),
         held: st.held.clone(),
+        running: st.running.clone(),
     }
 }
 
@@ -204,6 +206,8 @@ struct Interp<'a, 'e> {
     in_loop: bool,
     /// A constructor handing code to another thread at one call only (see `handoffs.rs`).
     hands_once: bool,
+    /// The threads the method makes and joins (see `joins.rs`).
+    joins: joins::Joins,
 }
 
 pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
@@ -221,7 +225,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
         }
     }
     let hands_once = handoffs::constructor_hands_once(env, &input.mref, body);
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_prepended: None, last_callee: None, recording: true, own_monitor_statics: Vec::new(), param_handoffs: Vec::new(), param_runs: Vec::new(), in_loop: false, hands_once };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_prepended: None, last_callee: None, recording: true, own_monitor_statics: Vec::new(), param_handoffs: Vec::new(), param_runs: Vec::new(), in_loop: false, hands_once, joins: Default::default() };
     interp.run();
     interp.summary()
 }
@@ -261,6 +265,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             allocated: Default::default(),
             holders: Default::default(),
             held: Default::default(),
+            running: Default::default(),
         }
     }
 
@@ -494,6 +499,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         let name = self.input.mref.name.as_str();
         let keeps_attrs = name == "<init>" || name == "<clinit>";
         let must_hold = self.env.extensions.lock_precision;
+        if returns {
+            self.note_threads_at_return(st);
+        }
         let returned = returns.then(|| ReturnedLocks::of(st));
         let stores = returns.then(|| self.param_stores(st));
         let ret_path = returns.then(|| ret.and_then(|r| self.returned_path(st, r)));
@@ -560,7 +568,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             .collect()
     }
 
-    fn summary(self) -> Summary {
+    fn summary(mut self) -> Summary {
+        self.settle_joined_marks();
         let synchronized = self.input.method.header.flags & ACC_SYNCHRONIZED != 0;
         let exit = match self.exit {
             Some(e) => e,

@@ -11,6 +11,7 @@ use super::super::domain::*;
 use super::aliases::Aliases;
 use super::held_fields::HeldFields;
 use super::ownership::Holders;
+use super::joins::Running;
 use super::ownership::own_e;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -125,6 +126,8 @@ pub(super) struct State {
     pub(super) holders: Holders,
     /// Local-aliases extension: the shared objects fields of fresh objects hold.
     pub(super) held: HeldFields,
+    /// Thread-joins extension: the threads made here that may be running (see `joins.rs`).
+    pub(super) running: Running,
 }
 
 /// Values kept per local slot, sorted by slot (aliases, allocations). A join keeps what both
@@ -306,5 +309,6 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool, alternatives: b
         allocated: a.allocated.join(&b.allocated),
         holders: a.holders.join(&b.holders),
         held: a.held.join(&b.held),
+        running: a.running.join(&b.running),
     }
 }

@@ -16,11 +16,16 @@ pub(super) fn handle_waited_at_once(table: &ClassTable, insns: &[Insn], pc: usiz
         (Some(Insn::Store { slot, .. }), Some(Insn::Load { slot: loaded, .. })) if slot == loaded => pc + 3,
         _ => pc + 1,
     };
-    matches!(insns.get(next), Some(Insn::Invoke { method, .. })
-        if (matches!(method.name.as_str(), "get" | "join")
-            && method.descriptor.as_str().starts_with("()")
-            && table.is_subtype_of_any(method.class, &["java.util.concurrent.Future"]))
-            || (method.name.as_str() == "join" && method.descriptor.as_str() == "()V" && is_thread(table, method.class)))
+    matches!(insns.get(next), Some(Insn::Invoke { method, .. }) if waits_for_end(table, method))
+}
+
+/// Whether a call waits, without a timeout, for the code behind its receiver to end: a
+/// future's `get()` or `join()`, or a thread's `join()`.
+pub(super) fn waits_for_end(table: &ClassTable, method: &MethodRef) -> bool {
+    (matches!(method.name.as_str(), "get" | "join")
+        && method.descriptor.as_str().starts_with("()")
+        && table.is_subtype_of_any(method.class, &["java.util.concurrent.Future"]))
+        || (method.name.as_str() == "join" && method.descriptor.as_str() == "()V" && is_thread(table, method.class))
 }
 
 /// Whether the thread started by the `start()` call at `pc`, its receiver loaded from a local,

@@ -492,7 +492,7 @@ impl<'a> ClassReporter<'a> {
             }
             return;
         }
-        if e.access.key.started {
+        if e.access.key.started && e.t.is_any() {
             // A started thread's own write races with the writes of the rest of the class, not
             // with itself.
             if let Some(c) = conflicts.writes.iter().copied().find(|c| !self.same_started_thread(e, c)) {
@@ -515,7 +515,9 @@ impl<'a> ClassReporter<'a> {
             }
             first => first,
         };
-        write.or(conflicts.shared_location.filter(|c| !self.same_started_thread(e, c)))
+        write
+            .or(conflicts.shared_location.filter(|c| !self.same_started_thread(e, c)))
+            .or_else(|| conflicts.writes.iter().copied().find(|c| parallel_in_call(e, c)))
     }
 
     /// An access of a concurrent method that makes an unprotected write to the same location
@@ -545,11 +547,11 @@ impl<'a> ClassReporter<'a> {
         }
         let mut writes = conflicts.writes.iter().copied().filter(|c| !self.same_started_thread(e, c));
         let conflict = if e.unprotected() {
-            writes.find(|c| e.t.is_any() || c.t.is_any())
+            writes.find(|c| e.t.is_any() || c.t.is_any() || parallel_in_call(e, c))
         } else {
             writes.find(|c| {
                 if c.unprotected() {
-                    c.t.is_any()
+                    c.t.is_any() || parallel_in_call(e, c)
                 } else {
                     // Both protected, by a lock or a thread: only two locks keep each other out.
                     !locks_exclude(e, c, self.cfg.extensions.different_locks) && e.access.key.thread.can_conflict(c.access.key.thread)
@@ -561,6 +563,22 @@ impl<'a> ClassReporter<'a> {
         }
     }
 
+}
+
+/// Whether `e` and `c` run at once within one call of their method (thread-joins extension):
+/// two threads it joins (two of many, or two made apart), or one of them and what the method
+/// does while it runs. Outside the call they run on the method's thread (see `pool`).
+fn parallel_in_call(e: &Entry<'_>, c: &Entry<'_>) -> bool {
+    if e.method != c.method || e.inherited.is_some() || c.inherited.is_some() {
+        return false;
+    }
+    let (a, b) = (&e.access.key, &c.access.key);
+    match (a.joined, b.joined) {
+        (Some(x), Some(y)) => x != y || x.is_many(),
+        (Some(_), None) => b.during && !b.handed,
+        (None, Some(_)) => a.during && !a.handed,
+        (None, None) => false,
+    }
 }
 
 /// Whether `@GuardedBy(guard)` names another lock than `held`, a lock known by its path. Only

@@ -199,7 +199,7 @@ impl Decoder {
             };
             Ok(KeyRef::new(SharedKey::new(AccessKey {
                 kind,
-                thread: threads_of(thread & !(HANDED | STARTED | ONCE))?,
+                thread: threads_of(thread & !(HANDED | STARTED | ONCE | JOINED))?,
                 lock: lock != 0,
                 // Checked in range in `Decoder::new`.
                 lock_on: usize::try_from(lock_path).ok().map(|i| self.path(&self.encoded.paths[i]).map(LockPath::new)).transpose()?,
@@ -207,6 +207,8 @@ impl Decoder {
                 handed: thread & HANDED != 0,
                 started: thread & STARTED != 0,
                 once: thread & ONCE != 0,
+                joined: (thread & JOINED != 0).then_some(JoinedThread::MANY),
+                during: false,
             })))
         })
         .cloned()

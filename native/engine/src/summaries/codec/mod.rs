@@ -129,12 +129,18 @@ const HANDED: u8 = 4;
 const STARTED: u8 = 8;
 /// Plus `ONCE` for code a constructor hands over once (see `AccessKey::once`).
 const ONCE: u8 = 16;
+/// Plus `JOINED` for handed code of a thread the method joins. Which thread, and which of the
+/// method's own accesses are made while it runs, matter only to the method's own class, which
+/// is reported on from the summaries of its own run: to callers, its threads are many
+/// (`JoinedThread::MANY`) and what it does itself is done where they call it.
+const JOINED: u8 = 32;
 
 fn access_threads_code(k: &AccessKey) -> u8 {
     threads_code(k.thread)
         | if k.handed { HANDED } else { 0 }
         | if k.started { STARTED } else { 0 }
         | if k.once { ONCE } else { 0 }
+        | if k.joined.is_some() { JOINED } else { 0 }
 }
 
 fn own_code(o: Own) -> i64 {
@@ -230,7 +236,7 @@ mod tests {
 
     fn key(field: &str) -> AccessKey {
         let path = Path::of(Base::This).field(Sym::new("p.C"), Sym::new(field)).unwrap();
-        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: false, lock_on: None, own_pre: Own::Unowned, handed: false, started: false, once: false }
+        AccessKey { kind: AccessKind::Write(path), thread: Threads::AnyThread, lock: false, lock_on: None, own_pre: Own::Unowned, handed: false, started: false, once: false, joined: None, during: false }
     }
 
     fn summary(accesses: Vec<Access>) -> Summary {
@@ -278,6 +284,26 @@ mod tests {
             decoded.accesses.iter().map(|a| (a.site.line, a.key.handed, a.key.started, a.key.once)).collect();
         marks.sort();
         assert_eq!(marks, vec![(1, true, true, false), (2, true, false, false), (3, false, false, false), (4, true, true, true)]);
+    }
+
+    /// A thread its method joins stays joined for callers in other modules, as one of many
+    /// (which thread, and what the method does while it runs, concern its own class only).
+    #[test]
+    fn joined_threads_stay_joined_as_many() {
+        let joined = |thread: Option<JoinedThread>, during: bool| AccessKey { handed: thread.is_some(), joined: thread, during, ..key("f") };
+        let at = |line: u32, k: AccessKey| Access { key: KeyRef::new(SharedKey::new(k)), site: Site { line, trace: Trace::empty() } };
+        let s = summary(vec![
+            at(1, joined(Some(JoinedThread::made_at(7)), false)),
+            at(2, joined(Some(JoinedThread::MANY), false)),
+            at(3, joined(None, true)),
+        ]);
+        let decoder = Decoder::new(encode(&[(method("a"), &s)])).unwrap();
+        let decoded = decoder.get(&method("a")).unwrap().unwrap();
+        let mut marks: Vec<(u32, Option<JoinedThread>, bool)> =
+            decoded.accesses.iter().map(|a| (a.site.line, a.key.joined, a.key.during)).collect();
+        marks.sort();
+        let many = Some(JoinedThread::MANY);
+        assert_eq!(marks, vec![(1, many, false), (2, many, false), (3, None, false)]);
     }
 
     /// Every attribute a method may return keeps its code through a summary file (a helper

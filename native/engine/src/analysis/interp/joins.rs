@@ -1,0 +1,213 @@
+//! Threads a method joins (thread-joins extension). A thread made here, started and joined
+//! (`join()`) before every normal return runs within the method's call: its start comes
+//! before all it does, and all it does before the `join()` that sees it end (JLS 17.4.5).
+//! Its accesses are marked `joined` (with which thread), and the method's own accesses made
+//! while such a thread may be running `during`; `races` reports on them from the marks. A
+//! method that may return with one of its threads still running keeps no mark.
+
+use crate::fxhash::FxHashMap;
+
+use crate::classfile::model::*;
+
+use super::super::domain::*;
+use super::access_set::NewKey;
+use super::state::*;
+use super::{waits, Interp};
+
+/// The threads made here that may be running (none in almost every state: boxed, so that the
+/// states of methods without threads stay small).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct Running(Option<Box<Threads>>);
+
+/// The threads that may be running, by the instruction that made their code, each with
+/// whether it was also put into an array or a collection: a `join()` of a thread taken back
+/// from one (`for (Thread t : threads) t.join()`) is taken to join those.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Threads {
+    /// Sorted by instruction.
+    made: Vec<(u32, bool)>,
+    /// A thread of unknown origin was joined: those put into an array or a collection are
+    /// over. A flag rather than their removal: the loop that joins them leaves by its head,
+    /// where the state is also that of no turn at all (as if the array were empty, when the
+    /// loop that started them made none either).
+    stored_joined: bool,
+}
+
+impl Running {
+    pub(super) fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// Whether a thread made here may be running now.
+    pub(super) fn any(&self) -> bool {
+        self.0.as_ref().is_some_and(|t| t.made.iter().any(|(_, stored)| !stored || !t.stored_joined))
+    }
+
+    /// Running on either side: running after the join.
+    pub(super) fn join(&self, other: &Running) -> Running {
+        match (&self.0, &other.0) {
+            (_, None) => self.clone(),
+            (None, _) => other.clone(),
+            (Some(_), Some(b)) => {
+                let mut out = self.clone();
+                for &(code, stored) in &b.made {
+                    out.add(code, stored);
+                }
+                out.threads().stored_joined |= b.stored_joined;
+                out
+            }
+        }
+    }
+
+    fn threads(&mut self) -> &mut Threads {
+        self.0.get_or_insert_with(Default::default)
+    }
+
+    fn add(&mut self, code: u32, stored: bool) {
+        let made = &mut self.threads().made;
+        match made.binary_search_by_key(&code, |(c, _)| *c) {
+            Ok(i) => made[i].1 |= stored,
+            Err(i) => made.insert(i, (code, stored)),
+        }
+    }
+
+    fn contains(&self, code: u32) -> bool {
+        self.0.as_ref().is_some_and(|t| t.made.binary_search_by_key(&code, |(c, _)| *c).is_ok())
+    }
+
+    fn end(&mut self, code: u32) {
+        if let Some(t) = &mut self.0 {
+            t.made.retain(|(c, _)| *c != code);
+            if t.made.is_empty() {
+                self.0 = None;
+            }
+        }
+    }
+
+    fn end_stored(&mut self) {
+        if self.0.is_some() {
+            self.threads().stored_joined = true;
+        }
+    }
+}
+
+/// What the method's threads came to.
+#[derive(Default)]
+pub(super) struct Joins {
+    /// By the instruction that made a thread's code: whether more than one thread runs that
+    /// code (made in a loop, or by two instructions), and the instruction that made the thread.
+    made: FxHashMap<u32, (bool, usize)>,
+    /// A normal return with a thread still running.
+    unjoined: bool,
+    /// The thread whose handed code is being applied, when it is one the method joins: made
+    /// here (by the instruction that made its code), or the many of a parallel stream.
+    pub(super) applying: Option<JoinedThread>,
+}
+
+impl<'a, 'e> Interp<'a, 'e> {
+    /// A thread made or started here (or a task whose future is kept) runs the code made at
+    /// `code` from now on: the thread its accesses are marked with.
+    pub(super) fn thread_runs(&mut self, st: &mut State, code: u32) -> Option<JoinedThread> {
+        if !self.env.extensions.thread_joins {
+            return None;
+        }
+        st.running.add(code, false);
+        let (pc, in_loop) = (self.pc, self.in_loop);
+        let made = self.joins.made.entry(code).or_insert((in_loop, pc));
+        made.0 |= in_loop || made.1 != pc;
+        Some(JoinedThread::made_at(code))
+    }
+
+    /// Runs `apply`, marking the accesses of the handed code it applies as `thread`'s.
+    pub(super) fn applying_as(&mut self, thread: Option<JoinedThread>, apply: impl FnOnce(&mut Self)) {
+        self.joins.applying = thread.filter(|_| self.env.extensions.thread_joins);
+        apply(self);
+        self.joins.applying = None;
+    }
+
+    /// `join()` on `thread` (or `get()` on a task's future): a thread made here, or, taken back
+    /// from an array or a collection (its origin unknown), those put into one.
+    pub(super) fn thread_joined(&mut self, st: &mut State, thread: &Expr) {
+        match attr_e(st, thread) {
+            Some(Attr::ThreadOf(code) | Attr::Handed(code)) => st.running.end(code),
+            _ => st.running.end_stored(),
+        }
+    }
+
+    /// A call made while threads made here may be running: `join()` on one (or `get()` on the
+    /// future of a task) ends it, and a thread given to a call (a collection's `add`) may be
+    /// joined once taken back.
+    pub(super) fn threads_at_call(&mut self, st: &mut State, named: &MethodRef, is_static: bool, args: &[Expr]) {
+        match args.first() {
+            Some(thread) if !is_static && waits::waits_for_end(self.env.table, named) => self.thread_joined(st, thread),
+            _ => {
+                for a in &args[usize::from(!is_static).min(args.len())..] {
+                    self.maybe_thread_stored(st, a);
+                }
+            }
+        }
+    }
+
+    /// The task a handoff returning a future runs, when it is code made here: waiting on the
+    /// future later (`get()`) ends it, as `join()` ends a thread. The future carries the task
+    /// as a thread made to run it does.
+    pub(super) fn task_of_future(&self, st: &State, named: &MethodRef, params: &[Expr]) -> Option<u32> {
+        const FUTURES: [&str; 3] =
+            [")Ljava/util/concurrent/Future;", ")Ljava/util/concurrent/CompletableFuture;", ")Ljava/util/concurrent/ScheduledFuture;"];
+        if !self.env.extensions.thread_joins || !FUTURES.iter().any(|f| named.descriptor.as_str().ends_with(f)) {
+            return None;
+        }
+        params.iter().find_map(|p| match attr_e(st, p) {
+            Some(Attr::Handed(pc)) => Some(pc),
+            _ => None,
+        })
+    }
+
+    /// A value put into an array or given to a call (a collection's `add`): if it is a thread
+    /// made here, a `join()` of a thread of unknown origin may be its.
+    pub(super) fn maybe_thread_stored(&self, st: &mut State, value: &Expr) {
+        if st.running.is_empty() {
+            return;
+        }
+        if let Some(Attr::ThreadOf(code) | Attr::Handed(code)) = attr_e(st, value) {
+            if st.running.contains(code) {
+                st.running.add(code, true);
+            }
+        }
+    }
+
+    /// A normal return: a thread still running outlives the call.
+    pub(super) fn note_threads_at_return(&mut self, st: &State) {
+        self.joins.unjoined |= st.running.any();
+    }
+
+    /// The thread an access of handed code being applied runs on, from the callee's key: the
+    /// thread made here whose code it is, or, for a thread the callee joins, one of many.
+    pub(super) fn joined_thread(&self, callee_key: &AccessKey) -> Option<JoinedThread> {
+        if callee_key.handed {
+            callee_key.joined.map(|_| JoinedThread::MANY)
+        } else {
+            self.joins.applying
+        }
+    }
+
+    /// The marks of the accesses once the whole method is seen: none if a thread may outlive
+    /// the call, else the threads that turned out to be many.
+    pub(super) fn settle_joined_marks(&mut self) {
+        if self.joins.made.is_empty() {
+            return;
+        }
+        let unjoined = self.joins.unjoined;
+        let many: Vec<JoinedThread> =
+            self.joins.made.iter().filter(|(_, (many, _))| *many).map(|(code, _)| JoinedThread::made_at(*code)).collect();
+        self.accesses.rewrite(|key| {
+            let settled = match key.joined {
+                _ if unjoined => None,
+                Some(thread) if many.contains(&thread) => Some(JoinedThread::MANY),
+                other => other,
+            };
+            let during = key.during && !unjoined;
+            (settled != key.joined || during != key.during).then(|| NewKey::made(AccessKey { joined: settled, during, ..key.clone() }))
+        });
+    }
+}
