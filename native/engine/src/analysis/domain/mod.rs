@@ -88,6 +88,10 @@ pub enum Attr {
     /// handed to an executor: waiting on it, as joining the thread, ends the code (see
     /// `interp/joins.rs`). Local to one method, like `Handed`.
     ThreadOf(u32),
+    /// An executor made here (`Executors.newFixedThreadPool(n)`, Java 21's
+    /// `newVirtualThreadPerTaskExecutor()`): its `close()` waits for every task handed to it
+    /// (see `interp/joins.rs`). Local to one method, like `Handed`.
+    ExecutorMadeAt(u32),
     /// A stream whose operations run their functions on many threads at once.
     ParallelStream,
     /// A `Handler` (or its looper) whose messages run on the main thread, or the main thread's

@@ -65,6 +65,12 @@ impl<'a, 'e> Interp<'a, 'e> {
                     assume_main(&mut taken, !b);
                     assume_main(&mut fall, b);
                 }
+                // try-with-resources tests the executor for null before closing it: where it
+                // is null, it runs no task (its factory never returns null).
+                Some(Attr::ExecutorMadeAt(made)) if matches!(kind, IfKind::Null(_)) => {
+                    let null = if b { &mut fall } else { &mut taken };
+                    null.running.end_executor(made);
+                }
                 _ => {}
             }
         }

@@ -173,6 +173,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         } else if self.env.extensions.lambda_arguments && self.recording {
             self.run_lambdas_in_place(st, &resolved, &args);
         }
+        if is_static {
+            self.note_executor_made(st, named, &ret);
+        }
         if !summarised {
             st.held.forget_arguments(&args);
         }

@@ -108,13 +108,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                 if waits::handle_waited_at_once(self.env.table, &self.body.insns, self.pc) {
                     return self.run_while_waiting(st, params);
                 }
-                // A task whose future the method may wait on later (see `joins.rs`).
-                let task = self.task_of_future(st, named, params);
-                let joined = task.and_then(|pc| self.thread_runs(st, pc));
+                // A task the method may wait for later (see `joins.rs`).
+                let joined = self.task_handed(st, named, executor, params, ret);
                 self.applying_as(joined, |me| me.hand_all(st, params, target, true, kind == ExecutorKind::Serial));
-                if let Some(pc) = task {
-                    st.attrs.set(ret, Some(Attr::ThreadOf(pc)));
-                }
             }
             HandoffModel::ThreadStart => {
                 if let Some(r) = receiver() {

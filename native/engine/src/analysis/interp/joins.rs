@@ -1,9 +1,11 @@
 //! Threads a method joins (thread-joins extension). A thread made here, started and joined
 //! (`join()`) before every normal return runs within the method's call: its start comes
 //! before all it does, and all it does before the `join()` that sees it end (JLS 17.4.5).
-//! Its accesses are marked `joined` (with which thread), and the method's own accesses made
-//! while such a thread may be running `during`; `races` reports on them from the marks. A
-//! method that may return with one of its threads still running keeps no mark.
+//! So does a task made here and handed to an executor when the method waits on its future
+//! (`get()`) or closes the executor, one it made. Its accesses are marked `joined` (with which
+//! thread), and the method's own accesses made while such a thread may be running `during`;
+//! `races` reports on them from the marks. A method that may return with one of its threads
+//! still running keeps no mark.
 
 use crate::fxhash::FxHashMap;
 
@@ -26,6 +28,9 @@ pub(super) struct Running(Option<Box<Threads>>);
 struct Threads {
     /// Sorted by instruction.
     made: Vec<(u32, bool)>,
+    /// The tasks handed to an executor made here, with the instruction that made it: closing
+    /// it ends them.
+    in_executors: Vec<(u32, u32)>,
     /// A thread of unknown origin was joined: those put into an array or a collection are
     /// over. A flag rather than their removal: the loop that joins them leaves by its head,
     /// where the state is also that of no turn at all (as if the array were empty, when the
@@ -53,7 +58,14 @@ impl Running {
                 for &(code, stored) in &b.made {
                     out.add(code, stored);
                 }
-                out.threads().stored_joined |= b.stored_joined;
+                let threads = out.threads();
+                threads.stored_joined |= b.stored_joined;
+                for held in &b.in_executors {
+                    if !threads.in_executors.contains(held) {
+                        threads.in_executors.push(*held);
+                    }
+                }
+                threads.in_executors.sort_unstable();
                 out
             }
         }
@@ -81,6 +93,25 @@ impl Running {
             if t.made.is_empty() {
                 self.0 = None;
             }
+        }
+    }
+
+    fn hold_in_executor(&mut self, code: u32, executor: u32) {
+        let held = &mut self.threads().in_executors;
+        if let Err(i) = held.binary_search(&(code, executor)) {
+            held.insert(i, (code, executor));
+        }
+    }
+
+    /// `close()` of the executor made at `executor`: the tasks handed to it are over.
+    pub(super) fn end_executor(&mut self, executor: u32) {
+        let Some(t) = &self.0 else { return };
+        let ended: Vec<u32> = t.in_executors.iter().filter(|(_, e)| *e == executor).map(|(code, _)| *code).collect();
+        for code in ended {
+            self.end(code);
+        }
+        if let Some(t) = &mut self.0 {
+            t.in_executors.retain(|(_, e)| *e != executor);
         }
     }
 
@@ -138,8 +169,14 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// future of a task) ends it, and a thread given to a call (a collection's `add`) may be
     /// joined once taken back.
     pub(super) fn threads_at_call(&mut self, st: &mut State, named: &MethodRef, is_static: bool, args: &[Expr]) {
+        let closes = named.name.as_str() == "close" && named.descriptor.as_str() == "()V";
         match args.first() {
             Some(thread) if !is_static && waits::waits_for_end(self.env.table, named) => self.thread_joined(st, thread),
+            Some(executor) if !is_static && closes => {
+                if let Some(Attr::ExecutorMadeAt(made)) = attr_e(st, executor) {
+                    st.running.end_executor(made);
+                }
+            }
             _ => {
                 for a in &args[usize::from(!is_static).min(args.len())..] {
                     self.maybe_thread_stored(st, a);
@@ -148,19 +185,48 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    /// The task a handoff returning a future runs, when it is code made here: waiting on the
-    /// future later (`get()`) ends it, as `join()` ends a thread. The future carries the task
-    /// as a thread made to run it does.
-    pub(super) fn task_of_future(&self, st: &State, named: &MethodRef, params: &[Expr]) -> Option<u32> {
+    /// A task made here and handed to an executor that the method may wait for: through the
+    /// future the handoff returns (`get()` ends it later, as `join()` ends a thread), or by
+    /// closing the executor, when the method made it. Marks it as running, held by that
+    /// executor, and the future as the task's, as a thread made to run it is; gives the task's
+    /// thread.
+    pub(super) fn task_handed(&mut self, st: &mut State, named: &MethodRef, executor: Option<&Expr>, params: &[Expr], ret: &Path) -> Option<JoinedThread> {
         const FUTURES: [&str; 3] =
             [")Ljava/util/concurrent/Future;", ")Ljava/util/concurrent/CompletableFuture;", ")Ljava/util/concurrent/ScheduledFuture;"];
-        if !self.env.extensions.thread_joins || !FUTURES.iter().any(|f| named.descriptor.as_str().ends_with(f)) {
+        if !self.env.extensions.thread_joins {
             return None;
         }
-        params.iter().find_map(|p| match attr_e(st, p) {
+        let code = params.iter().find_map(|p| match attr_e(st, p) {
             Some(Attr::Handed(pc)) => Some(pc),
             _ => None,
-        })
+        })?;
+        let made_executor = match executor.and_then(|e| attr_e(st, e)) {
+            Some(Attr::ExecutorMadeAt(made)) => Some(made),
+            _ => None,
+        };
+        let future = FUTURES.iter().any(|f| named.descriptor.as_str().ends_with(f));
+        if !future && made_executor.is_none() {
+            return None;
+        }
+        let thread = self.thread_runs(st, code);
+        if let Some(made) = made_executor {
+            st.running.hold_in_executor(code, made);
+        }
+        if future {
+            st.attrs.set(ret, Some(Attr::ThreadOf(code)));
+        }
+        thread
+    }
+
+    /// The result of `Executors.new...()`: an executor made here, which the method may close.
+    pub(super) fn note_executor_made(&self, st: &mut State, named: &MethodRef, ret: &Path) {
+        if self.env.extensions.thread_joins
+            && named.class.as_str() == "java.util.concurrent.Executors"
+            && named.name.as_str().starts_with("new")
+            && named.descriptor.as_str().ends_with("ExecutorService;")
+        {
+            st.attrs.set(ret, Some(Attr::ExecutorMadeAt(self.pc as u32)));
+        }
     }
 
     /// A value put into an array or given to a call (a collection's `add`): if it is a thread
