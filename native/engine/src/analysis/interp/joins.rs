@@ -157,11 +157,14 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     /// `join()` on `thread` (or `get()` on a task's future): a thread made here, or, taken back
-    /// from an array or a collection (its origin unknown), those put into one.
+    /// from an array or a collection in a loop (its origin unknown), those put into one.
     pub(super) fn thread_joined(&mut self, st: &mut State, thread: &Expr) {
         match attr_e(st, thread) {
             Some(Attr::ThreadOf(code) | Attr::Handed(code)) => st.running.end(code),
-            _ => st.running.end_stored(),
+            // The loop that joins them all; a join of one thread of unknown origin elsewhere
+            // may be of another thread.
+            _ if self.in_loop => st.running.end_stored(),
+            _ => {}
         }
     }
 
