@@ -31,8 +31,8 @@ struct Threads {
     /// The tasks handed to an executor made here, with the instruction that made it: closing
     /// it ends them.
     in_executors: Vec<(u32, u32)>,
-    /// A thread of unknown origin was joined: those put into an array or a collection are
-    /// over. A flag rather than their removal: the loop that joins them leaves by its head,
+    /// A thread of unknown origin was joined in a loop: those put into an array or a
+    /// collection are over. A flag rather than their removal: the loop that joins them leaves by its head,
     /// where the state is also that of no turn at all (as if the array were empty, when the
     /// loop that started them made none either).
     stored_joined: bool,
