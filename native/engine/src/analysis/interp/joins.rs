@@ -188,14 +188,18 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    /// A task made here and handed to an executor that the method may wait for: through the
-    /// future the handoff returns (`get()` ends it later, as `join()` ends a thread), or by
-    /// closing the executor, when the method made it. Marks it as running, held by that
-    /// executor, and the future as the task's, as a thread made to run it is; gives the task's
-    /// thread.
+    /// A task made here and handed over that the method may wait for: through the future or
+    /// the thread the handoff returns (`get()` or `join()` ends it later: Java 21's
+    /// `Thread.startVirtualThread(task)`), or by closing the executor, when the method made it.
+    /// Marks it as running, held by that executor, and the future as the task's, as a thread
+    /// made to run it is; gives the task's thread.
     pub(super) fn task_handed(&mut self, st: &mut State, named: &MethodRef, executor: Option<&Expr>, params: &[Expr], ret: &Path) -> Option<JoinedThread> {
-        const FUTURES: [&str; 3] =
-            [")Ljava/util/concurrent/Future;", ")Ljava/util/concurrent/CompletableFuture;", ")Ljava/util/concurrent/ScheduledFuture;"];
+        const FUTURES: [&str; 4] = [
+            ")Ljava/util/concurrent/Future;",
+            ")Ljava/util/concurrent/CompletableFuture;",
+            ")Ljava/util/concurrent/ScheduledFuture;",
+            ")Ljava/lang/Thread;",
+        ];
         if !self.env.extensions.thread_joins {
             return None;
         }
