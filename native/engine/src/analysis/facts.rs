@@ -36,6 +36,8 @@ pub struct CallFacts {
     pub lock: Option<LockEffect>,
     /// Returns the read lock of a read/write lock (lock-precision extension).
     pub returns_read_lock: bool,
+    /// Returns a new executor, which a method making it may close (thread-joins extension).
+    pub returns_new_executor: bool,
     pub ignored: bool,
     pub functional: bool,
     pub returns_ownership: bool,
@@ -81,6 +83,7 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
         thread: models::thread_effect(named).or_else(|| android::looper_effect(named)),
         lock: models::lock_effect(table, named, ext).or_else(|| models::lock_effect(table, &resolved, ext)),
         returns_read_lock: ext.lock_precision && models::returns_read_lock(table, named),
+        returns_new_executor: ext.thread_joins && handoffs::makes_executor(named),
         ignored: ignore.contains(&resolved.class),
         functional: table.lookup_l2(&resolved, &|a| a.matches("Functional")) || models::is_functional_model(table, &resolved),
         returns_ownership: table.lookup_l2(&resolved, &|a| a.matches("ReturnsOwnership")),

@@ -130,6 +130,14 @@ fn coroutine_model(class: &str, name: &str) -> Option<HandoffModel> {
     }
 }
 
+/// `Executors.new...()`: a new executor (`newFixedThreadPool(n)`, Java 21's
+/// `newVirtualThreadPerTaskExecutor()`).
+pub fn makes_executor(named: &MethodRef) -> bool {
+    named.class.as_str() == "java.util.concurrent.Executors"
+        && named.name.as_str().starts_with("new")
+        && named.descriptor.as_str().ends_with("ExecutorService;")
+}
+
 /// A call that may run code on a background thread (evidence that its class is concurrent).
 pub fn may_hand_to_background(model: HandoffModel) -> bool {
     !matches!(

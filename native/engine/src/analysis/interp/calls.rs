@@ -31,6 +31,9 @@ pub(super) struct AppliedAt {
     /// The one known lock held (lock identities): the same call under another lock makes
     /// other accesses.
     pub(super) lock_on: Option<LockPath>,
+    /// Threads this method joins later may be running (thread-joins extension): the callee's
+    /// own accesses are then made `during` them.
+    pub(super) during: bool,
     pub(super) args: Vec<(Option<Path>, Own)>,
 }
 
@@ -143,6 +146,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             if cf.returns_read_lock {
                 st.attrs.set(&ret, Some(Attr::ReadLockHandle));
             }
+            if cf.returns_new_executor {
+                st.attrs.set(&ret, Some(Attr::ExecutorMadeAt(self.pc as u32)));
+            }
             // An iterator's next element (the one element lookup that is no container access):
             // one of the elements of the collection the iterator stands for (a view, see
             // `container_call`).
@@ -172,9 +178,6 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.handoff(st, model, kind, named, &args, &ret);
         } else if self.env.extensions.lambda_arguments && self.recording {
             self.run_lambdas_in_place(st, &resolved, &args);
-        }
-        if is_static {
-            self.note_executor_made(st, named, &ret);
         }
         if !summarised {
             st.held.forget_arguments(&args);
@@ -321,12 +324,14 @@ impl<'a, 'e> Interp<'a, 'e> {
     fn add_summary_accesses(&mut self, st: &State, callee: &MethodRef, s: &Summary, args: &[Expr]) {
         let call_site = CallSite { callee: *callee, line: self.line };
         let arg_owns: Vec<Own> = args.iter().map(|a| own_e(st, a)).collect();
+        let running = st.running.any();
         let at = AppliedAt {
             threads: st.threads,
             lock: st.locks > 0,
             static_lock: st.locks > st.object_locks,
             read_lock: st.read_locks > 0,
             lock_on: st.lock_on,
+            during: running,
             args: args
                 .iter()
                 .zip(&arg_owns)
@@ -398,7 +403,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             // Threads the callee joins run within the call, as one of many here; what it does
             // itself runs alongside the threads this method has running.
             let joined = acc.key.joined.map(|_| JoinedThread::MANY);
-            let during = !acc.key.handed && st.running.any();
+            let during = !acc.key.handed && running;
             let unchanged = !started
                 && matches!(new_path, Cow::Borrowed(_))
                 && own_pre == acc.key.own_pre

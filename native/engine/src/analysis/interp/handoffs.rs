@@ -12,6 +12,7 @@ use super::access_set::NewKey;
 use super::calls::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
 use super::ownership::{escape_value, own_e};
+use super::joins::handed_code_made_at;
 use super::state::*;
 use super::{waits, Callee, Env, Interp};
 
@@ -77,10 +78,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             // A new thread runs its code only once started: what the code captures is still
             // unshared until then (a constructor may make the thread, then go on initialising).
             HandoffModel::ThreadConstructor | HandoffModel::MadeThread => {
-                let code = params.iter().find_map(|p| match attr_e(st, p) {
-                    Some(Attr::Handed(pc)) => Some(pc),
-                    _ => None,
-                });
+                let code = handed_code_made_at(st, params);
                 // A thread started and joined at once runs its code where it is started.
                 if !waits::made_thread_joined_at_once(self.env.table, &self.body.insns, self.pc) {
                     let joined = code.and_then(|code| self.thread_runs(st, code));
@@ -478,6 +476,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             },
         };
         let identities = self.env.extensions.lock_identities;
+        let running = st.running.any();
         for acc in &summary.accesses {
             let Some((new_path, owns)) = seen_here(acc.key.kind.path()) else { continue };
             let Some(new_path) = new_path.filter(|p| p.base.is_reportable()) else { continue };
@@ -511,7 +510,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
                 Place::Caller => {
                     let key = key_at_call(&acc.key, new_path, own_pre, thread_and_lock_at_call(st, &acc.key, lock_on), false);
-                    AccessKey { joined: acc.key.joined.map(|_| JoinedThread::MANY), during: !acc.key.handed && st.running.any(), ..key }
+                    AccessKey { joined: acc.key.joined.map(|_| JoinedThread::MANY), during: !acc.key.handed && running, ..key }
                 }
             };
             self.add_callee_access(NewKey::made(key), &acc.key, &acc.site, (!handed.inline).then_some(&call_site));

@@ -58,14 +58,10 @@ impl Running {
                 for &(code, stored) in &b.made {
                     out.add(code, stored);
                 }
-                let threads = out.threads();
-                threads.stored_joined |= b.stored_joined;
-                for held in &b.in_executors {
-                    if !threads.in_executors.contains(held) {
-                        threads.in_executors.push(*held);
-                    }
+                for &(code, executor) in &b.in_executors {
+                    out.hold_in_executor(code, executor);
                 }
-                threads.in_executors.sort_unstable();
+                out.threads().stored_joined |= b.stored_joined;
                 out
             }
         }
@@ -159,8 +155,8 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// `join()` on `thread` (or `get()` on a task's future): a thread made here, or, taken back
     /// from an array or a collection in a loop (its origin unknown), those put into one.
     pub(super) fn thread_joined(&mut self, st: &mut State, thread: &Expr) {
-        match attr_e(st, thread) {
-            Some(Attr::ThreadOf(code) | Attr::Handed(code)) => st.running.end(code),
+        match thread_code(st, thread) {
+            Some(code) => st.running.end(code),
             // The loop that joins them all; a join of one thread of unknown origin elsewhere
             // may be of another thread.
             _ if self.in_loop => st.running.end_stored(),
@@ -203,10 +199,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         if !self.env.extensions.thread_joins {
             return None;
         }
-        let code = params.iter().find_map(|p| match attr_e(st, p) {
-            Some(Attr::Handed(pc)) => Some(pc),
-            _ => None,
-        })?;
+        let code = handed_code_made_at(st, params)?;
         let made_executor = match executor.and_then(|e| attr_e(st, e)) {
             Some(Attr::ExecutorMadeAt(made)) => Some(made),
             _ => None,
@@ -225,27 +218,14 @@ impl<'a, 'e> Interp<'a, 'e> {
         thread
     }
 
-    /// The result of `Executors.new...()`: an executor made here, which the method may close.
-    pub(super) fn note_executor_made(&self, st: &mut State, named: &MethodRef, ret: &Path) {
-        if self.env.extensions.thread_joins
-            && named.class.as_str() == "java.util.concurrent.Executors"
-            && named.name.as_str().starts_with("new")
-            && named.descriptor.as_str().ends_with("ExecutorService;")
-        {
-            st.attrs.set(ret, Some(Attr::ExecutorMadeAt(self.pc as u32)));
-        }
-    }
-
     /// A value put into an array or given to a call (a collection's `add`): if it is a thread
     /// made here, a `join()` of a thread of unknown origin may be its.
     pub(super) fn maybe_thread_stored(&self, st: &mut State, value: &Expr) {
         if st.running.is_empty() {
             return;
         }
-        if let Some(Attr::ThreadOf(code) | Attr::Handed(code)) = attr_e(st, value) {
-            if st.running.contains(code) {
-                st.running.add(code, true);
-            }
+        if let Some(code) = thread_code(st, value).filter(|&code| st.running.contains(code)) {
+            st.running.add(code, true);
         }
     }
 
@@ -283,4 +263,21 @@ impl<'a, 'e> Interp<'a, 'e> {
             (settled != key.joined || during != key.during).then(|| NewKey::made(AccessKey { joined: settled, during, ..key.clone() }))
         });
     }
+}
+
+/// The code a value made here runs when it is a thread (or a future) made to run it, or a
+/// thread object made here.
+fn thread_code(st: &State, value: &Expr) -> Option<u32> {
+    match attr_e(st, value) {
+        Some(Attr::ThreadOf(code) | Attr::Handed(code)) => Some(code),
+        _ => None,
+    }
+}
+
+/// The instruction that made the code among `values`, when one is code made here.
+pub(super) fn handed_code_made_at(st: &State, values: &[Expr]) -> Option<u32> {
+    values.iter().find_map(|v| match attr_e(st, v) {
+        Some(Attr::Handed(pc)) => Some(pc),
+        _ => None,
+    })
 }
