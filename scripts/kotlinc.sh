@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compiles Kotlin sources with the Kotlin compiler resolved from Maven (tests/kotlin/kotlinc/pom.xml).
 #   scripts/kotlinc.sh SRC_DIR OUT_DIR [CLASSPATH]   compile every .kt file below SRC_DIR into OUT_DIR
-#                                                    (kotlin-stdlib and kotlinx-coroutines on the classpath)
+#                                                    (kotlin-stdlib and kotlinx-coroutines on the classpath;
+#                                                    extra options from SRC_DIR/kotlinc.args)
 #   scripts/kotlinc.sh --stdlib                      print the path of the kotlin-stdlib jar
 #   scripts/kotlinc.sh --coroutines                  print the path of the kotlinx-coroutines-core jar
 # The compiler classpath is resolved once (offline first, online if that fails) and cached in
@@ -76,6 +77,14 @@ if [ ${#sources[@]} -eq 0 ]; then
     exit 1
 fi
 
+# Extra compiler options of a fixture (`-Xlambdas=indy`), one per line in SRC_DIR/kotlinc.args.
+options=()
+if [ -f "$src/kotlinc.args" ]; then
+    while IFS= read -r option; do
+        [ -n "$option" ] && options+=("$option")
+    done <"$src/kotlinc.args"
+fi
+
 mkdir -p "$out"
 exec java -cp "$compiler_cp" org.jetbrains.kotlin.cli.jvm.K2JVMCompiler \
-    -no-reflect -no-stdlib -classpath "$classpath" -d "$out" "${sources[@]}"
+    -no-reflect -no-stdlib -classpath "$classpath" "${options[@]}" -d "$out" "${sources[@]}"

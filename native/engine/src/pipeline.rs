@@ -327,7 +327,7 @@ fn write_summaries(
         carried().map(|(i, e)| (e.mref, &*analysis.summaries[i])).collect();
     // Lambda bodies are never inlined (2.4): their shapes are not needed downstream.
     let inline: Vec<(MethodRef, InlineShape)> = carried()
-        .filter(|(_, e)| !e.mref.name.as_str().starts_with("lambda$"))
+        .filter(|(_, e)| !crate::analysis::annotations::is_lambda_body_name(e.mref.name.as_str()))
         .filter_map(|(_, e)| classes[e.class].methods[e.index].inline_shape.clone().map(|s| (e.mref, s)))
         .collect();
     summaries::write(path, classes.iter().map(|c| summaries::downstream_view(&c.header)).collect(), inline, methods)

@@ -141,6 +141,13 @@ pub fn is_initializer(table: &ClassTable, m: &MethodRef) -> bool {
     m.name.as_str() == "<init>" || table.lookup_l2(m, &|a| a.matches("Initializer"))
 }
 
+/// A lambda's body, as the compilers name it: javac's `lambda$run$0`, kotlinc's `run$lambda$0`
+/// (`run$lambda-0` before Kotlin 1.8) for the lambdas it compiles to `invokedynamic` (SAM
+/// conversions of Java interfaces, and every lambda with `-Xlambdas=indy`, Kotlin 2's default).
+pub fn is_lambda_body_name(name: &str) -> bool {
+    name.starts_with("lambda$") || name.contains("$lambda$") || name.contains("$lambda-")
+}
+
 /// 8.2 and 4.3: names of synthetic methods that are never analysed.
 pub fn is_synthetic_name(name: Sym) -> bool {
     let n = name.as_str();

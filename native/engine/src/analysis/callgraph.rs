@@ -188,6 +188,11 @@ impl Scan<'_> {
                         edge_to(self.analysed_index(b));
                     }
                 }
+                Insn::GetStatic(f) if handoffs::is_singleton_instance(f) => {
+                    if let Some(b) = self.handed_classes.get(&f.class) {
+                        edge_to(self.analysed_index(b));
+                    }
+                }
                 Insn::Invoke { method, kind } => {
                     let meaning = *meanings.entry(ByAddress(method)).or_insert_with(|| self.meaning(method));
                     if let Some(model) = meaning.handoff {

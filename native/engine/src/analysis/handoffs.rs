@@ -67,6 +67,12 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
     if let Some(model) = coroutine_model(class, name) {
         return Some(model);
     }
+    // Kotlin's `thread { ... }` (`kotlin.concurrent.thread`, `thread$default` when arguments
+    // are left out) starts a thread running the block, unless `start = false` is given, which
+    // is rare: taken as started.
+    if class == "kotlin.concurrent.ThreadsKt" && matches!(name, "thread" | "thread$default") {
+        return Some(HandoffModel::Arguments(Target::Background));
+    }
     if class.starts_with("java.util.stream.") {
         return Some(match name {
             "parallel" => HandoffModel::MakesParallel,
@@ -162,7 +168,8 @@ fn makes_handler_executor(named: &MethodRef) -> bool {
 }
 
 /// The code a `Runnable` or `Callable` object of `class` runs: its `run()` or `call()`; for
-/// an `AsyncTask`, its `doInBackground(...)`; for a Kotlin suspend lambda, its `invokeSuspend`.
+/// an `AsyncTask`, its `doInBackground(...)`; for a Kotlin suspend lambda, its `invokeSuspend`;
+/// for a Kotlin `() -> Unit` lambda, its `invoke()`.
 /// `java.lang.Thread` itself runs the `Runnable` it was given (modelled at its constructor).
 pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     if class.as_str() == "java.lang.Thread" {
@@ -171,7 +178,7 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     if let Some(task) = do_in_background(table, class) {
         return task;
     }
-    if let Some(body) = suspend_lambda_body(table, class) {
+    if let Some(body) = suspend_lambda_body(table, class).or_else(|| function0_lambda_body(table, class)) {
         return Some(body);
     }
     // Interned once: the call graph asks for every class whose methods may pass `this` on.
@@ -195,6 +202,31 @@ fn suspend_lambda_body(table: &ClassTable, class: Sym) -> Option<MethodRef> {
         .iter()
         .find(|m| m.name.as_str() == "invokeSuspend" && m.descriptor.as_str() == "(Ljava/lang/Object;)Ljava/lang/Object;")
         .map(|m| MethodRef { class, name: m.name, descriptor: m.descriptor })
+}
+
+/// A Kotlin `() -> Unit` lambda's body, for the calls that run one on a thread (`thread { }`):
+/// kotlinc (before 2.0, or with `-Xlambdas=class`) makes each a direct subclass of `Lambda`
+/// implementing `Function0`, whose `invoke()` runs the block (its captured outer instance in
+/// `this$0`); the generic bridge `invoke()Ljava/lang/Object;` only forwards to it.
+fn function0_lambda_body(table: &ClassTable, class: Sym) -> Option<MethodRef> {
+    let header = table.get(class)?;
+    if header.super_class?.as_str() != "kotlin.jvm.internal.Lambda"
+        || !header.interfaces.iter().any(|i| i.as_str() == "kotlin.jvm.functions.Function0")
+    {
+        return None;
+    }
+    header
+        .methods
+        .iter()
+        .find(|m| m.name.as_str() == "invoke" && m.descriptor.as_str().starts_with("()") && m.flags & ACC_BRIDGE == 0)
+        .map(|m| MethodRef { class, name: m.name, descriptor: m.descriptor })
+}
+
+/// `C.INSTANCE` of type `C`: the one instance kotlinc keeps of a lambda that captures nothing
+/// (and of an `object`), read where the lambda is given instead of allocating it.
+pub fn is_singleton_instance(f: &FieldRef) -> bool {
+    f.name.as_str() == "INSTANCE"
+        && f.descriptor.as_str().strip_prefix('L').and_then(|d| d.strip_suffix(';')).is_some_and(|d| d.replace('/', ".") == f.class.as_str())
 }
 
 /// For an `AsyncTask` subclass, the `doInBackground` it runs (`None` inside: none of its own):

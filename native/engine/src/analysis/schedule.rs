@@ -14,7 +14,7 @@ use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
-use super::annotations::{is_synthetic_name, method_facts, AnnotationConfig, MethodFacts};
+use super::annotations::{is_lambda_body_name, is_synthetic_name, method_facts, AnnotationConfig, MethodFacts};
 use super::bottom_up::BottomUp;
 use super::callgraph::CallGraph;
 use super::demand::*;
@@ -100,7 +100,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
             let mref = MethodRef { class: class.header.name, name: m.header.name, descriptor: m.header.descriptor };
             let facts = method_facts(table, inputs.config, &mref, &m.header);
             // Lambda bodies are analysed for the handoffs that run them (never reported themselves).
-            let lambda = inputs.extensions.thread_handoffs && m.header.name.as_str().starts_with("lambda$");
+            let lambda = inputs.extensions.thread_handoffs && is_lambda_body_name(m.header.name.as_str());
             let analysed = (lambda || !is_synthetic_name(m.header.name)) && !facts.assumed_thread_safe;
             // Only the few methods so named have their bodies looked at (those that check they
             // hold a lock are known from the call graph).
@@ -114,7 +114,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     for e in &methods {
         let m = &inputs.classes[e.class].methods[e.index];
         if let Some(shape) = &m.inline_shape {
-            if !m.header.name.as_str().starts_with("lambda$") {
+            if !is_lambda_body_name(m.header.name.as_str()) {
                 shapes.insert(e.mref, shape.clone());
             }
         }

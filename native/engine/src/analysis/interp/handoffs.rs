@@ -6,6 +6,7 @@
 use crate::classfile::descriptor::return_kind;
 use crate::classfile::model::*;
 
+use super::super::annotations::is_lambda_body_name;
 use super::super::domain::*;
 use super::super::handoffs::{ExecutorKind, HandoffModel, Target};
 use super::access_set::NewKey;
@@ -294,10 +295,11 @@ impl<'a, 'e> Interp<'a, 'e> {
             Insn::InvokeDynamic(call) => {
                 let l = call.lambda.as_ref()?;
                 let body = self.env.table.resolve_method(l).unwrap_or(*l);
-                let inline = body.class == self.input.mref.class && body.name.as_str().starts_with("lambda$");
+                let inline = body.class == self.input.mref.class && is_lambda_body_name(body.name.as_str());
                 Some(Handed { body, captured, capture: Capture::Formals, inline, object: None, started: false, serial: false })
             }
-            Insn::New { class } => {
+            // A lambda that captures nothing, read from its one instance (see `insns.rs`).
+            Insn::New { class } | Insn::GetStatic(FieldRef { class, .. }) => {
                 let body = *self.env.facts.handed_classes.get(class)?;
                 Some(Handed { body, captured, capture: Capture::OuterInstance, inline: false, object: None, started: false, serial: false })
             }

@@ -6,6 +6,7 @@ use crate::classfile::model::*;
 use crate::sym::Sym;
 
 use super::super::domain::*;
+use super::super::handoffs::is_singleton_instance;
 use super::super::models::LockEffect;
 use super::locks::{apply_lock_effect, enter_own_monitor, exit_own_monitor, lock_identity};
 use super::ownership::{own, own_e};
@@ -117,6 +118,14 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let obj = pop(st, false);
                 let e = self.get_field(st, &obj, f);
                 push(st, e, f.is_wide());
+            }
+            // A lambda that captures nothing, kept in one instance: code, as if made here.
+            Insn::GetStatic(f) if is_singleton_instance(f) && self.env.facts.handed_classes.contains_key(&f.class) => {
+                let t = self.temp();
+                st.own.set(&t, Some(OWNED));
+                st.attrs.set(&t, None);
+                self.note_handed_value(st, &t, Vec::new());
+                push(st, Expr::Path(t), false);
             }
             Insn::GetStatic(f) => {
                 let declaring = self.declaring(f);
