@@ -36,7 +36,8 @@ pub enum HandoffModel {
     /// `HandlerThread.getLooper()`: the looper of a background thread.
     WorkerLooper,
     /// `Context.getMainExecutor()`, `ContextCompat.getMainExecutor(context)`: an executor that
-    /// runs what it is given on the main thread.
+    /// runs what it is given on the main thread; likewise Kotlin's `Dispatchers.Main`, and the
+    /// coroutine scopes made on it (androidx's `viewModelScope`, `lifecycleScope`).
     MainExecutor,
     /// `new HandlerExecutor(handler)`, `ExecutorCompat.create(handler)`: an executor that posts
     /// what it is given to the handler.
@@ -128,6 +129,10 @@ fn coroutine_model(class: &str, name: &str) -> Option<HandoffModel> {
     match (class, name) {
         ("kotlinx.coroutines.Dispatchers", "getIO" | "getDefault") => Some(HandoffModel::BackgroundDispatcher),
         ("kotlinx.coroutines.Dispatchers", "getMain") => Some(HandoffModel::MainExecutor),
+        // androidx's scopes of a view model and of a lifecycle: `Dispatchers.Main.immediate`.
+        ("androidx.lifecycle.ViewModelKt", "getViewModelScope")
+        | ("androidx.lifecycle.LifecycleOwnerKt", "getLifecycleScope")
+        | ("androidx.lifecycle.LifecycleKt", "getCoroutineScope") => Some(HandoffModel::MainExecutor),
         ("kotlinx.coroutines.BuildersKt", "launch" | "launch$default" | "async" | "async$default") => {
             Some(HandoffModel::CoroutineBuilder { context: 1, block: 3 })
         }

@@ -193,7 +193,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     // `launch$default` passes null for a context left out; `launch` and `async`
                     // take their scope first (`withContext`, its context).
                     _ if at == 1 && matches!(context, Some(Expr::Const(ConstVal::Null))) => {
-                        match args.first().and_then(|scope| self.scope_target(scope)) {
+                        match args.first().and_then(|scope| self.scope_target(st, scope)) {
                             Some(target) => target,
                             None => return,
                         }
@@ -240,10 +240,20 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    /// The thread of the dispatcher of a coroutine scope read from a field only ever given a scope
-    /// made on a known dispatcher.
-    fn scope_target(&self, scope: &Expr) -> Option<Target> {
+    /// The thread of the dispatcher of a coroutine scope: one made here on the main dispatcher,
+    /// `GlobalScope`, or one read from a field only ever given a scope made on a known dispatcher.
+    fn scope_target(&self, st: &State, scope: &Expr) -> Option<Target> {
+        // A scope made on the main dispatcher (`viewModelScope`, `lifecycleScope`).
+        if let Some(Attr::MainHandler) = attr_e(st, scope) {
+            return Some(Target::Main);
+        }
         let Expr::Path(p) = scope else { return None };
+        // `GlobalScope` has no dispatcher: its coroutines run on `Dispatchers.Default`'s pool.
+        if let (Base::Static(class), [Step::Field { name, .. }]) = (p.base, &p.steps[..]) {
+            if class.as_str() == "kotlinx.coroutines.GlobalScope" && name.as_str() == "INSTANCE" {
+                return Some(Target::Background);
+            }
+        }
         let Some(Step::Field { class, name }) = p.steps.last() else { return None };
         self.env.facts.scope_fields.get(&(self.env.table.resolve_field(*class, *name), *name)).copied()
     }

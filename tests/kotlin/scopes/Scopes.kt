@@ -1,0 +1,76 @@
+package kfixtures.scopes
+
+import androidx.lifecycle.LifecycleOwner
+import androidx.lifecycle.ViewModel
+import androidx.lifecycle.lifecycleScope
+import androidx.lifecycle.viewModelScope
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.GlobalScope
+import kotlinx.coroutines.launch
+import kotlinx.coroutines.withContext
+
+// Racy: GlobalScope has no dispatcher of its own, so its coroutines run on Dispatchers.Default's
+// pool, alongside the rest of the class.
+class GlobalLauncher {
+    private var cache = 0
+
+    fun refresh() {
+        GlobalScope.launch { cache = 42 } // expect: GlobalLauncher refresh this.cache
+    }
+
+    fun peek(): Int = cache // expect: GlobalLauncher peek this.cache
+}
+
+// Safe: the block and the reader hold the same lock.
+class LockedGlobalLauncher {
+    private val lock = Any()
+    private var cache = 0
+
+    fun refresh() {
+        GlobalScope.launch { synchronized(lock) { cache = 42 } }
+    }
+
+    fun peek(): Int = synchronized(lock) { cache }
+}
+
+// Racy: a view model's scope runs its block on the main thread, and the block's withContext on a
+// background pool: the pool's write races with the getter.
+class FeedViewModel : ViewModel() {
+    private var items: List<String> = emptyList()
+    private var shown = 0
+
+    fun load() {
+        viewModelScope.launch { // expect: FeedViewModel load this.items
+            val loaded = withContext(Dispatchers.IO) { fetch().also { items = it } } // expect: FeedViewModel$load$1 invokeSuspend this.this$0.items
+            shown = loaded.size
+        }
+    }
+
+    fun current(): List<String> = items // expect: FeedViewModel current this.items
+
+    private fun fetch(): List<String> = listOf("a", "b")
+}
+
+// Safe: everything the view model's block does runs on the main thread.
+class CounterViewModel : ViewModel() {
+    private var count = 0
+
+    fun increment() {
+        viewModelScope.launch { count++ }
+    }
+
+    fun current(): Int = count
+}
+
+// Racy: a lifecycle owner's scope, the same way.
+class Screen(private val owner: LifecycleOwner) {
+    private var total = 0
+
+    fun start() {
+        owner.lifecycleScope.launch { // expect: Screen start this.total
+            withContext(Dispatchers.Default) { total = 7 } // expect: Screen$start$1 invokeSuspend this.this$0.total
+        }
+    }
+
+    fun total(): Int = total // expect: Screen total this.total
+}
