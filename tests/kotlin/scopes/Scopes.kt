@@ -74,3 +74,17 @@ class Screen(private val owner: LifecycleOwner) {
 
     fun total(): Int = total // expect: Screen total this.total
 }
+
+// Racy: Dispatchers.Main.immediate is the main thread as Dispatchers.Main is: the block is
+// followed there, and its withContext block runs on a pool.
+class ImmediateLauncher(private val scope: kotlinx.coroutines.CoroutineScope) {
+    private var state = 0
+
+    fun start() {
+        scope.launch(Dispatchers.Main.immediate) { // expect: ImmediateLauncher start this.state
+            withContext(Dispatchers.IO) { state = 1 } // expect: ImmediateLauncher$start$1 invokeSuspend this.this$0.state
+        }
+    }
+
+    fun state(): Int = state // expect: ImmediateLauncher state this.state
+}

@@ -128,7 +128,9 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
 fn coroutine_model(class: &str, name: &str) -> Option<HandoffModel> {
     match (class, name) {
         ("kotlinx.coroutines.Dispatchers", "getIO" | "getDefault") => Some(HandoffModel::BackgroundDispatcher),
-        ("kotlinx.coroutines.Dispatchers", "getMain") => Some(HandoffModel::MainExecutor),
+        ("kotlinx.coroutines.Dispatchers", "getMain") | ("kotlinx.coroutines.MainCoroutineDispatcher", "getImmediate") => {
+            Some(HandoffModel::MainExecutor)
+        }
         // androidx's scopes of a view model and of a lifecycle: `Dispatchers.Main.immediate`.
         ("androidx.lifecycle.ViewModelKt", "getViewModelScope")
         | ("androidx.lifecycle.LifecycleOwnerKt", "getLifecycleScope")
