@@ -88,3 +88,40 @@ class ImmediateLauncher(private val scope: kotlinx.coroutines.CoroutineScope) {
 
     fun state(): Int = state // expect: ImmediateLauncher state this.state
 }
+
+// Racy: a scope field made on Dispatchers.IO joined to a supervisor job: the dispatcher stays IO.
+class SupervisedOwner {
+    private val scope = kotlinx.coroutines.CoroutineScope(kotlinx.coroutines.SupervisorJob() + Dispatchers.IO)
+    private var cache = 0
+
+    fun refresh() {
+        scope.launch { cache = 1 } // expect: SupervisedOwner refresh this.cache
+    }
+
+    fun peek(): Int = cache // expect: SupervisedOwner peek this.cache
+}
+
+// Safe: the main dispatcher joined to a job and a name: the block runs on the main thread.
+class SupervisedMainOwner {
+    private val scope =
+        kotlinx.coroutines.CoroutineScope(Dispatchers.Main + kotlinx.coroutines.Job() + kotlinx.coroutines.CoroutineName("ui"))
+    private var cache = 0
+
+    fun refresh() {
+        scope.launch { cache = 1 }
+    }
+
+    fun peek(): Int = cache
+}
+
+// Not followed: another scope's context after Dispatchers.IO may hold a dispatcher that wins.
+class InheritedContextOwner(other: kotlinx.coroutines.CoroutineScope) {
+    private val scope = kotlinx.coroutines.CoroutineScope(Dispatchers.IO + other.coroutineContext)
+    private var cache = 0
+
+    fun refresh() {
+        scope.launch { cache = 1 }
+    }
+
+    fun peek(): Int = cache
+}

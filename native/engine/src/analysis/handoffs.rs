@@ -366,30 +366,47 @@ pub fn handler_fields(body: &Body) -> Vec<(FieldRef, Target)> {
 
 /// Every store in `body` into a field typed as a Kotlin `CoroutineScope`, with the thread of the
 /// scope stored when a call just made it on a known dispatcher: `CoroutineScope(Dispatchers.IO)`
-/// (or `Default`: a background pool), `CoroutineScope(Dispatchers.Main)`, `MainScope()`.
+/// (or `Default`: a background pool; also with other elements, `SupervisorJob() +
+/// Dispatchers.IO`), `CoroutineScope(Dispatchers.Main)`, `MainScope()`.
 pub fn scope_fields(body: &Body) -> Vec<(FieldRef, Option<Target>)> {
     body.field_stores(|d| d == "Lkotlinx/coroutines/CoroutineScope;")
         .map(|(field, before)| {
             let target = match body.call_at(before).map(|m| (m.class.as_str(), m.name.as_str())) {
                 Some(("kotlinx.coroutines.CoroutineScopeKt", "MainScope")) => Some(Target::Main),
-                // The context is computed just before: a dispatcher, and a cast.
-                Some(("kotlinx.coroutines.CoroutineScopeKt", "CoroutineScope")) => {
-                    let made = before.unwrap_or(0);
-                    let dispatcher = body.insns[made.saturating_sub(2)..made].iter().rev().find_map(|insn| match insn {
-                        Insn::Invoke { method, .. } if method.class.as_str() == "kotlinx.coroutines.Dispatchers" => Some(method.name.as_str()),
-                        _ => None,
-                    });
-                    match dispatcher {
-                        Some("getIO" | "getDefault") => Some(Target::Background),
-                        Some("getMain") => Some(Target::Main),
-                        _ => None,
-                    }
-                }
+                Some(("kotlinx.coroutines.CoroutineScopeKt", "CoroutineScope")) => context_dispatcher(&body.insns[..before.unwrap_or(0)]),
                 _ => None,
             };
             (*field, target)
         })
         .collect()
+}
+
+/// The thread of the dispatcher of the coroutine context the last of `insns` compute: a
+/// dispatcher, possibly joined with `+` to elements that are not dispatchers (`SupervisorJob()`,
+/// `Job()`, `CoroutineName(...)`). `plus` keeps the right-hand element of each kind, so the
+/// dispatcher computed last wins: walking back over those elements only, the first dispatcher
+/// met is the context's. Anything else ends the walk: what it computed is to the left of the
+/// rest, and no dispatcher met before it is known to win.
+fn context_dispatcher(insns: &[Insn]) -> Option<Target> {
+    for insn in insns.iter().rev() {
+        match insn {
+            Insn::Invoke { method, .. } => match (method.class.as_str(), method.name.as_str()) {
+                ("kotlinx.coroutines.Dispatchers", "getIO" | "getDefault") => return Some(Target::Background),
+                ("kotlinx.coroutines.Dispatchers", "getMain") | ("kotlinx.coroutines.MainCoroutineDispatcher", "getImmediate") => {
+                    return Some(Target::Main)
+                }
+                ("kotlinx.coroutines.SupervisorKt", "SupervisorJob" | "SupervisorJob$default")
+                | ("kotlinx.coroutines.JobKt", "Job" | "Job$default")
+                | ("kotlinx.coroutines.CoroutineName", "<init>") => {}
+                (_, "plus") if method.descriptor.as_str() == "(Lkotlin/coroutines/CoroutineContext;)Lkotlin/coroutines/CoroutineContext;" => {}
+                _ => return None,
+            },
+            Insn::New { class } if class.as_str() == "kotlinx.coroutines.CoroutineName" => {}
+            Insn::CheckCast | Insn::Const { .. } | Insn::Dup => {}
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The thread of the looper that `method` returns: the main one, or a `HandlerThread`'s.
