@@ -1229,6 +1229,37 @@ check "differentLocks = true: racerCheck re-runs and reports both writes under t
              && grep -qxF 'it/racy/TwoLocks.java:9: error: THREAD_SAFETY_VIOLATION' '$log' \
              && grep -qxF 'it/racy/TwoLocks.java:14: error: THREAD_SAFETY_VIOLATION' '$log'"
 
+# ---------------------------------------------------------------- highConfidence
+echo "== highConfidence"
+stable="$projects/high-confidence"
+write "$stable/settings.gradle" <<<"rootProject.name = 'high-confidence'"
+write "$stable/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'java'
+apply plugin: 'dev.racer'
+racer { ignoreFailures = true }
+EOF
+# reset() replaces the buffer and writes through the new one: the read of buffer.size races
+# with that write only when paths through a field the writer assigns count.
+write "$stable/src/main/java/p/Replaced.java" <<'EOF'
+package p;
+public class Replaced {
+    static class Buffer { int size; }
+    private Buffer buffer = new Buffer();
+    public synchronized void reset() { buffer = new Buffer(); buffer.size = 0; }
+    public int size() { return buffer.size; }
+}
+EOF
+log="$logs/high-confidence-default.log"
+gradle_in "$stable" "$log" racerCheck
+check "highConfidence: off by default, the race through the replaced buffer is reported" "$log" \
+    has "$log" "racer found 2 races in project 'high-confidence'"
+printf '\nracer { highConfidence = true }\n' >>"$stable/build.gradle"
+log="$logs/high-confidence-on.log"
+gradle_in "$stable" "$log" racerCheck
+check "highConfidence = true: racerCheck re-runs and leaves out the access through the replaced buffer" "$log" \
+    has "$log" "racer found 1 race in project 'high-confidence'"
+
 # ---------------------------------------------------------------- Gradle 8.10 API
 echo "== Gradle 8.10 API: compile the plugin against it, look up the reflective calls"
 log="$logs/gradle-api.log"

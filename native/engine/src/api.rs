@@ -70,6 +70,10 @@ pub struct Options {
     /// `synchronized (mLock)` in one method and in a `synchronized` method in another).
     /// Ignored with `racerd_compat`.
     pub different_locks: bool,
+    /// The high-confidence mode: leave out accesses through a field their method assigns
+    /// (itself or in a callee), which may reach different objects at different times (spec
+    /// 11.1, RacerDX's stability). Fewer reports, some true races among those dropped.
+    pub high_confidence: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -98,6 +98,10 @@ struct AnalyzeArgs {
     /// another the object's monitor)
     #[arg(long)]
     different_locks: bool,
+    /// Report only races on stable paths: leave out accesses through a field their method
+    /// assigns (fewer reports, some true races among those left out)
+    #[arg(long)]
+    high_confidence: bool,
     /// Stop with an error when the analysis holds more than SIZE of memory (512m, 2g)
     #[arg(long, value_name = "SIZE", value_parser = parse_memory_mb)]
     max_memory: Option<u64>,
@@ -186,6 +190,7 @@ fn analyze(args: AnalyzeArgs) -> Result<Command, String> {
     options.threads = args.threads;
     options.racerd_compat = args.racerd_compat;
     options.different_locks = args.different_locks;
+    options.high_confidence = args.high_confidence;
     options.max_memory_mb = args.max_memory.unwrap_or(0);
     Ok(Command::Analyze(Box::new(Analyze {
         request,
@@ -219,7 +224,7 @@ mod tests {
             "--library-package", "v.", "--source-path", "src", "--summaries-in", "s1.json",
             "--summaries-in", "s2.json", "--summaries-out", "o.json", "--threads", "2",
             "--fail-on-issues", "--quiet", "--baseline", "b.json", "--write-baseline=nb.json",
-            "--filter", "f.json", "--console-limit", "5", "--racerd-compat", "--different-locks", "--max-memory", "2g",
+            "--filter", "f.json", "--console-limit", "5", "--racerd-compat", "--different-locks", "--high-confidence", "--max-memory", "2g",
             "--ignore-class", "a.gen.*", "classes", "--", "--odd-dir",
         ]);
         assert_eq!(a.format, Format::Sarif);
@@ -236,7 +241,7 @@ mod tests {
         assert_eq!(r.write_baseline, Some(PathBuf::from("nb.json")));
         assert_eq!(r.filter, Some(PathBuf::from("f.json")));
         assert_eq!(r.console_limit, Some(5));
-        assert!(r.options.racerd_compat && r.options.different_locks);
+        assert!(r.options.racerd_compat && r.options.different_locks && r.options.high_confidence);
         assert_eq!(r.options.max_memory_mb, 2048);
         assert_eq!(r.options.library_packages, ["v."]);
         assert_eq!(r.options.threads, 2);

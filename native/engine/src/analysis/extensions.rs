@@ -121,6 +121,10 @@ pub struct Extensions {
     /// access to its own object (a `LinkedBlockingDeque` of the analysed code, or of an
     /// upstream module) is a container access made under that lock, whatever the caller holds.
     pub self_locking_collections: bool,
+    /// Reporting, the high-confidence mode (RacerDX's stability, spec 11.1): an access through
+    /// a field its method assigns takes no part in reporting. Off unless an option turns it on,
+    /// in either mode: it drops true races too.
+    pub high_confidence: bool,
 }
 
 impl Extensions {
@@ -128,9 +132,9 @@ impl Extensions {
     /// default mode with the opt-in rules the options turn on.
     pub fn from_options(options: &crate::api::Options) -> Extensions {
         if options.racerd_compat {
-            return Extensions::NONE;
+            return Extensions { high_confidence: options.high_confidence, ..Extensions::NONE };
         }
-        Extensions { different_locks: options.different_locks, ..Extensions::ALL }
+        Extensions { different_locks: options.different_locks, high_confidence: options.high_confidence, ..Extensions::ALL }
     }
 
     /// The default mode: every extension except `callee_lock_evidence`,
@@ -164,6 +168,7 @@ impl Extensions {
         object_monitors: true,
         lock_identities: true,
         different_locks: false,
+        high_confidence: false,
         lock_held_by_callers: true,
         locked_callers: true,
         native_results: true,
@@ -199,6 +204,7 @@ impl Extensions {
         object_monitors: false,
         lock_identities: false,
         different_locks: false,
+        high_confidence: false,
         lock_held_by_callers: false,
         locked_callers: false,
         native_results: false,

@@ -4,6 +4,7 @@
 
 mod content;
 mod selection;
+mod stability;
 mod views;
 
 pub use content::{render_method, render_path};
@@ -271,16 +272,21 @@ impl<'a> ClassReporter<'a> {
         let inherited_entries: usize = inherited.iter().map(|(_, s)| s.accesses.len()).sum();
         let mut grouper = Grouper::with_capacity(own_entries + inherited_entries);
         let mut rank = 0u32;
+        // The high-confidence mode leaves out each method's accesses through fields it assigns.
+        let stable = |summary: &'a Summary| {
+            let assigned = self.cfg.extensions.high_confidence.then(|| stability::Assigned::of(summary));
+            move |a: &&'a Access| assigned.as_ref().map_or(true, |assigned| !assigned.unstable(a.key.kind.path()))
+        };
         for &i in &reportable {
             let summary = &self.analysis.summaries[i];
-            for a in summary.accesses.iter() {
+            for a in summary.accesses.iter().filter(stable(summary)) {
                 grouper.push_own(a, i, rank, summary.threads);
             }
             rank += 1;
         }
         // After the class's own entries, so that their conflicts are found first.
         for (mref, summary) in &inherited {
-            for a in summary.accesses.iter().filter(|a| a.key.kind.path().base == Base::This) {
+            for a in summary.accesses.iter().filter(|a| a.key.kind.path().base == Base::This).filter(stable(summary)) {
                 grouper.push_inherited(a, mref, rank, summary.threads);
             }
             rank += 1;

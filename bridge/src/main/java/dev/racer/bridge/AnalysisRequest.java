@@ -35,6 +35,7 @@ public final class AnalysisRequest {
     private final Integer consoleLimit;
     private final boolean racerdCompat;
     private final boolean differentLocks;
+    private final boolean highConfidence;
 
     private AnalysisRequest(Builder b) {
         inputs = copy(b.inputs);
@@ -54,6 +55,7 @@ public final class AnalysisRequest {
         consoleLimit = b.consoleLimit;
         racerdCompat = b.racerdCompat;
         differentLocks = b.differentLocks;
+        highConfidence = b.highConfidence;
     }
 
     public static Builder builder() {
@@ -137,6 +139,11 @@ public final class AnalysisRequest {
         return differentLocks;
     }
 
+    /** Reports only races on stable paths (the high-confidence mode). */
+    public boolean highConfidence() {
+        return highConfidence;
+    }
+
     /**
      * The report most useful to a person, for failure messages: HTML, else text, else SARIF, else
      * JSON; null when no report is requested.
@@ -171,6 +178,9 @@ public final class AnalysisRequest {
         }
         if (differentLocks) {
             options.put("different_locks", true);
+        }
+        if (highConfidence) {
+            options.put("high_confidence", true);
         }
         if (maxMemoryMb > 0) {
             options.put("max_memory_mb", maxMemoryMb);
@@ -233,6 +243,7 @@ public final class AnalysisRequest {
         private Integer consoleLimit;
         private boolean racerdCompat;
         private boolean differentLocks;
+        private boolean highConfidence;
 
         private Builder() {
         }
@@ -394,6 +405,16 @@ public final class AnalysisRequest {
          */
         public Builder differentLocks(boolean report) {
             differentLocks = report;
+            return this;
+        }
+
+        /**
+         * The high-confidence mode: leaves out accesses through a field their method assigns,
+         * which may reach different objects at different times (fewer reports, some true races
+         * among those left out).
+         */
+        public Builder highConfidence(boolean on) {
+            highConfidence = on;
             return this;
         }
 

@@ -45,6 +45,7 @@ public abstract class RacerAnalysisTask extends DefaultTask {
     private File filterFile;
     private Boolean racerdCompat;
     private Boolean differentLocks;
+    private Boolean highConfidence;
     private String maxMemory;
     private String isolation;
     private Integer threads;
@@ -172,6 +173,16 @@ public abstract class RacerAnalysisTask extends DefaultTask {
         this.differentLocks = differentLocks;
     }
 
+    /** Reports only races on stable paths: accesses through a field their method assigns are left out. */
+    @Input
+    public boolean isHighConfidence() {
+        return highConfidence != null ? highConfidence : defaults.isHighConfidence();
+    }
+
+    public void setHighConfidence(boolean highConfidence) {
+        this.highConfidence = highConfidence;
+    }
+
     /** Engine memory limit such as {@code 2g} or {@code 512m}; null or {@code 0}: unlimited. */
     @Internal
     public String getMaxMemory() {
@@ -279,6 +290,7 @@ public abstract class RacerAnalysisTask extends DefaultTask {
                 .filter(getFilterFile())
                 .racerdCompat(isRacerdCompat())
                 .differentLocks(isDifferentLocks())
+                .highConfidence(isHighConfidence())
                 .maxMemory(getMaxMemory())
                 .threads(getThreads())
                 .sourcePaths(existingSourceRoots());

@@ -21,6 +21,7 @@ import org.gradle.api.Action;
  *     consoleLimit = 20               // issues shown in full on the console (default: the engine's, 20)
  *     racerdCompat = false            // true: RacerD's own rules only, none of racer's extensions
  *     differentLocks = false          // true: also report a field accessed under two different locks
+ *     highConfidence = false          // true: report only races on stable paths (fewer reports)
  *     libraryPackages = ['com.example.vendored']
  *     reportsDir = file("$buildDir/reports/racer")
  *     reports { text = true; json = true; sarif = true; html = true }
@@ -53,6 +54,7 @@ public class RacerExtension {
     private Integer consoleLimit;
     private boolean racerdCompat;
     private boolean differentLocks;
+    private boolean highConfidence;
     private final Reports reports = new Reports();
 
     public boolean isIgnoreFailures() {
@@ -198,6 +200,15 @@ public class RacerExtension {
 
     public void setDifferentLocks(boolean differentLocks) {
         this.differentLocks = differentLocks;
+    }
+
+    /** The high-confidence mode: leave out accesses through a field their method assigns. */
+    public boolean isHighConfidence() {
+        return highConfidence;
+    }
+
+    public void setHighConfidence(boolean highConfidence) {
+        this.highConfidence = highConfidence;
     }
 
     /** Engine memory limit ({@code 512m}, {@code 2g}); null or empty: none. */

@@ -90,6 +90,10 @@ abstract class AbstractRacerMojo extends AbstractMojo {
     @Parameter(property = "racer.differentLocks", defaultValue = "false")
     private boolean differentLocks;
 
+    /** Report only races on stable paths: accesses through a field their method assigns are left out (fewer reports). */
+    @Parameter(property = "racer.highConfidence", defaultValue = "false")
+    private boolean highConfidence;
+
     /** Memory limit of the engine ({@code 512m}, {@code 2g}): past it the analysis stops with an error. Default: none. */
     @Parameter(property = "racer.maxMemory")
     private String maxMemory;
@@ -167,7 +171,8 @@ abstract class AbstractRacerMojo extends AbstractMojo {
                 .sourcePaths(sourceRoots())
                 .filter(filter)
                 .racerdCompat(racerdCompat)
-                .differentLocks(differentLocks);
+                .differentLocks(differentLocks)
+                .highConfidence(highConfidence);
         try {
             builder.threads(threads).maxMemory(maxMemory);
         } catch (IllegalArgumentException | RacerException e) {
