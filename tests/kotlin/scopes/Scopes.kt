@@ -125,3 +125,38 @@ class InheritedContextOwner(other: kotlinx.coroutines.CoroutineScope) {
 
     fun peek(): Int = cache
 }
+
+// Racy: a context joined at the call, Dispatchers.IO and a job kept in a field.
+class JoinedContextLauncher(private val scope: kotlinx.coroutines.CoroutineScope) {
+    private val job = kotlinx.coroutines.SupervisorJob()
+    private var cache = 0
+
+    fun refresh() {
+        scope.launch(Dispatchers.IO + job) { cache = 1 } // expect: JoinedContextLauncher refresh this.cache
+    }
+
+    fun peek(): Int = cache // expect: JoinedContextLauncher peek this.cache
+}
+
+// Safe: the main dispatcher and a job: the block runs on the main thread.
+class JoinedMainLauncher(private val scope: kotlinx.coroutines.CoroutineScope) {
+    private val job = kotlinx.coroutines.Job()
+    private var cache = 0
+
+    fun refresh() {
+        scope.launch(Dispatchers.Main + job) { cache = 1 }
+    }
+
+    fun peek(): Int = cache
+}
+
+// Not followed: a context given as a parameter, after Dispatchers.IO, may hold a dispatcher.
+class JoinedUnknownLauncher(private val scope: kotlinx.coroutines.CoroutineScope) {
+    private var cache = 0
+
+    fun refresh(other: kotlin.coroutines.CoroutineContext) {
+        scope.launch(Dispatchers.IO + other) { cache = 1 }
+    }
+
+    fun peek(): Int = cache
+}

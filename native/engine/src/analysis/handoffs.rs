@@ -383,13 +383,16 @@ pub fn scope_fields(body: &Body) -> Vec<(FieldRef, Option<Target>)> {
 
 /// The thread of the dispatcher of the coroutine context the last of `insns` compute: a
 /// dispatcher, possibly joined with `+` to elements that are not dispatchers (`SupervisorJob()`,
-/// `Job()`, `CoroutineName(...)`). `plus` keeps the right-hand element of each kind, so the
-/// dispatcher computed last wins: walking back over those elements only, the first dispatcher
-/// met is the context's. Anything else ends the walk: what it computed is to the left of the
-/// rest, and no dispatcher met before it is known to win.
-fn context_dispatcher(insns: &[Insn]) -> Option<Target> {
-    for insn in insns.iter().rev() {
-        match insn {
+/// `Job()`, `CoroutineName(...)`, a field holding a job or an exception handler). `plus` keeps
+/// the right-hand element of each kind, so the dispatcher computed last wins: walking back over
+/// those elements only, the first dispatcher met is the context's. Anything else ends the
+/// walk: what it computed is to the left of the rest, and no dispatcher met before it is known
+/// to win.
+pub fn context_dispatcher(insns: &[Insn]) -> Option<Target> {
+    let mut at = insns.len();
+    while at > 0 {
+        at -= 1;
+        match &insns[at] {
             Insn::Invoke { method, .. } => match (method.class.as_str(), method.name.as_str()) {
                 ("kotlinx.coroutines.Dispatchers", "getIO" | "getDefault") => return Some(Target::Background),
                 ("kotlinx.coroutines.Dispatchers", "getMain") | ("kotlinx.coroutines.MainCoroutineDispatcher", "getImmediate") => {
@@ -401,12 +404,31 @@ fn context_dispatcher(insns: &[Insn]) -> Option<Target> {
                 (_, "plus") if method.descriptor.as_str() == "(Lkotlin/coroutines/CoroutineContext;)Lkotlin/coroutines/CoroutineContext;" => {}
                 _ => return None,
             },
+            // A job or handler kept in a field of the object a local holds (`this.job`).
+            Insn::GetField(f) if holds_context_element(f) => {
+                if at > 0 && matches!(insns[at - 1], Insn::Load { .. }) {
+                    at -= 1;
+                }
+            }
+            Insn::GetStatic(f) if holds_context_element(f) => {}
             Insn::New { class } if class.as_str() == "kotlinx.coroutines.CoroutineName" => {}
             Insn::CheckCast | Insn::Const { .. } | Insn::Dup => {}
             _ => return None,
         }
     }
     None
+}
+
+/// A field typed as a coroutine context element that is no dispatcher: a job, an exception
+/// handler, a name.
+fn holds_context_element(f: &FieldRef) -> bool {
+    matches!(
+        f.descriptor.as_str(),
+        "Lkotlinx/coroutines/Job;"
+            | "Lkotlinx/coroutines/CompletableJob;"
+            | "Lkotlinx/coroutines/CoroutineExceptionHandler;"
+            | "Lkotlinx/coroutines/CoroutineName;"
+    )
 }
 
 /// The thread of the looper that `method` returns: the main one, or a `HandlerThread`'s.

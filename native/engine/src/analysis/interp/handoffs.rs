@@ -8,7 +8,7 @@ use crate::classfile::model::*;
 
 use super::super::annotations::is_lambda_body_name;
 use super::super::domain::*;
-use super::super::handoffs::{ExecutorKind, HandoffModel, Target};
+use super::super::handoffs::{context_dispatcher, ExecutorKind, HandoffModel, Target};
 use super::access_set::NewKey;
 use super::calls::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
@@ -181,10 +181,10 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             HandoffModel::WorkerLooper => st.attrs.set(ret, Some(Attr::WorkerHandler)),
             HandoffModel::BackgroundDispatcher => st.attrs.set(ret, Some(Attr::BackgroundDispatcher)),
-            // A block launched on a known dispatcher, or without one on a scope kept in a field
-            // only ever given a scope of a known dispatcher; otherwise (a context made up of
-            // several elements, a scope of unknown origin) not followed, as a post to a handler
-            // of unknown looper.
+            // A block launched on a known dispatcher (alone or joined to jobs and names), or
+            // without one on a scope of a known dispatcher; otherwise (a context joined to one
+            // of unknown content, a scope of unknown origin) not followed, as a post to a
+            // handler of unknown looper.
             HandoffModel::CoroutineBuilder { context: at, block } => {
                 let context = args.get(usize::from(at));
                 let target = match context.and_then(|c| attr_e(st, c)) {
@@ -198,7 +198,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                             None => return,
                         }
                     }
-                    _ => return,
+                    _ => match context.and_then(|c| self.joined_context_target(c)) {
+                        Some(target) => target,
+                        None => return,
+                    },
                 };
                 if let Some(code) = args.get(usize::from(block)) {
                     self.hand(st, code, target, true, false);
@@ -236,6 +239,17 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Some(Step::Field { class, name }) => self.env.facts.handler_fields.get(&(*class, *name)).copied(),
                 _ => None,
             },
+            _ => None,
+        }
+    }
+
+    /// The thread of a coroutine context joined here with `+` (`Dispatchers.IO + job`): a call
+    /// result, computed by the instructions up to the call that made it.
+    fn joined_context_target(&self, context: &Expr) -> Option<Target> {
+        match context {
+            Expr::Path(Path { base: Base::Temp(pc), steps }) if steps.is_empty() => {
+                self.body.insns.get(..=*pc as usize).and_then(context_dispatcher)
+            }
             _ => None,
         }
     }
