@@ -153,3 +153,18 @@ pub fn is_synthetic_name(name: Sym) -> bool {
     let n = name.as_str();
     (n.contains('$') && n != "<init>" && n != "<clinit>") || n.starts_with("_UL_")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lambda_bodies_of_both_compilers() {
+        for name in ["lambda$run$0", "lambda$new$1", "submit$lambda$0", "start$lambda$1$lambda$0", "submit$lambda-0"] {
+            assert!(is_lambda_body_name(name), "{name}");
+        }
+        for name in ["run", "access$get", "submit$default", "getLambda"] {
+            assert!(!is_lambda_body_name(name), "{name}");
+        }
+    }
+}

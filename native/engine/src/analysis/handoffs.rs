@@ -439,3 +439,66 @@ fn looper_thread(method: &MethodRef) -> Option<Target> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(class: &str, name: &str, descriptor: &str) -> Insn {
+        let method = crate::interned::method_ref(MethodRef { class: Sym::new(class), name: Sym::new(name), descriptor: Sym::new(descriptor) });
+        Insn::Invoke { kind: InvokeKind::Static, method }
+    }
+
+    fn field(class: &str, name: &str, descriptor: &str) -> &'static FieldRef {
+        crate::interned::field_ref(FieldRef { class: Sym::new(class), name: Sym::new(name), descriptor: Sym::new(descriptor) })
+    }
+
+    const PLUS: &str = "(Lkotlin/coroutines/CoroutineContext;)Lkotlin/coroutines/CoroutineContext;";
+
+    fn io() -> Insn {
+        call("kotlinx.coroutines.Dispatchers", "getIO", "()Lkotlinx/coroutines/CoroutineDispatcher;")
+    }
+
+    fn main_dispatcher() -> Insn {
+        call("kotlinx.coroutines.Dispatchers", "getMain", "()Lkotlinx/coroutines/MainCoroutineDispatcher;")
+    }
+
+    fn plus() -> Insn {
+        call("kotlin.coroutines.CoroutineContext", "plus", PLUS)
+    }
+
+    fn job_field() -> Insn {
+        Insn::GetField(field("p.C", "job", "Lkotlinx/coroutines/Job;"))
+    }
+
+    /// `plus` keeps the right-hand dispatcher: the one computed last wins, over jobs and names.
+    #[test]
+    fn the_dispatcher_computed_last_is_the_contexts() {
+        let load_this = Insn::Load { slot: 0, wide: false };
+        // Dispatchers.IO + this.job
+        assert_eq!(context_dispatcher(&[io(), load_this.clone(), job_field(), Insn::CheckCast, plus()]), Some(Target::Background));
+        // this.job + Dispatchers.Main
+        assert_eq!(context_dispatcher(&[load_this.clone(), job_field(), main_dispatcher(), Insn::CheckCast, plus()]), Some(Target::Main));
+        // Dispatchers.IO + Dispatchers.Main
+        assert_eq!(context_dispatcher(&[io(), main_dispatcher(), plus()]), Some(Target::Main));
+    }
+
+    /// A context element racer does not know may be a dispatcher: after the last known one, it
+    /// wins; before it, it loses.
+    #[test]
+    fn an_unknown_element_after_the_dispatcher_hides_it() {
+        let other = call("p.C", "context", "()Lkotlin/coroutines/CoroutineContext;");
+        assert_eq!(context_dispatcher(&[io(), other.clone(), plus()]), None);
+        assert_eq!(context_dispatcher(&[other, io(), plus()]), Some(Target::Background));
+        // A job read from something other than a local's object is not followed either.
+        let holder = Insn::GetField(field("p.C", "holder", "Lp/Holder;"));
+        assert_eq!(context_dispatcher(&[io(), Insn::Load { slot: 0, wide: false }, holder, job_field(), plus()]), None);
+    }
+
+    #[test]
+    fn a_singleton_instance_holds_its_own_class() {
+        assert!(is_singleton_instance(field("p.C$run$1", "INSTANCE", "Lp/C$run$1;")));
+        assert!(!is_singleton_instance(field("p.C$run$1", "INSTANCE", "Lp/Other;")));
+        assert!(!is_singleton_instance(field("p.C$run$1", "OTHER", "Lp/C$run$1;")));
+    }
+}
