@@ -2,6 +2,7 @@ package kfixtures.scopes
 
 import androidx.lifecycle.LifecycleOwner
 import androidx.lifecycle.ViewModel
+import androidx.lifecycle.coroutineScope
 import androidx.lifecycle.lifecycleScope
 import androidx.lifecycle.viewModelScope
 import kotlinx.coroutines.Dispatchers
@@ -159,4 +160,17 @@ class JoinedUnknownLauncher(private val scope: kotlinx.coroutines.CoroutineScope
     }
 
     fun peek(): Int = cache
+}
+
+// Racy: a lifecycle's own scope runs on the main thread too, and its block's withContext on a pool.
+class Tracker(private val lifecycle: androidx.lifecycle.Lifecycle) {
+    private var seen = 0
+
+    fun track() {
+        lifecycle.coroutineScope.launch { // expect: Tracker track this.seen
+            withContext(Dispatchers.Default) { seen = 1 } // expect: Tracker$track$1 invokeSuspend this.this$0.seen
+        }
+    }
+
+    fun seen(): Int = seen // expect: Tracker seen this.seen
 }

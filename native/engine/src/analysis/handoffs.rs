@@ -481,6 +481,9 @@ mod tests {
         assert_eq!(context_dispatcher(&[load_this.clone(), job_field(), main_dispatcher(), Insn::CheckCast, plus()]), Some(Target::Main));
         // Dispatchers.IO + Dispatchers.Main
         assert_eq!(context_dispatcher(&[io(), main_dispatcher(), plus()]), Some(Target::Main));
+        // Dispatchers.IO + Jobs.SHARED, a job kept in a static field
+        let shared_job = Insn::GetStatic(field("p.Jobs", "SHARED", "Lkotlinx/coroutines/CompletableJob;"));
+        assert_eq!(context_dispatcher(&[io(), shared_job, plus()]), Some(Target::Background));
     }
 
     /// A context element racer does not know may be a dispatcher: after the last known one, it
