@@ -188,8 +188,8 @@ impl Scan<'_> {
                         edge_to(self.analysed_index(b));
                     }
                 }
-                Insn::GetStatic(f) if handoffs::is_singleton_instance(f) => {
-                    if let Some(b) = self.handed_classes.get(&f.class) {
+                Insn::GetStatic(f) => {
+                    if let Some(b) = self.handed_classes.get(&f.class).filter(|_| handoffs::is_singleton_instance(f)) {
                         edge_to(self.analysed_index(b));
                     }
                 }

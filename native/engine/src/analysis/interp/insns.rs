@@ -120,10 +120,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                 push(st, e, f.is_wide());
             }
             // A lambda that captures nothing, kept in one instance: code, as if made here.
-            Insn::GetStatic(f) if is_singleton_instance(f) && self.env.facts.handed_classes.contains_key(&f.class) => {
-                let t = self.temp();
-                st.own.set(&t, Some(OWNED));
-                st.attrs.set(&t, None);
+            Insn::GetStatic(f) if self.env.facts.handed_classes.contains_key(&f.class) && is_singleton_instance(f) => {
+                let t = self.fresh_value(st);
                 self.note_handed_value(st, &t, Vec::new());
                 push(st, Expr::Path(t), false);
             }
@@ -159,9 +157,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     self.read_expr(st, a);
                 }
                 if let Some(w) = return_kind(descriptor.as_str()) {
-                    let t = self.temp();
-                    st.own.set(&t, Some(OWNED));
-                    st.attrs.set(&t, None);
+                    let t = self.fresh_value(st);
                     if lambda.is_some() && self.env.extensions.thread_handoffs {
                         self.note_handed_value(st, &t, args);
                     }
@@ -169,9 +165,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             Insn::New { class } => {
-                let t = self.temp();
-                st.own.set(&t, Some(OWNED));
-                st.attrs.set(&t, None);
+                let t = self.fresh_value(st);
                 if self.env.facts.handed_classes.contains_key(class) {
                     self.note_handed_value(st, &t, Vec::new());
                 }
@@ -182,9 +176,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     let size = pop(st, false);
                     self.read_expr(st, &size);
                 }
-                let t = self.temp();
-                st.own.set(&t, Some(OWNED));
-                st.attrs.set(&t, None);
+                let t = self.fresh_value(st);
                 push(st, Expr::Path(t), false);
             }
             Insn::ArrayLength | Insn::InstanceOf => {
@@ -290,6 +282,14 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     pub(super) fn temp(&self) -> Path {
         Path::of(Base::Temp(self.pc as u32))
+    }
+
+    /// The temporary of a value this instruction makes: owned, with no attribute yet.
+    fn fresh_value(&self, st: &mut State) -> Path {
+        let t = self.temp();
+        st.own.set(&t, Some(OWNED));
+        st.attrs.set(&t, None);
+        t
     }
 }
 
