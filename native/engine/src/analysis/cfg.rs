@@ -46,7 +46,7 @@ pub fn for_each_successor(insns: &[Insn], i: usize, mut f: impl FnMut(usize)) {
             emit(next);
             emit(*target as usize);
         }
-        Insn::Switch { targets } => targets.iter().for_each(|t| emit(*t as usize)),
+        Insn::Switch { targets, .. } => targets.iter().for_each(|t| emit(*t as usize)),
         Insn::Jsr { target } => {
             emit(*target as usize);
             emit(next);

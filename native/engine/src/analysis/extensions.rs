@@ -121,6 +121,11 @@ pub struct Extensions {
     /// access to its own object (a `LinkedBlockingDeque` of the analysed code, or of an
     /// upstream module) is a container access made under that lock, whatever the caller holds.
     pub self_locking_collections: bool,
+    /// Kotlin coroutines: a suspend function or lambda resumes after a suspension point in the
+    /// state it suspended in (its locks held, its locals kept), not in the state its state
+    /// machine reads back; and the coroutines `Mutex` is a lock (`lock`, `unlock`, `tryLock`,
+    /// so the inlined `withLock`), held across the suspensions of its block.
+    pub suspend_resumes: bool,
     /// Reporting, the high-confidence mode (RacerDX's stability, spec 11.1): an access through
     /// a field its method assigns takes no part in reporting. Off unless an option turns it on,
     /// in either mode: it drops true races too.
@@ -175,6 +180,7 @@ impl Extensions {
         thread_runs: true,
         thread_joins: true,
         self_locking_collections: true,
+        suspend_resumes: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -211,6 +217,7 @@ impl Extensions {
         thread_runs: false,
         thread_joins: false,
         self_locking_collections: false,
+        suspend_resumes: false,
     };
 }
 

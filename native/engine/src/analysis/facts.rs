@@ -102,16 +102,19 @@ fn is_private(table: &ClassTable, m: &MethodRef) -> bool {
     table.get(m.class).and_then(|h| h.method(m.name, m.descriptor)).map_or(false, |h| h.flags & ACC_PRIVATE != 0)
 }
 
-pub fn field_facts(table: &ClassTable, f: &FieldRef) -> FieldFacts {
+pub fn field_facts(table: &ClassTable, f: &FieldRef, ext: Extensions) -> FieldFacts {
     let declaring = table.resolve_field(f.class, f.name);
-    FieldFacts { declaring, safe: is_safe_field(table, declaring, f.name) || is_safe_field(table, f.class, f.name) }
+    FieldFacts { declaring, safe: is_safe_field(table, declaring, f.name, ext) || is_safe_field(table, f.class, f.name, ext) }
 }
 
 /// 5.1: a field step is safe when its class is `@ThreadConfined`, or the field is
 /// `@ThreadConfined` or `volatile`.
-pub fn is_safe_field(table: &ClassTable, class: Sym, name: Sym) -> bool {
+pub fn is_safe_field(table: &ClassTable, class: Sym, name: Sym, ext: Extensions) -> bool {
     is_confined_field(table, class, name)
         || table.get(class).and_then(|h| h.field(name)).is_some_and(|f| f.flags & ACC_VOLATILE != 0)
+        // A coroutine's own state (its label, result and saved locals): its resumptions are
+        // ordered one after the other.
+        || (ext.suspend_resumes && models::is_continuation(table, class))
 }
 
 /// 7.3: a field of a `@ThreadConfined` class, or annotated `@ThreadConfined` itself: one
@@ -356,7 +359,7 @@ pub fn collect<'a>(
     let methods: Vec<&'static MethodRef> = methods.into_iter().map(|m| m.0).collect();
     let fields: Vec<&'static FieldRef> = fields.into_iter().map(|f| f.0).collect();
     let calls = methods.par_iter().map(|&m| (address(m), call_facts(table, ignore, m, ext))).collect();
-    let field_facts: Vec<(&FieldRef, FieldFacts)> = fields.par_iter().map(|&f| (f, field_facts(table, f))).collect();
+    let field_facts: Vec<(&FieldRef, FieldFacts)> = fields.par_iter().map(|&f| (f, field_facts(table, f, ext))).collect();
     // References through different classes (a `@ThreadConfined` subclass and its superclass)
     // share a step: joined, so the answer does not depend on the sets' iteration order.
     let mut safe_steps: FxHashMap<(Sym, Sym), bool> = FxHashMap::default();

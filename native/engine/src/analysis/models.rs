@@ -26,6 +26,25 @@ const READ_LOCK_CLASSES: &[&str] = &["java.util.concurrent.locks.ReentrantReadWr
 const STAMPED_LOCK: &[&str] = &["java.util.concurrent.locks.StampedLock"];
 const READ_WRITE_LOCK: &[&str] = &["java.util.concurrent.locks.ReadWriteLock"];
 
+/// Extension (suspend resumes): Kotlin's coroutine lock, taken by `lock(owner)` (a suspend
+/// call), released by `unlock(owner)`; `withLock` is inlined into its callers as these calls.
+const COROUTINE_MUTEX: &[&str] = &["kotlinx.coroutines.sync.Mutex"];
+
+/// The classes of Kotlin continuations: every suspend function's and lambda's state machine
+/// keeps its `label` (and the locals it saves) in a subclass of one of them.
+const CONTINUATIONS: &[&str] = &[
+    "kotlin.coroutines.jvm.internal.BaseContinuationImpl",
+    "kotlin.coroutines.jvm.internal.ContinuationImpl",
+    "kotlin.coroutines.jvm.internal.RestrictedContinuationImpl",
+    "kotlin.coroutines.jvm.internal.SuspendLambda",
+    "kotlin.coroutines.jvm.internal.RestrictedSuspendLambda",
+];
+
+/// Whether a class is a Kotlin continuation (a suspend function's or lambda's state machine).
+pub fn is_continuation(table: &ClassTable, class: crate::sym::Sym) -> bool {
+    table.is_subtype_of_any(class, CONTINUATIONS)
+}
+
 const BUCK_RW_UPDATE_LOCK: &str = "com.facebook.buck.util.concurrent.AutoCloseableReadWriteUpdateLock";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,12 +65,28 @@ fn is_thread_utils(class: &str) -> bool {
 
 /// 6.1: lock models; with the lock-precision extension, subclasses too and read modes.
 pub fn lock_effect(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> Option<LockEffect> {
+    if ext.suspend_resumes {
+        if let Some(effect) = coroutine_mutex_effect(table, callee) {
+            return Some(effect);
+        }
+    }
     if ext.lock_precision {
         if let Some(effect) = lock_effect_by_hierarchy(table, callee) {
             return Some(effect);
         }
     }
     reference_lock_effect(callee)
+}
+
+/// Extension (suspend resumes): a coroutine `Mutex` method's effect. Called without an owner
+/// (`mutex.unlock()`), it is the interface's static default-argument helper, the mutex first.
+fn coroutine_mutex_effect(table: &ClassTable, callee: &MethodRef) -> Option<LockEffect> {
+    let name = callee.name.as_str();
+    if callee.class.as_str() == "kotlinx.coroutines.sync.Mutex$DefaultImpls" {
+        return name.strip_suffix("$default").and_then(|n| lock_class_effect(n, false));
+    }
+    let effect = lock_class_effect(name, false)?;
+    table.is_subtype_of_any(callee.class, COROUTINE_MUTEX).then_some(effect)
 }
 
 /// Extension: lock models matched through the hierarchy (a subclass of `ReentrantLock` is a

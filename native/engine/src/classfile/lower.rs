@@ -463,12 +463,12 @@ fn lower_opcode(pc: usize, o: &Opcode<'_>, index_of: &dyn Fn(usize, i32) -> u32,
         Tableswitch(t) => {
             let mut targets: Vec<u32> = t.jumps.iter().map(|j| index_of(pc, *j)).collect();
             targets.push(index_of(pc, t.default));
-            Insn::Switch { targets: targets.into() }
+            Insn::Switch { targets: targets.into(), from_zero: t.low == 0 }
         }
         Lookupswitch(t) => {
             let mut targets: Vec<u32> = t.match_offsets.iter().map(|(_, j)| index_of(pc, *j)).collect();
             targets.push(index_of(pc, t.default));
-            Insn::Switch { targets: targets.into() }
+            Insn::Switch { targets: targets.into(), from_zero: false }
         }
     }
 }

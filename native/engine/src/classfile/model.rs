@@ -282,8 +282,10 @@ pub enum Insn {
     Return { value: Option<bool> },
     Goto { target: u32 },
     If { kind: IfKind, target: u32 },
-    /// A thin vector: a `Vec` would double the size of every instruction.
-    Switch { targets: thin_vec::ThinVec<u32> },
+    /// A thin vector: a `Vec` would double the size of every instruction. The last target is
+    /// the default; with `from_zero` (a `tableswitch` whose cases start at 0), the first is
+    /// the case of key 0.
+    Switch { targets: thin_vec::ThinVec<u32>, from_zero: bool },
     Jsr { target: u32 },
     Ret,
 }

@@ -150,7 +150,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     pub(super) fn is_safe_step(&self, class: Sym, name: Sym) -> bool {
         match self.env.facts.safe_steps.get(&(class, name)) {
             Some(safe) => *safe,
-            None => facts::is_safe_field(self.env.table, class, name),
+            None => facts::is_safe_field(self.env.table, class, name, self.env.extensions),
         }
     }
 }

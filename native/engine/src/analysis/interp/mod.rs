@@ -32,6 +32,7 @@ mod joins;
 mod locks;
 mod ownership;
 mod state;
+mod suspensions;
 mod waits;
 
 use access_set::AccessSet;
@@ -434,9 +435,13 @@ impl<'a, 'e> Interp<'a, 'e> {
                     return out;
                 }
                 Insn::Goto { target } => return vec![(cfg.block_of[*target as usize] as usize, st)],
-                Insn::Switch { targets } => {
+                Insn::Switch { targets, from_zero } => {
                     let key = pop(&mut st, false);
                     self.read_expr(&st, &key);
+                    let targets = match self.env.extensions.suspend_resumes {
+                        true => suspensions::followed_targets(self.env.table, insns, i, targets, *from_zero),
+                        false => targets,
+                    };
                     let mut seen = BTreeSet::new();
                     return targets
                         .iter()
