@@ -2,7 +2,7 @@
 //! (`join()`) before every normal return runs within the method's call: its start comes
 //! before all it does, and all it does before the `join()` that sees it end (JLS 17.4.5).
 //! So does a task made here and handed to an executor when the method waits on its future
-//! (`get()`) or closes the executor, one it made. Its accesses are marked `joined` (with which
+//! (`get()`) or closes (or awaits the termination of) the executor, one it made. Its accesses are marked `joined` (with which
 //! thread), and the method's own accesses made while such a thread may be running `during`;
 //! `races` reports on them from the marks. A method that may return with one of its threads
 //! still running keeps no mark.
@@ -99,7 +99,8 @@ impl Running {
         }
     }
 
-    /// `close()` of the executor made at `executor`: the tasks handed to it are over.
+    /// `close()` (or `awaitTermination`) of the executor made at `executor`: the tasks handed to
+    /// it are over.
     pub(super) fn end_executor(&mut self, executor: u32) {
         let Some(t) = &self.0 else { return };
         let ended: Vec<u32> = t.in_executors.iter().filter(|(_, e)| *e == executor).map(|(code, _)| *code).collect();
@@ -168,7 +169,12 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// future of a task) ends it, and a thread given to a call (a collection's `add`) may be
     /// joined once taken back.
     pub(super) fn threads_at_call(&mut self, st: &mut State, named: &MethodRef, is_static: bool, args: &[Expr]) {
-        let closes = named.name.as_str() == "close" && named.descriptor.as_str() == "()V";
+        // `close()` waits for the tasks to end; so does `awaitTermination`, its result taken as
+        // true, as the code that goes on to use the tasks' work takes it.
+        let closes = matches!(
+            (named.name.as_str(), named.descriptor.as_str()),
+            ("close", "()V") | ("awaitTermination", "(JLjava/util/concurrent/TimeUnit;)Z")
+        );
         match args.first() {
             Some(thread) if !is_static && waits::waits_for_end(self.env.table, named) => self.thread_joined(st, thread),
             Some(executor) if !is_static && closes => {
