@@ -229,6 +229,14 @@ fn function0_lambda_body(table: &ClassTable, class: Sym) -> Option<MethodRef> {
         .map(|m| MethodRef { class, name: m.name, descriptor: m.descriptor })
 }
 
+/// Whether a class is one kotlinc makes of a lambda: a direct subclass of `Lambda` or of
+/// `SuspendLambda`.
+pub fn is_kotlin_lambda_class(table: &ClassTable, class: Sym) -> bool {
+    table.get(class).and_then(|h| h.super_class).is_some_and(|s| {
+        matches!(s.as_str(), "kotlin.jvm.internal.Lambda" | "kotlin.coroutines.jvm.internal.SuspendLambda")
+    })
+}
+
 /// `C.INSTANCE` of type `C`: the one instance kotlinc keeps of a lambda that captures nothing
 /// (and of an `object`), read where the lambda is given instead of allocating it.
 pub fn is_singleton_instance(f: &FieldRef) -> bool {

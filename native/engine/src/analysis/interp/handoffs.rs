@@ -8,7 +8,7 @@ use crate::classfile::model::*;
 
 use super::super::annotations::is_lambda_body_name;
 use super::super::domain::*;
-use super::super::handoffs::{context_dispatcher, ExecutorKind, HandoffModel, Target};
+use super::super::handoffs::{context_dispatcher, is_kotlin_lambda_class, ExecutorKind, HandoffModel, Target};
 use super::access_set::NewKey;
 use super::calls::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
@@ -466,10 +466,14 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    /// The instruction of this method that made `value`, when it is a lambda or method reference.
+    /// The instruction of this method that made `value`, when it is a lambda or method reference:
+    /// an `invokedynamic`, or an object of the class kotlinc makes of a lambda (before Kotlin 2,
+    /// and of a suspend lambda, such as the block of `runBlocking { }`).
     fn lambda_made_here(&self, st: &State, value: &Expr) -> Option<u32> {
-        match attr_e(st, value) {
-            Some(Attr::Handed(pc)) if matches!(self.body.insns.get(pc as usize), Some(Insn::InvokeDynamic { .. })) => Some(pc),
+        let Some(Attr::Handed(pc)) = attr_e(st, value) else { return None };
+        match self.body.insns.get(pc as usize)? {
+            Insn::InvokeDynamic { .. } => Some(pc),
+            Insn::New { class } | Insn::GetStatic(FieldRef { class, .. }) if is_kotlin_lambda_class(self.env.table, *class) => Some(pc),
             _ => None,
         }
     }
