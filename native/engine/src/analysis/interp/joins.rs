@@ -2,10 +2,10 @@
 //! (`join()`) before every normal return runs within the method's call: its start comes
 //! before all it does, and all it does before the `join()` that sees it end (JLS 17.4.5).
 //! So does a task made here and handed to an executor when the method waits on its future
-//! (`get()`) or closes (or awaits the termination of) the executor, one it made. Its accesses are marked `joined` (with which
-//! thread), and the method's own accesses made while such a thread may be running `during`;
-//! `races` reports on them from the marks. A method that may return with one of its threads
-//! still running keeps no mark.
+//! (`get()`) or closes (or awaits the termination of) the executor, one it made. Its accesses
+//! are marked `joined` (with which thread), and the method's own accesses made while such a
+//! thread may be running `during`; `races` reports on them from the marks. A method that may
+//! return with one of its threads still running keeps no mark.
 
 use crate::fxhash::FxHashMap;
 
