@@ -79,14 +79,15 @@ pub fn lock_effect(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> O
 }
 
 /// Extension (suspend resumes): a coroutine `Mutex` method's effect. Called without an owner
-/// (`mutex.unlock()`), it is the interface's static default-argument helper, the mutex first.
+/// (`mutex.unlock()`), it is a static default-argument helper (`unlock$default`), the mutex
+/// first: in `Mutex$DefaultImpls`, or in the interface itself when it is compiled with JVM
+/// default methods.
 fn coroutine_mutex_effect(table: &ClassTable, callee: &MethodRef) -> Option<LockEffect> {
     let name = callee.name.as_str();
-    if callee.class.as_str() == "kotlinx.coroutines.sync.Mutex$DefaultImpls" {
-        return name.strip_suffix("$default").and_then(|n| lock_class_effect(n, false));
-    }
-    let effect = lock_class_effect(name, false)?;
-    table.is_subtype_of_any(callee.class, COROUTINE_MUTEX).then_some(effect)
+    let effect = lock_class_effect(name.strip_suffix("$default").unwrap_or(name), false)?;
+    let class = callee.class.as_str();
+    (class == "kotlinx.coroutines.sync.Mutex$DefaultImpls" || table.is_subtype_of_any(callee.class, COROUTINE_MUTEX))
+        .then_some(effect)
 }
 
 /// Extension: lock models matched through the hierarchy (a subclass of `ReentrantLock` is a
@@ -683,4 +684,34 @@ pub fn is_boxing(callee: &MethodRef, ext: Extensions) -> bool {
 /// 2.4: calls after which the path goes straight to the exit.
 pub fn is_exit_call(table: &ClassTable, callee: &MethodRef) -> bool {
     callee.name.as_str() == "exit" && table.is_subtype_of_any(callee.class, &["java.lang.System", "java.lang.Runtime"])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sym::Sym;
+
+    fn call(class: &str, name: &str) -> MethodRef {
+        MethodRef { class: Sym::new(class), name: Sym::new(name), descriptor: Sym::new("()V") }
+    }
+
+    /// The coroutine `Mutex`'s calls, with an owner and through either default-argument
+    /// helper, are lock effects in the default mode only.
+    #[test]
+    fn coroutine_mutex_calls_are_lock_effects() {
+        let table = ClassTable::new();
+        let mutex = "kotlinx.coroutines.sync.Mutex";
+        let cases = [
+            (call(mutex, "lock"), Some(LockEffect::Acquire)),
+            (call(mutex, "unlock"), Some(LockEffect::Release)),
+            (call(mutex, "unlock$default"), Some(LockEffect::Release)),
+            (call("kotlinx.coroutines.sync.Mutex$DefaultImpls", "tryLock$default"), Some(LockEffect::TryAcquire)),
+            (call(mutex, "holdsLock"), None),
+            (call("kotlinx.coroutines.sync.Semaphore", "acquire"), None),
+        ];
+        for (callee, effect) in cases {
+            assert_eq!(lock_effect(&table, &callee, Extensions::ALL), effect, "{callee:?}");
+            assert_eq!(lock_effect(&table, &callee, Extensions::NONE), None, "{callee:?}");
+        }
+    }
 }
