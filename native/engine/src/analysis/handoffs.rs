@@ -126,11 +126,12 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
 /// start with the scope for `launch` and `async` (extension functions), with the context for
 /// `withContext`; the `$default` forms take the same arguments first.
 fn coroutine_model(class: &str, name: &str) -> Option<HandoffModel> {
+    match dispatcher_thread(class, name) {
+        Some(Target::Background) => return Some(HandoffModel::BackgroundDispatcher),
+        Some(Target::Main) => return Some(HandoffModel::MainExecutor),
+        None => {}
+    }
     match (class, name) {
-        ("kotlinx.coroutines.Dispatchers", "getIO" | "getDefault") => Some(HandoffModel::BackgroundDispatcher),
-        ("kotlinx.coroutines.Dispatchers", "getMain") | ("kotlinx.coroutines.MainCoroutineDispatcher", "getImmediate") => {
-            Some(HandoffModel::MainExecutor)
-        }
         // androidx's scopes of a view model and of a lifecycle: `Dispatchers.Main.immediate`.
         ("androidx.lifecycle.ViewModelKt", "getViewModelScope")
         | ("androidx.lifecycle.LifecycleOwnerKt", "getLifecycleScope")
@@ -139,6 +140,16 @@ fn coroutine_model(class: &str, name: &str) -> Option<HandoffModel> {
             Some(HandoffModel::CoroutineBuilder { context: 1, block: 3 })
         }
         ("kotlinx.coroutines.BuildersKt", "withContext") => Some(HandoffModel::CoroutineBuilder { context: 0, block: 1 }),
+        _ => None,
+    }
+}
+
+/// The thread of a Kotlin dispatcher read by a call: `Dispatchers.IO` and `Default` run on a
+/// background pool, `Dispatchers.Main` (also `.immediate`) on the main thread.
+fn dispatcher_thread(class: &str, name: &str) -> Option<Target> {
+    match (class, name) {
+        ("kotlinx.coroutines.Dispatchers", "getIO" | "getDefault") => Some(Target::Background),
+        ("kotlinx.coroutines.Dispatchers", "getMain") | ("kotlinx.coroutines.MainCoroutineDispatcher", "getImmediate") => Some(Target::Main),
         _ => None,
     }
 }
@@ -401,17 +412,19 @@ pub fn context_dispatcher(insns: &[Insn]) -> Option<Target> {
     while at > 0 {
         at -= 1;
         match &insns[at] {
-            Insn::Invoke { method, .. } => match (method.class.as_str(), method.name.as_str()) {
-                ("kotlinx.coroutines.Dispatchers", "getIO" | "getDefault") => return Some(Target::Background),
-                ("kotlinx.coroutines.Dispatchers", "getMain") | ("kotlinx.coroutines.MainCoroutineDispatcher", "getImmediate") => {
-                    return Some(Target::Main)
+            Insn::Invoke { method, .. } => {
+                let (class, name) = (method.class.as_str(), method.name.as_str());
+                if let Some(thread) = dispatcher_thread(class, name) {
+                    return Some(thread);
                 }
-                ("kotlinx.coroutines.SupervisorKt", "SupervisorJob" | "SupervisorJob$default")
-                | ("kotlinx.coroutines.JobKt", "Job" | "Job$default")
-                | ("kotlinx.coroutines.CoroutineName", "<init>") => {}
-                (_, "plus") if method.descriptor.as_str() == "(Lkotlin/coroutines/CoroutineContext;)Lkotlin/coroutines/CoroutineContext;" => {}
-                _ => return None,
-            },
+                match (class, name) {
+                    ("kotlinx.coroutines.SupervisorKt", "SupervisorJob" | "SupervisorJob$default")
+                    | ("kotlinx.coroutines.JobKt", "Job" | "Job$default")
+                    | ("kotlinx.coroutines.CoroutineName", "<init>") => {}
+                    (_, "plus") if method.descriptor.as_str() == "(Lkotlin/coroutines/CoroutineContext;)Lkotlin/coroutines/CoroutineContext;" => {}
+                    _ => return None,
+                }
+            }
             // A job or handler kept in a field of the object a local holds (`this.job`).
             Insn::GetField(f) if holds_context_element(f) => {
                 if at > 0 && matches!(insns[at - 1], Insn::Load { .. }) {
