@@ -82,6 +82,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                     let reachable: Vec<Path> = c.paths.iter().filter(|p| p.base.is_reportable()).cloned().collect();
                     Some(Expr::either(reachable, c.attr, c.own))
                 }
+                // The object a path held when it was read (a getter's result read under a
+                // lock, a static a factory returns): the local is that object.
+                Expr::Compound(c) if c.snapshot.as_ref().is_some_and(|p| p.base.is_reportable()) => Some(value.clone()),
                 _ => None,
             };
             st.aliases.set(slot, alias);
@@ -222,6 +225,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         let callers = match p.base {
             Base::This => !p.steps.is_empty(),
             Base::Param(i) => holds_callers_object(st, i),
+            // A static's object is the same whoever asks: the callee read the field, and
+            // what the caller does through its result is done to that object.
+            Base::Static(_) => return Some((p.clone(), true)),
             _ => false,
         };
         callers.then(|| (p.clone(), snapshot))

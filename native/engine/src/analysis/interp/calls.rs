@@ -295,8 +295,18 @@ impl<'a, 'e> Interp<'a, 'e> {
         if s.threads == Threads::AnyThreadButSelf {
             st.threads = Threads::AnyThreadButSelf;
         }
-        let path = s.return_path.as_ref().and_then(|p| substitute(p, args))?;
-        Some(if s.return_snapshot {
+        let returned = s.return_path.as_ref()?;
+        let (path, snapshot) = match substitute(returned, args) {
+            Some(path) => (path, s.return_snapshot),
+            // On an object the caller holds as a snapshot: the callee read the rest.
+            None => (substitute_through_snapshot(returned, args)?, true),
+        };
+        // What the model or the callee knew of the value (the main looper) holds for its
+        // path here.
+        if let (None, Some(attr)) = (st.attrs.get(&path), st.attrs.get(ret)) {
+            st.attrs.set(&path, Some(attr));
+        }
+        Some(if snapshot {
             let (attr, own) = (st.attrs.get(&path), own(st, &path));
             Expr::snapshot(path, attr, own)
         } else {
@@ -541,6 +551,17 @@ fn reached_otherwise(o: Own, i: usize) -> bool {
 /// is no path, or the result would be too long).
 pub(super) fn substitute(path: &Path, args: &[Expr]) -> Option<Path> {
     substituted(path, args).map(Cow::into_owned)
+}
+
+/// `path` of a formal whose argument is a snapshot (see [`Compound::snapshot`]): the same steps
+/// from the object the snapshot holds.
+fn substitute_through_snapshot(path: &Path, args: &[Expr]) -> Option<Path> {
+    let Expr::Compound(c) = args.get(path.base.formal_index()?)? else { return None };
+    let held = c.snapshot.as_ref()?;
+    if held.steps.len() + path.steps.len() > MAX_PATH_STEPS {
+        return None;
+    }
+    Some(Path { base: held.base, steps: held.steps.iter().chain(path.steps.iter()).copied().collect() })
 }
 
 /// [`substitute`], borrowing `path` where the call leaves it as it is: a path not on a

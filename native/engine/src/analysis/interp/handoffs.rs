@@ -234,11 +234,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             Some(Attr::WorkerHandler) => return Some(Target::Background),
             _ => {}
         }
-        match handler {
-            Expr::Path(p) => match p.steps.last() {
-                Some(Step::Field { class, name }) => self.env.facts.handler_fields.get(&(*class, *name)).copied(),
-                _ => None,
-            },
+        match handler.location()?.steps.last() {
+            Some(Step::Field { class, name }) => self.env.facts.handler_fields.get(&(*class, *name)).copied(),
             _ => None,
         }
     }
@@ -261,7 +258,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         if let Some(Attr::MainHandler) = attr_e(st, scope) {
             return Some(Target::Main);
         }
-        let Expr::Path(p) = scope else { return None };
+        let p = scope.location()?;
         // `GlobalScope` has no dispatcher: its coroutines run on `Dispatchers.Default`'s pool.
         if let (Base::Static(class), [Step::Field { name, .. }]) = (p.base, &p.steps[..]) {
             if class.as_str() == "kotlinx.coroutines.GlobalScope" && name.as_str() == "INSTANCE" {
@@ -285,14 +282,11 @@ impl<'a, 'e> Interp<'a, 'e> {
             Some(Attr::WorkerHandler) => return ExecutorKind::Serial,
             _ => {}
         }
-        match receiver {
-            Expr::Path(p) => match p.steps.last() {
-                Some(Step::Field { class, name }) => {
-                    let field = (self.env.table.resolve_field(*class, *name), *name);
-                    self.env.facts.executor_fields.get(&field).copied().unwrap_or(ExecutorKind::Pool)
-                }
-                _ => ExecutorKind::Pool,
-            },
+        match receiver.location().and_then(|p| p.steps.last()) {
+            Some(Step::Field { class, name }) => {
+                let field = (self.env.table.resolve_field(*class, *name), *name);
+                self.env.facts.executor_fields.get(&field).copied().unwrap_or(ExecutorKind::Pool)
+            }
             _ => ExecutorKind::Pool,
         }
     }

@@ -85,6 +85,15 @@ impl Expr {
             _ => None,
         }
     }
+
+    /// The location the value was read from: its path, or the path of a snapshot. What is
+    /// known of a location (what a field is always given) holds for the value either way.
+    pub(super) fn location(&self) -> Option<&Path> {
+        match self {
+            Expr::Path(p) => Some(p),
+            _ => self.snapshot_of(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
