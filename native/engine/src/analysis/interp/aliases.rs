@@ -119,6 +119,20 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
+    /// After an object made here was stored into an array element (`element`, any of them):
+    /// the local holding it is that element's object, a snapshot: using the local does not
+    /// read an element again, which may by then be another one.
+    pub(super) fn element_stored(&self, st: &mut State, element: &Path, value: &Expr) {
+        if !self.aliases_on() || !element.base.is_reportable() {
+            return;
+        }
+        let Expr::Path(v) = value else { return };
+        if let Some(slot) = self.aliasable_slot(st, v) {
+            let object = Expr::snapshot(element.clone(), st.attrs.get(element), own(st, element));
+            st.aliases.set(slot, Some(object));
+        }
+    }
+
     /// The local slot whose own object `v` is: a local, or a formal other than `this` still
     /// holding the caller's object (a formal aliased to `other.f` would make every access
     /// to it one to `other.f`; `this` is kept as it is).

@@ -19,7 +19,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     /// The `new` instruction that made `value`, if it is an object allocated here.
-    fn allocated_at(&self, st: &State, value: &Expr) -> Option<u32> {
+    pub(super) fn allocated_at(&self, st: &State, value: &Expr) -> Option<u32> {
         let Expr::Path(p) = value else { return None };
         if !p.steps.is_empty() {
             return None;

@@ -58,8 +58,14 @@ impl<'a, 'e> Interp<'a, 'e> {
                 match &array {
                     Expr::Path(p) => match p.with(Step::Array) {
                         Some(lhs) => {
+                            // A reference for sure when it is an object made here (the
+                            // instruction does not say: numbers are stored alike).
+                            let made_here = self.allocated_at(st, &value).is_some();
                             self.assign(st, &lhs, &value, *wide);
                             self.heap_stored(st, &lhs, &value, false);
+                            if made_here {
+                                self.element_stored(st, &lhs, &value);
+                            }
                         }
                         None => {
                             self.read_expr(st, &value);
