@@ -92,6 +92,9 @@ pub enum Attr {
     /// `newVirtualThreadPerTaskExecutor()`): its `close()` waits for every task handed to it
     /// (see `interp/joins.rs`). Local to one method, like `Handed`.
     ExecutorMadeAt(u32),
+    /// A `CountDownLatch` made here: `await()` on it waits for the tasks that captured it (see
+    /// `interp/joins.rs`). Local to one method, like `Handed`.
+    LatchMadeAt(u32),
     /// A stream whose operations run their functions on many threads at once.
     ParallelStream,
     /// A `Handler` (or its looper) whose messages run on the main thread, or the main thread's

@@ -69,7 +69,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 // is null, it runs no task (its factory never returns null).
                 Some(Attr::ExecutorMadeAt(made)) if matches!(kind, IfKind::Null(_)) => {
                     let null = if b { &mut fall } else { &mut taken };
-                    null.running.end_executor(made);
+                    null.running.end_held_by(made);
                 }
                 _ => {}
             }

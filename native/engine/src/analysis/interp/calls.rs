@@ -173,6 +173,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         if self.env.extensions.thread_handoffs && named.name.as_str() == "<init>" {
             self.note_constructor_args(st, &args);
+            self.note_latch_made(st, named, &args);
         }
         if let Some(model) = cf.handoff {
             self.handoff(st, model, kind, named, &args, &ret);

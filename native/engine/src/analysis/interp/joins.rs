@@ -2,7 +2,10 @@
 //! (`join()`) before every normal return runs within the method's call: its start comes
 //! before all it does, and all it does before the `join()` that sees it end (JLS 17.4.5).
 //! So does a task made here and handed to an executor when the method waits on its future
-//! (`get()`) or closes (or awaits the termination of) the executor, one it made. Its accesses
+//! (`get()`) or closes (or awaits the termination of) the executor, one it made; and a task or
+//! thread whose code captures a `CountDownLatch` the method made, once the method `await`s the
+//! latch (the code counts it down as it ends; one that counted down before its last access
+//! would be missed). Its accesses
 //! are marked `joined` (with which thread), and the method's own accesses made while such a
 //! thread may be running `during`; `races` reports on them from the marks. A method that may
 //! return with one of its threads still running keeps no mark.
@@ -28,9 +31,10 @@ pub(super) struct Running(Option<Box<Threads>>);
 struct Threads {
     /// Sorted by instruction.
     made: Vec<(u32, bool)>,
-    /// The tasks handed to an executor made here, with the instruction that made it: closing
-    /// it ends them.
-    in_executors: Vec<(u32, u32)>,
+    /// The tasks held by something made here, with the instruction that made it: an executor
+    /// they were handed to, whose closing ends them, or a latch they capture, whose `await`
+    /// does.
+    held_by: Vec<(u32, u32)>,
     /// A thread of unknown origin was joined in a loop: those put into an array or a
     /// collection are over. A flag rather than their removal: the loop that joins them leaves by its head,
     /// where the state is also that of no turn at all (as if the array were empty, when the
@@ -58,8 +62,8 @@ impl Running {
                 for &(code, stored) in &b.made {
                     out.add(code, stored);
                 }
-                for &(code, executor) in &b.in_executors {
-                    out.hold_in_executor(code, executor);
+                for &(code, waiter) in &b.held_by {
+                    out.hold_until(code, waiter);
                 }
                 out.threads().stored_joined |= b.stored_joined;
                 out
@@ -92,23 +96,24 @@ impl Running {
         }
     }
 
-    fn hold_in_executor(&mut self, code: u32, executor: u32) {
-        let held = &mut self.threads().in_executors;
-        if let Err(i) = held.binary_search(&(code, executor)) {
-            held.insert(i, (code, executor));
+    /// The code made at `code` runs until what was made at `waiter` waits for it.
+    fn hold_until(&mut self, code: u32, waiter: u32) {
+        let held = &mut self.threads().held_by;
+        if let Err(i) = held.binary_search(&(code, waiter)) {
+            held.insert(i, (code, waiter));
         }
     }
 
-    /// `close()` (or `awaitTermination`) of the executor made at `executor`: the tasks handed to
-    /// it are over.
-    pub(super) fn end_executor(&mut self, executor: u32) {
+    /// `close()` (or `awaitTermination`) of the executor made at `waiter`, or `await()` on the
+    /// latch made there: the tasks it holds are over.
+    pub(super) fn end_held_by(&mut self, waiter: u32) {
         let Some(t) = &self.0 else { return };
-        let ended: Vec<u32> = t.in_executors.iter().filter(|(_, e)| *e == executor).map(|(code, _)| *code).collect();
+        let ended: Vec<u32> = t.held_by.iter().filter(|(_, w)| *w == waiter).map(|(code, _)| *code).collect();
         for code in ended {
             self.end(code);
         }
         if let Some(t) = &mut self.0 {
-            t.in_executors.retain(|(_, e)| *e != executor);
+            t.held_by.retain(|(_, w)| *w != waiter);
         }
     }
 
@@ -140,6 +145,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             return None;
         }
         st.running.add(code, false);
+        for latch in self.latches_captured(st, code) {
+            st.running.hold_until(code, latch);
+        }
         let (pc, in_loop) = (self.pc, self.in_loop);
         let made = self.joins.made.entry(code).or_insert((in_loop, pc));
         made.0 |= in_loop || made.1 != pc;
@@ -179,7 +187,14 @@ impl<'a, 'e> Interp<'a, 'e> {
             Some(thread) if !is_static && waits::waits_for_end(self.env.table, named) => self.thread_joined(st, thread),
             Some(executor) if !is_static && closes => {
                 if let Some(Attr::ExecutorMadeAt(made)) = attr_e(st, executor) {
-                    st.running.end_executor(made);
+                    st.running.end_held_by(made);
+                }
+            }
+            // `await()`, or `await(timeout, unit)` with its result taken as true, as for
+            // `awaitTermination`.
+            Some(latch) if !is_static && is_latch_await(named) => {
+                if let Some(Attr::LatchMadeAt(made)) = attr_e(st, latch) {
+                    st.running.end_held_by(made);
                 }
             }
             _ => {
@@ -211,17 +226,40 @@ impl<'a, 'e> Interp<'a, 'e> {
             _ => None,
         };
         let future = FUTURES.iter().any(|f| named.descriptor.as_str().ends_with(f));
-        if !future && made_executor.is_none() {
+        if !future && made_executor.is_none() && self.latches_captured(st, code).is_empty() {
             return None;
         }
         let thread = self.thread_runs(st, code);
         if let Some(made) = made_executor {
-            st.running.hold_in_executor(code, made);
+            st.running.hold_until(code, made);
         }
         if future {
             st.attrs.set(ret, Some(Attr::ThreadOf(code)));
         }
         thread
+    }
+
+    /// `new CountDownLatch(n)`: the latch is the one made here (its `await()` waits for the
+    /// tasks that capture it).
+    pub(super) fn note_latch_made(&self, st: &mut State, named: &MethodRef, args: &[Expr]) {
+        if !self.env.extensions.thread_joins || named.class.as_str() != "java.util.concurrent.CountDownLatch" {
+            return;
+        }
+        if let Some(Expr::Path(latch)) = args.first() {
+            st.attrs.set(latch, Some(Attr::LatchMadeAt(self.pc as u32)));
+        }
+    }
+
+    /// The latches made here that the code made at `code` captures.
+    fn latches_captured(&self, st: &State, code: u32) -> Vec<u32> {
+        let Some(captured) = self.handed_values.get(&code) else { return Vec::new() };
+        captured
+            .iter()
+            .filter_map(|v| match attr_e(st, v) {
+                Some(Attr::LatchMadeAt(made)) => Some(made),
+                _ => None,
+            })
+            .collect()
     }
 
     /// A value put into an array or given to a call (a collection's `add`): if it is a thread
@@ -278,6 +316,13 @@ fn thread_code(st: &State, value: &Expr) -> Option<u32> {
         Some(Attr::ThreadOf(code) | Attr::Handed(code)) => Some(code),
         _ => None,
     }
+}
+
+/// `CountDownLatch.await()`, or `await(timeout, unit)`.
+fn is_latch_await(named: &MethodRef) -> bool {
+    named.class.as_str() == "java.util.concurrent.CountDownLatch"
+        && named.name.as_str() == "await"
+        && matches!(named.descriptor.as_str(), "()V" | "(JLjava/util/concurrent/TimeUnit;)Z")
 }
 
 /// The instruction that made the code among `values`, when one is code made here.

@@ -610,7 +610,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         let return_ownership = exit.ret_own.unwrap_or(Own::Unowned);
         // A handed value names an instruction of this method only.
-        let return_attribute = exit.ret_attr.flatten().filter(|a| !matches!(a, Attr::Handed(_) | Attr::ThreadOf(_) | Attr::ExecutorMadeAt(_)));
+        let return_attribute = exit.ret_attr.flatten().filter(|a| !matches!(a, Attr::Handed(_) | Attr::ThreadOf(_) | Attr::ExecutorMadeAt(_) | Attr::LatchMadeAt(_)));
         // A result the summary says more of (fresh, functional, a synchronized container)
         // keeps what it says: no path stands for it.
         let says_more = return_ownership == OWNED || return_attribute.is_some();

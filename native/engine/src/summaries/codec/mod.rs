@@ -167,7 +167,7 @@ fn attr_code(a: Option<Attr>) -> i8 {
         Some(Attr::Synchronized) => 3,
         Some(Attr::MainThreadHandle) => 4,
         Some(Attr::CurrentThreadHandle) => 5,
-        Some(Attr::Handed(_) | Attr::ThreadOf(_) | Attr::ExecutorMadeAt(_)) => -1,
+        Some(Attr::Handed(_) | Attr::ThreadOf(_) | Attr::ExecutorMadeAt(_) | Attr::LatchMadeAt(_)) => -1,
         Some(Attr::ParallelStream) => 6,
         Some(Attr::MainHandler) => 7,
         Some(Attr::WorkerHandler) => 8,
