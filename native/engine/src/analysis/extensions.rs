@@ -111,8 +111,9 @@ pub struct Extensions {
     /// accesses to the object's own fields race with the rest of the class, not each other.
     pub thread_runs: bool,
     /// Threads: a thread the method makes and starts and then joins (`join()`) before every
-    /// return, a task it hands to an executor and waits for (its future's `get()`, or the
-    /// `close()` of an executor it made), and the functions of a parallel stream's operation,
+    /// return, a task it hands to an executor and waits for (its future's `get()`, the
+    /// `close()` of an executor it made, the `await()` of a latch it made that the task
+    /// captures), and the functions of a parallel stream's operation,
     /// run within the method's call. They race with the rest of the class as the method's own code does; within the
     /// method, with each other and with what the method does while they run, not with what
     /// it does before they start or after they are joined (JLS 17.4.5).
