@@ -15,7 +15,8 @@ pub struct Extensions {
     pub converged_loops: bool,
     /// Locks: must-hold at joins, a failed `tryLock` releases nothing, read-mode locks
     /// (`ReentrantReadWriteLock` read lock, `StampedLock` read stamp) do not protect
-    /// writes, and subclasses of the modelled lock classes are locks.
+    /// writes, subclasses of the modelled lock classes are locks, and a lock on an object the
+    /// method has just made protects nothing.
     pub lock_precision: bool,
     /// Models: the JDK collections completed (queues, deques, sorted maps and sets,
     /// `compute*` as writes, `Vector` and the concurrent queues as thread-safe).

@@ -154,6 +154,7 @@ fn take_state(st: &mut State) -> State {
         read_locks: 0,
         may_locks: 0,
         released: 0,
+        fresh_locks: 0,
         own: PathMap::default(),
         attrs: PathMap::default(),
         stack: Vec::new(),

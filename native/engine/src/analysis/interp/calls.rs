@@ -113,6 +113,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     st.attrs.set(&ret, Some(Attr::LockHeld));
                     apply_lock_thread(st);
                 }
+                Some(effect) if args.first().is_some_and(|r| self.fresh_lock_effect(st, effect, r)) => {}
                 Some(effect) => {
                     let effect = match args.first() {
                         Some(r) if self.is_read_lock(st, r) => in_read_mode(effect),

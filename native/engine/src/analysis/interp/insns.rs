@@ -194,6 +194,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let v = pop(st, false);
                 self.read_expr(st, &v);
                 let effect = if matches!(insn, Insn::MonitorEnter) { LockEffect::Acquire } else { LockEffect::Release };
+                if self.fresh_lock_effect(st, effect, &v) {
+                    return;
+                }
                 if effect == LockEffect::Release {
                     self.flush_pending_reads(st);
                 }

@@ -33,6 +33,31 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
+    /// Lock precision: a monitor entered, or a `Lock` taken or released, on an object made here
+    /// that no other thread can reach (`synchronized (new Object())`, a local `new
+    /// ReentrantLock()`) excludes nothing: it is counted apart (`fresh_locks`) and protects no
+    /// access, though taking it still says the code expects other threads. Whether `effect` on
+    /// `lock` was such a one, applied here.
+    pub(super) fn fresh_lock_effect(&self, st: &mut State, effect: LockEffect, lock: &Expr) -> bool {
+        // An object the method allocated, still its own (a class literal or a constant is no
+        // such object).
+        if !self.env.extensions.lock_precision || self.allocated_at(st, lock).is_none() || !own_e(st, lock).is_owned() {
+            return false;
+        }
+        match effect {
+            LockEffect::Acquire | LockEffect::AcquireRead => {
+                st.fresh_locks = st.fresh_locks.saturating_add(1);
+                apply_lock_thread(st);
+                true
+            }
+            LockEffect::Release | LockEffect::ReleaseRead | LockEffect::ReleaseAny if st.fresh_locks > 0 => {
+                st.fresh_locks -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// 2.3: before an unlock, values still on the stack are recorded as read
     /// (under the lock) and become plain values, so they are not read again later.
     pub(super) fn flush_pending_reads(&mut self, st: &mut State) {

@@ -121,6 +121,9 @@ pub(super) struct State {
     pub(super) may_locks: u8,
     /// Locks of the caller released so far (callee-releases extension; else 0).
     pub(super) released: u8,
+    /// Monitors and `Lock`s held on objects made here that no other thread can reach: they
+    /// exclude nothing, so they are counted apart from `locks` (lock-precision extension).
+    pub(super) fresh_locks: u8,
     pub(super) own: PathMap<Own>,
     pub(super) attrs: PathMap<Attr>,
     pub(super) stack: Vec<Slot>,
@@ -309,6 +312,7 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool, alternatives: b
         object_locks: a.object_locks.min(b.object_locks),
         may_locks: a.may_locks.max(b.may_locks),
         released: a.released.max(b.released),
+        fresh_locks: a.fresh_locks.max(b.fresh_locks),
         own: a.own.merge(&b.own, |x, y| Some(x.join(y)), true),
         attrs: a.attrs.merge(&b.attrs, |x, y| (x == y).then_some(x), false),
         stack,
