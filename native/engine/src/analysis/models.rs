@@ -377,9 +377,12 @@ pub enum ArgumentAccess {
     Container(ContainerAccess),
     /// The argument is an array whose elements are read or written.
     Elements(ContainerAccess),
+    /// The argument is an entry of a map, one of the elements its entry set's iterator hands
+    /// out (`this.m.[_]`): changing it changes the map.
+    EntryOf(ContainerAccess),
 }
 
-use ArgumentAccess::{Container, Elements};
+use ArgumentAccess::{Container, Elements, EntryOf};
 use ContainerAccess::{Read as R, Write as W};
 
 /// Extension: static library methods that read or change the container or array they are
@@ -434,7 +437,8 @@ pub fn argument_accesses(table: &ClassTable, callee: &MethodRef, ext: Extensions
         // `System.arraycopy` declares its arrays as `Object`.
         (Some(t), Elements(_)) => t.starts_with('[') || *t == "Ljava/lang/Object;",
         (Some(t), Container(_)) => t.starts_with('L'),
-        (None, _) => false,
+        // Only the entry rule below gives it, on the receiver.
+        (_, EntryOf(_)) | (None, _) => false,
     };
     let statics = ARGUMENT_ACCESSES
         .iter()
@@ -448,7 +452,9 @@ pub fn argument_accesses(table: &ClassTable, callee: &MethodRef, ext: Extensions
         .enumerate()
         .filter(|(_, t)| is_collection && COLLECTION_PARAMETERS.contains(t))
         .map(|(i, _)| (i + 1, Container(R)));
-    statics.chain(whole_collections).collect()
+    // `Map.Entry.setValue` on an entry of a map writes the map (the receiver is argument 0).
+    let entry = (class == "java.util.Map$Entry" && name == "setValue").then_some((0, EntryOf(W)));
+    statics.chain(whole_collections).chain(entry).collect()
 }
 
 /// Extension: container reads the reference does not model.

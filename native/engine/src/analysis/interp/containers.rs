@@ -131,6 +131,12 @@ impl<'a, 'e> Interp<'a, 'e> {
                         self.record_path(st, &elements, a == ContainerAccess::Write);
                     }
                 }
+                ArgumentAccess::EntryOf(a) => {
+                    if p.steps.last() == Some(&Step::Array) {
+                        let map = p.prefix(p.steps.len() - 1);
+                        self.record_container_access(st, &map, a, &cf.resolved, false);
+                    }
+                }
             }
         }
     }
