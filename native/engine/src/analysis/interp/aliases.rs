@@ -223,8 +223,9 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     /// The path a normal return gives back, for the summary (`returned_paths`): a path over
-    /// `this` or formals still holding the caller's objects. Not the bare `this`: a fluent
-    /// call's result is already its receiver's object. It is a snapshot (true) when read
+    /// `this` or formals still holding the caller's objects, or over a static (always a
+    /// snapshot). Not the bare `this`: a fluent call's result is already its receiver's
+    /// object. It is a snapshot (true) when read
     /// under a lock, or before the lock state changed: a caller's uses must not read it
     /// again, which would move a read made under a lock out of it.
     pub(super) fn returned_path(&self, st: &State, ret: &Expr) -> Option<(Path, bool)> {
@@ -236,15 +237,15 @@ impl<'a, 'e> Interp<'a, 'e> {
             _ if self.aliases_on() => (ret.snapshot_of()?, true),
             _ => return None,
         };
-        let callers = match p.base {
-            Base::This => !p.steps.is_empty(),
-            Base::Param(i) => holds_callers_object(st, i),
-            // A static's object is the same whoever asks: the callee read the field, and
+        let snapshot = match p.base {
+            Base::This if !p.steps.is_empty() => snapshot,
+            Base::Param(i) if holds_callers_object(st, i) => snapshot,
+            // A static's object is the same whoever asks: the callee read the field once, and
             // what the caller does through its result is done to that object.
-            Base::Static(_) => return Some((p.clone(), true)),
-            _ => false,
+            Base::Static(_) => true,
+            _ => return None,
         };
-        callers.then(|| (p.clone(), snapshot))
+        Some((p.clone(), snapshot))
     }
 
     /// After an instruction that changed the lock or thread state: each alias of one path

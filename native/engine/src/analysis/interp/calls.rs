@@ -113,18 +113,21 @@ impl<'a, 'e> Interp<'a, 'e> {
                     st.attrs.set(&ret, Some(Attr::LockHeld));
                     apply_lock_thread(st);
                 }
-                Some(effect) if args.first().is_some_and(|r| self.fresh_lock_effect(st, effect, r)) => {}
                 Some(effect) => {
-                    let effect = match args.first() {
-                        Some(r) if self.is_read_lock(st, r) => in_read_mode(effect),
-                        _ => effect,
-                    };
-                    if matches!(effect, LockEffect::Release | LockEffect::ReleaseRead | LockEffect::ReleaseAny) {
-                        self.flush_pending_reads(st);
+                    // A lock on an object made here is counted apart and takes no lock.
+                    let fresh = args.first().is_some_and(|r| self.fresh_lock_effect(st, effect, r));
+                    if !fresh {
+                        let effect = match args.first() {
+                            Some(r) if self.is_read_lock(st, r) => in_read_mode(effect),
+                            _ => effect,
+                        };
+                        if matches!(effect, LockEffect::Release | LockEffect::ReleaseRead | LockEffect::ReleaseAny) {
+                            self.flush_pending_reads(st);
+                        }
+                        let ext = self.env.extensions;
+                        let lock = args.first().and_then(|r| lock_identity(r, ext.lock_identities));
+                        apply_lock_effect(st, effect, ext.callee_releases, lock)
                     }
-                    let ext = self.env.extensions;
-                    let lock = args.first().and_then(|r| lock_identity(r, ext.lock_identities));
-                    apply_lock_effect(st, effect, ext.callee_releases, lock)
                 }
                 None if cf.ignored => {}
                 None => {
@@ -172,8 +175,10 @@ impl<'a, 'e> Interp<'a, 'e> {
             returned = None;
             st.own.set(&ret, Some(OWNED));
         }
-        if self.env.extensions.thread_handoffs && named.name.as_str() == "<init>" {
-            self.note_constructor_args(st, &args);
+        if named.name.as_str() == "<init>" {
+            if self.env.extensions.thread_handoffs {
+                self.note_constructor_args(st, &args);
+            }
             self.note_latch_made(st, named, &args);
         }
         if let Some(model) = cf.handoff {
@@ -559,11 +564,16 @@ pub(super) fn substitute(path: &Path, args: &[Expr]) -> Option<Path> {
 /// from the object the snapshot holds.
 fn substitute_through_snapshot(path: &Path, args: &[Expr]) -> Option<Path> {
     let Expr::Compound(c) = args.get(path.base.formal_index()?)? else { return None };
-    let held = c.snapshot.as_ref()?;
-    if held.steps.len() + path.steps.len() > MAX_PATH_STEPS {
+    rebased(path, c.snapshot.as_ref()?)
+}
+
+/// `path`'s steps from the object `onto` names (a formal's argument), within the path bound.
+fn rebased(path: &Path, onto: &Path) -> Option<Path> {
+    if onto.steps.len() + path.steps.len() > MAX_PATH_STEPS {
         return None;
     }
-    Some(Path { base: held.base, steps: held.steps.iter().chain(path.steps.iter()).copied().collect() })
+    let steps: Steps = if onto.steps.is_empty() { path.steps.clone() } else { onto.steps.iter().chain(path.steps.iter()).copied().collect() };
+    Some(Path { base: onto.base, steps })
 }
 
 /// [`substitute`], borrowing `path` where the call leaves it as it is: a path not on a
@@ -573,17 +583,7 @@ fn substituted<'p>(path: &'p Path, args: &[Expr]) -> Option<Cow<'p, Path>> {
     let Some(i) = path.base.formal_index() else { return Some(Cow::Borrowed(path)) };
     match args.get(i) {
         Some(Expr::Path(actual)) if actual.steps.is_empty() && actual.base == path.base => Some(Cow::Borrowed(path)),
-        Some(Expr::Path(actual)) => {
-            if actual.steps.len() + path.steps.len() > MAX_PATH_STEPS {
-                return None;
-            }
-            let steps: Steps = if actual.steps.is_empty() {
-                path.steps.clone()
-            } else {
-                actual.steps.iter().chain(path.steps.iter()).copied().collect()
-            };
-            Some(Cow::Owned(Path { base: actual.base, steps }))
-        }
+        Some(Expr::Path(actual)) => rebased(path, actual).map(Cow::Owned),
         _ => None,
     }
 }

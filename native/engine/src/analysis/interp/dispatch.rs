@@ -18,7 +18,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    /// The `new` instruction that made `value`, if it is an object allocated here.
+    /// The `new` instruction that made `value`, if it is an object allocated here (a local
+    /// is known to hold one with the fresh-receiver-dispatch extension only).
     pub(super) fn allocated_at(&self, st: &State, value: &Expr) -> Option<u32> {
         let Expr::Path(p) = value else { return None };
         if !p.steps.is_empty() {
