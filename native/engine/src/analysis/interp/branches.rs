@@ -50,8 +50,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         };
         let mut taken = st.clone();
         let mut fall = take_state(st);
-        if let (Some(Expr::Path(p)), Some(b)) = (subject, taken_bool) {
-            match fall.attrs.get(&p) {
+        // The subject's attribute: a path's, or a snapshot's (a static a query returned).
+        if let (Some(subject), Some(b)) = (subject, taken_bool) {
+            match attr_e(&fall, &subject) {
                 Some(Attr::LockHeld) => {
                     let precise = self.env.extensions.lock_precision;
                     assume_lock(&mut taken, b, precise);
