@@ -169,12 +169,15 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// holding a fresh object given to the container, each now standing for the container's
     /// elements (`this.list.[_]`), as a map's values do. A write through it afterwards writes
     /// an element that other threads reach through the container. Objects that were not fresh
-    /// are left alone, as at calls that store them.
+    /// are left alone, as at calls that store them. A formal still holding the caller's object
+    /// is marked too: that only tells callers where their object went (`param_stores`), so a
+    /// helper that registers what it is given in a shared list publishes a caller's fresh one.
     pub(super) fn fresh_objects_added(&self, st: &State, container: &Path, added: &[Expr]) -> Vec<(u16, Path)> {
         if !self.aliases_on() || !container.base.is_reportable() {
             return Vec::new();
         }
-        let slots: Vec<u16> = added.iter().filter_map(|a| self.fresh_object_slot(st, a)).collect();
+        let slots: Vec<u16> =
+            added.iter().filter_map(|a| self.fresh_object_slot(st, a).or_else(|| self.callers_object_slot(st, a))).collect();
         match (slots.is_empty(), container.with(Step::Array)) {
             (false, Some(elements)) => slots.into_iter().map(|slot| (slot, elements.clone())).collect(),
             _ => Vec::new(),
@@ -189,6 +192,14 @@ impl<'a, 'e> Interp<'a, 'e> {
             return None;
         }
         self.aliasable_slot(st, path)
+    }
+
+    /// The slot of a formal (not `this`) that `value` is, still holding the caller's object.
+    fn callers_object_slot(&self, st: &State, value: &Expr) -> Option<u16> {
+        match value {
+            Expr::Path(p) if matches!(p.base, Base::Param(_)) => self.aliasable_slot(st, p),
+            _ => None,
+        }
     }
 
     /// After the call: each slot of [`Self::fresh_objects_stored`] (or of
