@@ -74,6 +74,10 @@ impl<'a, 'e> Interp<'a, 'e> {
         self.assign(st, &lhs, value, wide);
         if self.aliases_on() {
             st.held.slot_stored(lhs.base, value);
+            // A local's object is another now: no field holds it.
+            if matches!(lhs.base, Base::Local(_)) {
+                st.held.invalidate(&lhs);
+            }
             let alias = match value {
                 Expr::Path(p) if p.base.is_reportable() && *p != lhs => Some(value.clone()),
                 // `Foo f = c ? this.a : this.b`: the local is one of them (what else it may be,
@@ -115,6 +119,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         if let Expr::Path(v) = value {
             if let Some(slot) = self.aliasable_slot(st, v) {
                 st.aliases.set(slot, Some(Expr::Path(lhs.clone())));
+                alias_held_objects(st, v.base, lhs);
             }
         }
     }
@@ -206,6 +211,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// [`Self::fresh_objects_added`]) stands for its location.
     pub(super) fn alias_stored_objects(&mut self, st: &mut State, stored: Vec<(u16, Path)>) {
         for (slot, location) in stored {
+            alias_held_objects(st, self.local_path(slot).base, &location);
             st.aliases.set(slot, Some(Expr::Path(location)));
         }
     }
@@ -274,8 +280,12 @@ impl<'a, 'e> Interp<'a, 'e> {
         let mut aliases = std::mem::take(&mut st.aliases);
         aliases.update(|e| as_snapshot(st, e));
         st.aliases = aliases;
+        // A fresh object a field holds was not read from anywhere: it stays as it is.
         let mut held = std::mem::take(&mut st.held);
-        held.update(|e| as_snapshot(st, e));
+        held.update(|e| match e {
+            Expr::Path(p) if !p.base.is_reportable() => Some(e.clone()),
+            _ => as_snapshot(st, e),
+        });
         st.held = held;
     }
 
@@ -299,6 +309,21 @@ impl<'a, 'e> Interp<'a, 'e> {
     pub(super) fn write_through_snapshot(&mut self, st: &mut State, (reached, read): (Path, usize), value: &Expr, wide: bool, reference: bool) {
         self.assign_beyond(st, &reached, value, wide, read);
         self.heap_stored(st, &reached, value, reference);
+    }
+}
+
+/// The object of `holder` is now also at `location`: each local holding a fresh object one of
+/// its fields holds (`a.next = b`, then `this.head = a`) stands for the field it is reached
+/// through (`this.head.next`), and so on down (bounded by the path length).
+fn alias_held_objects(st: &mut State, holder: Base, location: &Path) {
+    let mut work = vec![(holder, location.clone())];
+    while let Some((holder, location)) = work.pop() {
+        for (step, slot) in st.held.fresh_objects_of(holder) {
+            if let Some(field) = location.with(step) {
+                st.aliases.set(slot, Some(Expr::Path(field.clone())));
+                work.push((Base::Local(slot), field));
+            }
+        }
     }
 }
 

@@ -45,6 +45,20 @@ impl HeldFields {
         }
     }
 
+    /// The fields of `holder`'s object that hold another fresh object of a local slot, with
+    /// that slot.
+    pub(super) fn fresh_objects_of(&self, holder: Base) -> Vec<(Step, u16)> {
+        let held_slot = |v: &Expr| match v {
+            Expr::Path(Path { base: Base::Local(slot), steps }) if steps.is_empty() => Some(*slot),
+            _ => None,
+        };
+        self.entries
+            .iter()
+            .filter(|(p, _)| p.base == holder && p.steps.len() == 1)
+            .filter_map(|(p, v)| Some((p.steps[0], held_slot(v)?)))
+            .collect()
+    }
+
     /// Whether a field of `holder`'s object holds a shared object.
     pub(super) fn holds_any(&self, holder: Base) -> bool {
         self.entries.iter().any(|(p, _)| p.base == holder)
@@ -113,13 +127,22 @@ impl HeldFields {
     }
 }
 
-/// A value a fresh object's field can be said to hold: a path other threads may reach, or a
+/// A value a fresh object's field can be said to hold: a path other threads can reach, or a
 /// snapshot of one.
 fn shared_value(value: &Expr) -> Option<Expr> {
     match value {
         Expr::Path(v) if v.base.is_reportable() => Some(value.clone()),
         Expr::Compound(_) if value.snapshot_of().is_some_and(|p| p.base.is_reportable()) => Some(value.clone()),
         _ => None,
+    }
+}
+
+/// [`shared_value`], or another fresh object of a local slot (`a.next = b`): when the holder is
+/// published, that local is the field it is reached through.
+fn held_value(st: &State, value: &Expr) -> Option<Expr> {
+    match value {
+        Expr::Path(v) if v.steps.is_empty() && matches!(v.base, Base::Local(_)) && own(st, v).is_owned() => Some(value.clone()),
+        _ => shared_value(value),
     }
 }
 
@@ -158,7 +181,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         if !self.env.extensions.local_aliases {
             return;
         }
-        match if reference && fresh_holder(st, obj).is_some() { shared_value(value) } else { None } {
+        match if reference && fresh_holder(st, obj).is_some() { held_value(st, value) } else { None } {
             Some(held) => st.held.set(lhs.clone(), held),
             None => st.held.remove(lhs),
         }
