@@ -195,6 +195,11 @@ pub struct Summary {
     /// again (a snapshot); what the caller reaches through it is still reached through the path.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub return_snapshot: bool,
+    /// Local-aliases extension: fields of the fresh object every normal return gives back that
+    /// hold an object named from the formals or a static (a factory `Box.of(n)` keeping `n` in
+    /// `inner`): the caller's result holds it there too. Sorted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub return_holds: Vec<(Step, Path)>,
     /// Object-monitors extension: the static paths the method accesses (itself or through
     /// callees) unprotected only because the locks it holds are monitors of `this`, sorted;
     /// for the report's message. Not in summary files: only the analysed module reports.
@@ -222,6 +227,7 @@ impl Summary {
             param_stores: Vec::new(),
             return_path: None,
             return_snapshot: false,
+            return_holds: Vec::new(),
             param_handoffs: Vec::new(),
             param_runs: Vec::new(),
             own_monitor_statics: Vec::new(),

@@ -299,6 +299,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         self.alias_stored_objects(st, stored);
         self.note_fields_stored_by_callee(st, &s.param_stores, args);
+        if ret_own.is_owned() {
+            self.note_fields_held_by_result(st, ret, &s.return_holds, args);
+        }
         if s.threads == Threads::AnyThreadButSelf {
             st.threads = Threads::AnyThreadButSelf;
         }

@@ -9,6 +9,7 @@
 //! reassigned, the object is not handed to a call, and the shared path is not assigned.
 
 use super::super::domain::*;
+use super::calls::substitute;
 use super::ownership::own;
 use super::state::{Expr, State};
 use super::Interp;
@@ -56,6 +57,19 @@ impl HeldFields {
             .iter()
             .filter(|(p, _)| p.base == holder && p.steps.len() == 1)
             .filter_map(|(p, v)| Some((p.steps[0], held_slot(v)?)))
+            .collect()
+    }
+
+    /// The fields of `holder`'s object holding an object named from the formals or a static,
+    /// sorted: what a method's fresh result holds for its callers.
+    fn shared_fields_of(&self, holder: Base) -> Vec<(Step, Path)> {
+        self.entries
+            .iter()
+            .filter(|(p, _)| p.base == holder && p.steps.len() == 1)
+            .filter_map(|(p, v)| match v {
+                Expr::Path(v) if matches!(v.base, Base::This | Base::Param(_) | Base::Static(_)) => Some((p.steps[0], v.clone())),
+                _ => None,
+            })
             .collect()
     }
 
@@ -155,9 +169,13 @@ fn fresh_holder(st: &State, p: &Path) -> Option<Base> {
 
 /// A callee's access on a fresh object given to it, reached through a field that holds a shared
 /// object (`k.inner.value`, with `k.inner` holding `this.mHead`): the path on the shared object
-/// (`this.mHead.value`), with the ownership of that object. Any other path: none.
+/// (`this.mHead.value`), with the ownership of that object. Any other path: none, also the
+/// field itself (`k.inner` is the fresh object's, not a read of `this.mHead`).
 pub(super) fn through_held_field(st: &State, p: &Path) -> Option<(Path, Own)> {
-    let first = Path::of(p.base).with(*p.steps.first()?)?;
+    if p.steps.len() < 2 {
+        return None;
+    }
+    let first = Path::of(p.base).with(p.steps[0])?;
     let Some(Expr::Path(held)) = st.held.get(&first) else { return None };
     if held.steps.len() + p.steps.len() - 1 > MAX_PATH_STEPS {
         return None;
@@ -184,6 +202,30 @@ impl<'a, 'e> Interp<'a, 'e> {
         match if reference && fresh_holder(st, obj).is_some() { held_value(st, value) } else { None } {
             Some(held) => st.held.set(lhs.clone(), held),
             None => st.held.remove(lhs),
+        }
+    }
+
+    /// At a normal return of `ret`: the fields of the fresh object returned that hold a
+    /// formal's or a static's object (for the summary's `return_holds`).
+    pub(super) fn returned_holds(&self, st: &State, ret: &Expr) -> Vec<(Step, Path)> {
+        if !self.env.extensions.local_aliases {
+            return Vec::new();
+        }
+        match ret {
+            Expr::Path(p) if fresh_holder(st, p).is_some() => st.held.shared_fields_of(p.base),
+            _ => Vec::new(),
+        }
+    }
+
+    /// After a call whose fresh result holds, in its fields, objects named from the callee's
+    /// formals or a static (`holds`, a factory `Box.of(this.head)`): the result's fields hold
+    /// the caller's objects given there.
+    pub(super) fn note_fields_held_by_result(&self, st: &mut State, ret: &Path, holds: &[(Step, Path)], args: &[Expr]) {
+        for (step, held) in holds {
+            let (Some(field), Some(value)) = (Path::of(ret.base).with(*step), substitute(held, args)) else { continue };
+            if let Some(value) = shared_value(&Expr::Path(value)) {
+                st.held.set(field, value);
+            }
         }
     }
 

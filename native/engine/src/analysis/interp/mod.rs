@@ -87,6 +87,9 @@ struct Exit {
     ret_path: Option<Option<(Path, bool)>>,
     /// Likewise, the field of `this` returned as read, under any lock.
     ret_field: Option<Option<Path>>,
+    /// The fields of the fresh result holding a formal's or a static's object, on every
+    /// normal return so far (None: no normal return yet).
+    ret_holds: Option<Vec<(Step, Path)>>,
 }
 
 #[derive(Clone, Copy)]
@@ -513,6 +516,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let stores = returns.then(|| self.param_stores(st));
         let ret_path = returns.then(|| ret.and_then(|r| self.returned_path(st, r)));
         let ret_field = returns.then(|| ret.and_then(returned_field));
+        let ret_holds = returns.then(|| ret.map(|r| self.returned_holds(st, r)).unwrap_or_default());
         match &mut self.exit {
             None => {
                 let attrs = keeps_attrs.then(|| st.attrs.clone());
@@ -527,16 +531,15 @@ impl<'a, 'e> Interp<'a, 'e> {
                     param_stores: stores,
                     ret_path,
                     ret_field,
+                    ret_holds,
                 })
             }
             Some(e) => {
                 // Kept where every normal return agrees.
                 e.ret_path = agreed(e.ret_path.take(), ret_path);
                 e.ret_field = agreed(e.ret_field.take(), ret_field);
-                e.param_stores = match (e.param_stores.take(), stores) {
-                    (Some(a), Some(b)) => Some(a.into_iter().filter(|s| b.contains(s)).collect()),
-                    (a, b) => a.or(b),
-                };
+                e.param_stores = kept_by_both(e.param_stores.take(), stores);
+                e.ret_holds = kept_by_both(e.ret_holds.take(), ret_holds);
                 e.returned = match (e.returned, returned) {
                     (Some(a), Some(b)) => Some(a.join(b, must_hold)),
                     (a, b) => a.or(b),
@@ -638,11 +641,21 @@ impl<'a, 'e> Interp<'a, 'e> {
             param_stores: exit.param_stores.unwrap_or_default(),
             return_path: returned_path.as_ref().map(|(p, _)| p.clone()),
             return_snapshot: returned_path.is_some_and(|(_, snapshot)| snapshot),
+            return_holds: if return_ownership == OWNED { exit.ret_holds.unwrap_or_default() } else { Vec::new() },
             own_monitor_statics,
             returned_field: exit.ret_field.flatten(),
             param_handoffs,
             param_runs,
         }
+    }
+}
+
+/// The entries every normal return so far has (None: no normal return yet), with one more
+/// return's.
+fn kept_by_both<T: PartialEq>(so_far: Option<Vec<T>>, this_exit: Option<Vec<T>>) -> Option<Vec<T>> {
+    match (so_far, this_exit) {
+        (Some(a), Some(b)) => Some(a.into_iter().filter(|s| b.contains(s)).collect()),
+        (a, b) => a.or(b),
     }
 }
 

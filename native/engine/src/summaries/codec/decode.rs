@@ -141,7 +141,7 @@ impl Decoder {
     }
 
     fn decode(&self, i: usize) -> Result<Summary, String> {
-        let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses, escapes, stores, returned, handoffs) = &self.encoded.summaries[i];
+        let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses, escapes, stores, returned, handoffs, holds) = &self.encoded.summaries[i];
         let (deltas, lines, traces) = accesses;
         if lines.len() != deltas.len() || traces.len() != deltas.len() {
             return Err("access columns of different lengths".into());
@@ -169,6 +169,7 @@ impl Decoder {
             param_stores: stores.iter().map(|(i, p)| Ok((*i, self.path(p)?))).collect::<Result<_, String>>()?,
             return_path: returned.as_ref().map(|(p, _)| self.path(p)).transpose()?,
             return_snapshot: returned.as_ref().is_some_and(|(_, snapshot)| *snapshot),
+            return_holds: holds.iter().map(|(field, p)| Ok((self.result_field(field)?, self.path(p)?))).collect::<Result<_, String>>()?,
             own_monitor_statics: Vec::new(),
             returned_field: None,
             param_handoffs: handoffs
@@ -212,6 +213,14 @@ impl Decoder {
             })))
         })
         .cloned()
+    }
+
+    /// A field of the method's result (see the encoder's `result_field`).
+    fn result_field(&self, v: &[i64]) -> Result<Step, String> {
+        match &self.path(v)?.steps[..] {
+            [step] => Ok(*step),
+            _ => Err("a result's field that is not one step".into()),
+        }
     }
 
     fn path(&self, v: &[i64]) -> Result<Path, String> {

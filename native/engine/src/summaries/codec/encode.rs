@@ -172,6 +172,10 @@ impl<'s> Symbols<'s> {
         for p in s.synchronized_fields.iter().chain(s.param_stores.iter().map(|(_, p)| p)).chain(s.return_path.iter()) {
             collect_symbols(p, &mut self.strings, &mut self.fields);
         }
+        for (step, p) in &s.return_holds {
+            collect_symbols(&result_field(*step), &mut self.strings, &mut self.fields);
+            collect_symbols(p, &mut self.strings, &mut self.fields);
+        }
         for a in &s.accesses {
             let slot = match self.key_slots.get(&key_address(a)) {
                 Some(&slot) => slot,
@@ -294,6 +298,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
                 .map(|h| (h.formal, handoff_code(h)))
                 .chain(s.param_runs.iter().map(|r| (r.formal, run_code(r))))
                 .collect(),
+            s.return_holds.iter().map(|(step, p)| (enc.path(&result_field(*step)), enc.path(p))).collect(),
         ));
     }
     Encoded {
@@ -309,4 +314,9 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         paths,
         summaries: out_summaries,
     }
+}
+
+/// A field of a method's result, encoded as a one-step path over `this`.
+fn result_field(step: Step) -> Path {
+    Path::of(Base::This).with(step).expect("a one-step path")
 }

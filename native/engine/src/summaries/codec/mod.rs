@@ -39,9 +39,25 @@ pub struct Encoded {
     /// One per summarised method: `[method, threads, locks, releases, return ownership,
     /// return attribute or -1, synchronized field paths, accesses, escaping formals with the
     /// ownership they escape to, formals stored with the path they are stored into, the
-    /// path the method returns or none]`.
+    /// path the method returns or none, formals' code handed off or run, and the fields of
+    /// the fresh result holding objects: each a one-step path over `this` (standing for the
+    /// result) with the path it holds]`.
     #[allow(clippy::type_complexity)]
-    pub summaries: Vec<(u32, u8, u8, u8, i64, i8, Vec<Vec<i64>>, EncodedAccesses, Vec<(u16, i64)>, Vec<(u16, Vec<i64>)>, Option<(Vec<i64>, bool)>, Vec<(u16, u8)>)>,
+    pub summaries: Vec<(
+        u32,
+        u8,
+        u8,
+        u8,
+        i64,
+        i8,
+        Vec<Vec<i64>>,
+        EncodedAccesses,
+        Vec<(u16, i64)>,
+        Vec<(u16, Vec<i64>)>,
+        Option<(Vec<i64>, bool)>,
+        Vec<(u16, u8)>,
+        Vec<(Vec<i64>, Vec<i64>)>,
+    )>,
 }
 
 /// Access keys sorted by content, one column per part: a column holds values of one kind,
@@ -337,6 +353,16 @@ mod tests {
         let s = Summary { param_stores: vec![(1, kept), (2, cache)], ..Summary::empty() };
         let decoder = Decoder::new(encode(&[(method("keep"), &s)])).unwrap();
         assert_eq!(*decoder.get(&method("keep")).unwrap().unwrap(), s);
+    }
+
+    #[test]
+    fn a_fresh_results_held_fields_keep_what_they_hold() {
+        let knot = Step::Field { class: Sym::new("p.Wrap"), name: Sym::new("knot") };
+        let head = Path::of(Base::Param(1)).field(Sym::new("p.C"), Sym::new("head")).unwrap();
+        let cache = Path::of(Base::Static(Sym::new("p.D"))).field(Sym::new("p.D"), Sym::new("cache")).unwrap();
+        let s = Summary { return_ownership: OWNED, return_holds: vec![(knot, head), (Step::Array, cache)], ..Summary::empty() };
+        let decoder = Decoder::new(encode(&[(method("of"), &s)])).unwrap();
+        assert_eq!(*decoder.get(&method("of")).unwrap().unwrap(), s);
     }
 
     /// A write through an instance native method's result (native results) is rooted at that
