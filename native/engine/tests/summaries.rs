@@ -475,6 +475,10 @@ fn a_call_on_a_fresh_object_of_an_upstream_class_runs_its_summary() {
     let races: Vec<_> = alone.issues.iter().filter(|i| i.class == "com.acme.b.Sampler").collect();
     assert_eq!(races.len(), 1, "{:#?}", alone.issues);
     assert_eq!((races[0].method.as_str(), races[0].access_path.as_str()), ("sample", "this.total.samples"));
+    // FieldSampler calls Tap.pass through a final field only ever given a CountingTap:
+    // CountingTap.pass's summary, which nothing in `b` names either, is found through the
+    // class's references (the constructor stores a CountingTap) and applied.
+    assert_eq!(reported_in(&alone, "com.acme.b.FieldSampler"), [("sample", "this.total.samples")], "{:#?}", alone.issues);
 }
 
 /// The static fields a method's summary reads as a whole (a path of one step), from the dump.

@@ -12,6 +12,7 @@ use crate::interned::ByAddress;
 use crate::sym::Sym;
 
 use super::extensions::Extensions;
+use super::field_classes::{self, FieldClasses};
 use super::handoffs::{self, HandoffModel};
 use super::interp::MAX_INLINE_DEPTH;
 use super::schedule::{Bodies, MethodEntry};
@@ -61,6 +62,8 @@ pub struct Scan<'a> {
     pub upstream_hands: &'a FxHashSet<MethodRef>,
     /// Upstream methods whose results say which thread runs (see [`is_thread_query`]).
     pub upstream_queries: &'a FxHashSet<MethodRef>,
+    /// Fields holding objects of one known class (field_receiver_dispatch).
+    pub field_classes: &'a FieldClasses,
     pub extensions: Extensions,
 }
 
@@ -175,7 +178,14 @@ impl Scan<'_> {
         let with_handoffs = self.extensions.thread_handoffs;
         // A call on an object the method allocates may run the allocated class's
         // implementation (fresh_receiver_dispatch): an edge to each such candidate.
-        let allocated = if self.extensions.fresh_receiver_dispatch { body.allocated_classes() } else { Vec::new() };
+        let mut allocated = if self.extensions.fresh_receiver_dispatch { body.allocated_classes() } else { Vec::new() };
+        // Likewise a call on a field of the class that holds objects of one known class
+        // (field_receiver_dispatch).
+        for held in field_classes::read_by(table, self.field_classes, self.methods[i].mref.class, body) {
+            if !allocated.contains(&held) {
+                allocated.push(held);
+            }
+        }
         for (at, insn) in body.insns.iter().enumerate() {
             match insn {
                 Insn::MonitorEnter | Insn::MonitorExit => concurrent = true,

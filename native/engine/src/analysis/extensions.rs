@@ -80,6 +80,10 @@ pub struct Extensions {
     /// Sub(); b.run()`) runs the implementation of the allocated class (spec 2.5, the
     /// reference's precision step), not the one the named class resolves to.
     pub fresh_receiver_dispatch: bool,
+    /// Calls: a virtual or interface call, in a class, on its private or final field that every
+    /// store gives a new object of one class (`final Worker w = new CountingWorker()`) runs that
+    /// class's implementation.
+    pub field_receiver_dispatch: bool,
     /// Locks: a monitor of `this` (a synchronized instance method, `synchronized (this)`)
     /// does not protect static fields: threads working on two objects of the class do not
     /// exclude each other.
@@ -172,6 +176,7 @@ impl Extensions {
         constant_values: true,
         returned_paths: true,
         fresh_receiver_dispatch: true,
+        field_receiver_dispatch: true,
         object_monitors: true,
         lock_identities: true,
         different_locks: false,
@@ -209,6 +214,7 @@ impl Extensions {
         constant_values: false,
         returned_paths: false,
         fresh_receiver_dispatch: false,
+        field_receiver_dispatch: false,
         object_monitors: false,
         lock_identities: false,
         different_locks: false,

@@ -235,6 +235,9 @@ pub struct Facts {
     /// Thread handoffs: the code run by the `Runnable`/`Callable` objects allocated in the
     /// bodies, by allocated class (filled in by the scheduler, which needs it first).
     pub handed_classes: FxHashMap<Sym, MethodRef>,
+    /// Field-receiver dispatch: the class of the objects a field holds, when every store gives
+    /// it a new object of that class, by (declaring class, name) (filled in by the scheduler).
+    pub field_classes: super::field_classes::FieldClasses,
     /// Thread handoffs: fields holding a handler of a known thread, by (declaring class, name).
     pub handler_fields: FxHashMap<(Sym, Sym), Target>,
     /// Thread handoffs: fields holding a Kotlin coroutine scope made on a known dispatcher
@@ -367,7 +370,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, init_only_statics: FxHashSet::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, init_only_statics: FxHashSet::default() }
 }
 
 #[cfg(test)]

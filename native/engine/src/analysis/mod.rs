@@ -9,6 +9,7 @@ mod demand;
 pub mod domain;
 pub mod extensions;
 pub mod facts;
+pub mod field_classes;
 pub mod handoffs;
 pub mod inherited;
 pub mod interp;

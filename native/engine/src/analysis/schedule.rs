@@ -139,6 +139,11 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     } else {
         FxHashMap::default()
     };
+    let field_classes = if inputs.extensions.field_receiver_dispatch {
+        super::field_classes::collect(table, bodies.par_iter().flatten().flatten())
+    } else {
+        Default::default()
+    };
     phase(start, "method facts");
     // Upstream methods whose summaries hand code to a background thread, theirs or their
     // callers' (looked at once, not at every call).
@@ -159,6 +164,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         handed_classes: &handed_classes,
         upstream_hands: &upstream_hands,
         upstream_queries: &upstream_queries,
+        field_classes: &field_classes,
         extensions: inputs.extensions,
     }
     .build();
@@ -214,6 +220,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let CallGraph { edges, own_code_concurrent, .. } = graph;
     let needed: Vec<AtomicBool> = needed.into_iter().map(AtomicBool::new).collect();
     facts.handed_classes = handed_classes;
+    facts.field_classes = field_classes;
     facts.init_only_statics = super::facts::init_only_statics(
         table,
         inputs.classes.iter().map(|c| &*c.header),

@@ -83,6 +83,7 @@ fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
         .collect();
     let lambdas = lambda_implementations(cf);
     let methods: Vec<Method> = cf.methods.iter().map(|m| lower_method(m, with_bodies, &lambdas)).collect();
+    note_calls_on_stored_objects(&methods);
     let header = ClassHeader {
         name,
         flags: cf.access_flags.bits(),
@@ -349,6 +350,33 @@ fn note_dispatched_calls(body: &Body) {
         for insn in &body.insns {
             if let Insn::Invoke { method, kind: InvokeKind::Virtual | InvokeKind::Interface } = insn {
                 dispatched.extend(allocated.iter().filter(|&&c| c != method.class).map(|&c| (c, *method)));
+            }
+        }
+    });
+}
+
+/// Pairs, for [`CodeReferences::dispatched`], the virtual and interface calls of a class with the
+/// classes of the new objects its code stores into fields: a call on such a field may run that
+/// class's method (field-receiver dispatch).
+fn note_calls_on_stored_objects(methods: &[Method]) {
+    let bodies = || methods.iter().filter_map(|m| m.body.as_ref());
+    let mut stored: Vec<Sym> = Vec::new();
+    for body in bodies() {
+        for (_, before) in body.field_stores(|d| d.starts_with('L')) {
+            match body.call_at(before) {
+                Some(m) if m.name.as_str() == "<init>" && !stored.contains(&m.class) => stored.push(m.class),
+                _ => {}
+            }
+        }
+    }
+    if stored.is_empty() {
+        return;
+    }
+    REFERENCES.with(|refs| {
+        let dispatched = &mut refs.borrow_mut().dispatched;
+        for insn in bodies().flat_map(|b| &b.insns) {
+            if let Insn::Invoke { method, kind: InvokeKind::Virtual | InvokeKind::Interface } = insn {
+                dispatched.extend(stored.iter().filter(|&&c| c != method.class).map(|&c| (c, *method)));
             }
         }
     });

@@ -88,7 +88,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             returned = self.container_call(st, cf, access, &args, &ret).map(Expr::Path);
         } else {
             // 5a. interface call
-            if kind == InvokeKind::Interface && cf.interface_candidate {
+            // (Not when a field known to hold one class's objects says which code runs.)
+            if kind == InvokeKind::Interface && cf.interface_candidate && self.field_receiver_target(kind, named, &args).is_none() {
                 self.interface_call(st, named, &args);
             }
             // 5b. thread assertions and queries
@@ -131,7 +132,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
                 None if cf.ignored => {}
                 None => {
-                    let target = self.fresh_receiver_target(st, kind, named, &args).unwrap_or(resolved);
+                    let target = self
+                        .fresh_receiver_target(st, kind, named, &args)
+                        .or_else(|| self.field_receiver_target(kind, named, &args))
+                        .unwrap_or(resolved);
                     unmodelled_target = Some(target);
                     match (self.env.callee)(&target) {
                         Callee::Summary(s) => {

@@ -1,6 +1,8 @@
 //! Fresh-receiver dispatch (spec 2.5, the reference's precision step; extension
 //! `fresh_receiver_dispatch`): a virtual or interface call on an object the method allocated
 //! runs the allocated class's implementation, `Base b = new Sub(); b.run()` runs `Sub.run`.
+//! Likewise (`field_receiver_dispatch`) a call on a field of the method's class that holds
+//! objects of one known class (see `analysis::field_classes`).
 
 use crate::classfile::model::{InvokeKind, Insn, MethodRef};
 
@@ -30,6 +32,24 @@ impl<'a, 'e> Interp<'a, 'e> {
             Base::Local(slot) => st.allocated.get(slot).copied(),
             _ => None,
         }
+    }
+
+    /// The implementation a virtual or interface call runs when its receiver is a field of the
+    /// method's class holding objects of one known class X (`field_receiver_dispatch`): X's.
+    /// Only for a field the body reads itself, as the call graph's edges are.
+    pub(super) fn field_receiver_target(&self, kind: InvokeKind, named: &MethodRef, args: &[Expr]) -> Option<MethodRef> {
+        let facts = &self.env.facts.field_classes;
+        if facts.is_empty() || self.inline_depth > 0 || !matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
+            return None;
+        }
+        let receiver = match args.first()? {
+            Expr::Path(p) => p,
+            other => other.snapshot_of()?,
+        };
+        let Some(Step::Field { class, name }) = receiver.steps.last() else { return None };
+        let held = facts.get(&(*class, *name)).filter(|_| *class == self.input.mref.class)?;
+        let reads_it = self.body.insns.iter().any(|i| matches!(i, Insn::GetField(f) | Insn::GetStatic(f) if f.name == *name && self.declaring(f) == *class));
+        reads_it.then(|| self.env.table.resolve_exact(*held, named)).flatten()
     }
 
     /// The implementation a virtual or interface call runs when its receiver is an object
