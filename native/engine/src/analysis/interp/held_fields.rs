@@ -61,11 +61,15 @@ impl HeldFields {
     }
 
     /// The fields of `holder`'s object holding an object named from the formals or a static,
-    /// sorted: what a method's fresh result holds for its callers.
+    /// sorted: what a method's fresh result holds for its callers. Not the outer instance an
+    /// inner object is given (`this$0`): a factory of inner objects (Kotlin's `create` of
+    /// every suspend lambda) would make each call through its result a second way to the
+    /// outer object's fields, which the inner object's own methods already reach.
     fn shared_fields_of(&self, holder: Base) -> Vec<(Step, Path)> {
+        let outer = |step: &Step| matches!(step, Step::Field { name, .. } if name.as_str().starts_with("this$"));
         self.entries
             .iter()
-            .filter(|(p, _)| p.base == holder && p.steps.len() == 1)
+            .filter(|(p, _)| p.base == holder && p.steps.len() == 1 && !outer(&p.steps[0]))
             .filter_map(|(p, v)| match v {
                 Expr::Path(v) if matches!(v.base, Base::This | Base::Param(_) | Base::Static(_)) => Some((p.steps[0], v.clone())),
                 _ => None,
