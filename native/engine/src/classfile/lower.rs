@@ -8,7 +8,7 @@ use cafebabe::attributes::{
 };
 use cafebabe::bytecode::{ByteCode, Opcode};
 use cafebabe::constant_pool::{BootstrapArgument, LiteralConstant, Loadable, MemberKind, MemberRef};
-use cafebabe::{ClassFile, MethodInfo};
+use cafebabe::{ClassFile, FieldAccessFlags, MethodInfo};
 
 use super::descriptor::{method_descriptor_text, param_widths};
 use super::model::*;
@@ -83,7 +83,7 @@ fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
         .collect();
     let lambdas = lambda_implementations(cf);
     let methods: Vec<Method> = cf.methods.iter().map(|m| lower_method(m, with_bodies, &lambdas)).collect();
-    note_calls_on_stored_objects(&methods);
+    note_calls_on_stored_objects(cf, &methods);
     let header = ClassHeader {
         name,
         flags: cf.access_flags.bits(),
@@ -355,17 +355,29 @@ fn note_dispatched_calls(body: &Body) {
     });
 }
 
-/// Pairs, for [`CodeReferences::dispatched`], the virtual and interface calls of a class with the
-/// classes of the new objects its code stores into fields: a call on such a field may run that
-/// class's method (field-receiver dispatch).
-fn note_calls_on_stored_objects(methods: &[Method]) {
+/// Pairs, for [`CodeReferences::dispatched`], the virtual and interface calls of a class named
+/// through the declared type of one of its own private or final fields with the classes of the
+/// new objects its code stores there: such a call on the field may run that class's method
+/// (field-receiver dispatch).
+fn note_calls_on_stored_objects(cf: &ClassFile<'_>, methods: &[Method]) {
     let bodies = || methods.iter().filter_map(|m| m.body.as_ref());
-    let mut stored: Vec<Sym> = Vec::new();
+    let this = binary_name(&cf.this_class);
+    let own_field = |f: &FieldRef| {
+        f.class == this
+            && cf.fields.iter().any(|d| d.name == f.name.as_str() && d.access_flags.intersects(FieldAccessFlags::PRIVATE | FieldAccessFlags::FINAL))
+    };
+    // (declared type, class stored)
+    let mut stored: Vec<(Sym, Sym)> = Vec::new();
     for body in bodies() {
-        for (_, before) in body.field_stores(|d| d.starts_with('L')) {
-            match body.call_at(before) {
-                Some(m) if m.name.as_str() == "<init>" && !stored.contains(&m.class) => stored.push(m.class),
-                _ => {}
+        for (f, before) in body.field_stores(|d| d.starts_with('L')) {
+            let Some(made) = body.call_at(before).filter(|m| m.name.as_str() == "<init>") else { continue };
+            if !own_field(f) {
+                continue;
+            }
+            if let Some(declared) = crate::analysis::field_classes::declared_class(f.descriptor) {
+                if declared != made.class && !stored.contains(&(declared, made.class)) {
+                    stored.push((declared, made.class));
+                }
             }
         }
     }
@@ -376,7 +388,7 @@ fn note_calls_on_stored_objects(methods: &[Method]) {
         let dispatched = &mut refs.borrow_mut().dispatched;
         for insn in bodies().flat_map(|b| &b.insns) {
             if let Insn::Invoke { method, kind: InvokeKind::Virtual | InvokeKind::Interface } = insn {
-                dispatched.extend(stored.iter().filter(|&&c| c != method.class).map(|&c| (c, *method)));
+                dispatched.extend(stored.iter().filter(|(declared, _)| *declared == method.class).map(|&(_, c)| (c, *method)));
             }
         }
     });

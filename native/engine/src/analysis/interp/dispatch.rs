@@ -36,7 +36,9 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     /// The implementation a virtual or interface call runs when its receiver is a field of the
     /// method's class holding objects of one known class X (`field_receiver_dispatch`): X's.
-    /// Only for a field the body reads itself, as the call graph's edges are.
+    /// Only for a call named through the field's declared type (as the lowering pairs calls
+    /// with stored classes for the upstream summaries) on a field the body reads itself (as the
+    /// call graph's edges are).
     pub(super) fn field_receiver_target(&self, kind: InvokeKind, named: &MethodRef, args: &[Expr]) -> Option<MethodRef> {
         let facts = &self.env.facts.field_classes;
         if facts.is_empty() || self.inline_depth > 0 || !matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
@@ -47,9 +49,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             other => other.snapshot_of()?,
         };
         let Some(Step::Field { class, name }) = receiver.steps.last() else { return None };
-        let held = facts.get(&(*class, *name)).filter(|_| *class == self.input.mref.class)?;
+        let held = facts.get(&(*class, *name)).filter(|h| *class == self.input.mref.class && h.declared == named.class)?;
         let reads_it = self.body.insns.iter().any(|i| matches!(i, Insn::GetField(f) | Insn::GetStatic(f) if f.name == *name && self.declaring(f) == *class));
-        reads_it.then(|| self.env.table.resolve_exact(*held, named)).flatten()
+        reads_it.then(|| self.env.table.resolve_exact(held.class, named)).flatten()
     }
 
     /// The implementation a virtual or interface call runs when its receiver is an object
