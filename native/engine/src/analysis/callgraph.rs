@@ -181,7 +181,7 @@ impl Scan<'_> {
         let mut allocated = if self.extensions.fresh_receiver_dispatch { body.allocated_classes() } else { Vec::new() };
         // Likewise a call on a field of the class that holds objects of one known class
         // (field_receiver_dispatch).
-        for held in field_classes::read_by(table, self.field_classes, self.methods[i].mref.class, body) {
+        for held in field_classes::read_by(self.field_classes, self.methods[i].mref.class, body) {
             if !allocated.contains(&held) {
                 allocated.push(held);
             }

@@ -84,20 +84,17 @@ pub fn declared_class(descriptor: Sym) -> Option<Sym> {
 }
 
 /// The classes of the objects the fields with a known class that `body` (of a method of
-/// `class`) reads hold: the implementations its calls on them may run.
-pub fn read_by(table: &ClassTable, fields: &FieldClasses, class: Sym, body: &Body) -> Vec<Sym> {
+/// `class`) reads hold: the implementations its calls on them may run. A read counts when it
+/// names the field through `class` itself (`this.f`), as the interpreter asks.
+pub fn read_by(fields: &FieldClasses, class: Sym, body: &Body) -> Vec<Sym> {
     if fields.is_empty() {
         return Vec::new();
     }
     let mut classes = Vec::new();
     for insn in &body.insns {
-        // A field the class declares is named through the class itself (`this.f`): no
-        // resolution needed to tell it from the many other reads.
         if let Insn::GetField(f) | Insn::GetStatic(f) = insn {
-            if f.class != class {
-                continue;
-            }
-            if let Some(held) = fields.get(&(f.class, f.name)).filter(|_| table.resolve_field(f.class, f.name) == class) {
+            // The facts are by declaring class: one of `class`'s is a field it declares.
+            if let Some(held) = fields.get(&(f.class, f.name)).filter(|_| f.class == class) {
                 if !classes.contains(&held.class) {
                     classes.push(held.class);
                 }

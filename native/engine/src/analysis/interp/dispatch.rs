@@ -50,7 +50,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         };
         let Some(Step::Field { class, name }) = receiver.steps.last() else { return None };
         let held = facts.get(&(*class, *name)).filter(|h| *class == self.input.mref.class && h.declared == named.class)?;
-        let reads_it = self.body.insns.iter().any(|i| matches!(i, Insn::GetField(f) | Insn::GetStatic(f) if f.name == *name && self.declaring(f) == *class));
+        let reads_it = self.body.insns.iter().any(|i| matches!(i, Insn::GetField(f) | Insn::GetStatic(f) if f.class == *class && f.name == *name));
         reads_it.then(|| self.env.table.resolve_exact(held.class, named)).flatten()
     }
 
