@@ -43,7 +43,7 @@ pub fn collect<'b>(table: &ClassTable, bodies: impl ParallelIterator<Item = &'b 
                 let Some(key) = fact_field(table, f) else { continue };
                 // The constructor call just before made the object stored, unless a jump also
                 // leads to the store (`c ? new A() : new B()`).
-                let mut joined = || targets.get_or_insert_with(|| body.jump_targets())[before.map_or(0, |b| b + 1)];
+                let mut joined = || targets.get_or_insert_with(|| jump_targets(body))[before.map_or(0, |b| b + 1)];
                 let made = body.call_at(before).filter(|m| m.name.as_str() == "<init>").filter(|_| !joined()).map(|m| m.class);
                 note_store(&mut seen, key, (made, f.descriptor));
             }
@@ -72,6 +72,25 @@ fn fact_field(table: &ClassTable, f: &FieldRef) -> Option<(Sym, Sym)> {
         }
     };
     (header.flags & (ACC_PRIVATE | ACC_FINAL) != 0 && table.origin(declaring) == Some(Origin::Analysed)).then_some((declaring, f.name))
+}
+
+/// Per instruction, whether control reaches it other than by falling from the one before (a
+/// jump, a switch, an exception handler): that one then need not have made the values it finds.
+fn jump_targets(body: &Body) -> Vec<bool> {
+    let mut targets = vec![false; body.insns.len()];
+    for i in 0..body.insns.len() {
+        super::cfg::for_each_successor(&body.insns, i, |s| {
+            if s != i + 1 {
+                targets[s] = true;
+            }
+        });
+    }
+    for h in &body.handlers {
+        if let Some(t) = targets.get_mut(h.target as usize) {
+            *t = true;
+        }
+    }
+    targets
 }
 
 fn note_store(seen: &mut Stores, key: (Sym, Sym), (made, descriptor): (Option<Sym>, Sym)) {

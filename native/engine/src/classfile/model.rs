@@ -346,26 +346,6 @@ impl Body {
         })
     }
 
-    /// Per instruction, whether a jump, a switch or an exception handler may lead to it (the
-    /// instruction before it then need not have made the values it finds).
-    pub fn jump_targets(&self) -> Vec<bool> {
-        let mut targets = vec![false; self.insns.len()];
-        let mut mark = |t: u32| {
-            if let Some(slot) = targets.get_mut(t as usize) {
-                *slot = true;
-            }
-        };
-        for insn in &self.insns {
-            match insn {
-                Insn::Goto { target } | Insn::If { target, .. } | Insn::Jsr { target } => mark(*target),
-                Insn::Switch { targets, .. } => targets.iter().for_each(|t| mark(*t)),
-                _ => {}
-            }
-        }
-        self.handlers.iter().for_each(|h| mark(h.target));
-        targets
-    }
-
     /// The call made by instruction `at`, if it is one.
     pub fn call_at(&self, at: Option<usize>) -> Option<&'static MethodRef> {
         match at.map(|i| &self.insns[i]) {

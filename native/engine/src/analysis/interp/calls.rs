@@ -87,9 +87,10 @@ impl<'a, 'e> Interp<'a, 'e> {
             // 3-4. container writes/reads
             returned = self.container_call(st, cf, access, &args, &ret).map(Expr::Path);
         } else {
+            // The code a field known to hold one class's objects runs (then no interface call).
+            let field_target = self.field_receiver_target(kind, named, &args);
             // 5a. interface call
-            // (Not when a field known to hold one class's objects says which code runs.)
-            if kind == InvokeKind::Interface && cf.interface_candidate && self.field_receiver_target(kind, named, &args).is_none() {
+            if kind == InvokeKind::Interface && cf.interface_candidate && field_target.is_none() {
                 self.interface_call(st, named, &args);
             }
             // 5b. thread assertions and queries
@@ -132,10 +133,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
                 None if cf.ignored => {}
                 None => {
-                    let target = self
-                        .fresh_receiver_target(st, kind, named, &args)
-                        .or_else(|| self.field_receiver_target(kind, named, &args))
-                        .unwrap_or(resolved);
+                    let target = self.fresh_receiver_target(st, kind, named, &args).or(field_target).unwrap_or(resolved);
                     unmodelled_target = Some(target);
                     match (self.env.callee)(&target) {
                         Callee::Summary(s) => {

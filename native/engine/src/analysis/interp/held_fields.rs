@@ -10,7 +10,7 @@
 
 use super::super::domain::*;
 use super::calls::substitute;
-use super::ownership::own;
+use super::ownership::{is_outer_instance_step, own};
 use super::state::{Expr, State};
 use super::Interp;
 
@@ -66,10 +66,9 @@ impl HeldFields {
     /// every suspend lambda) would make each call through its result a second way to the
     /// outer object's fields, which the inner object's own methods already reach.
     fn shared_fields_of(&self, holder: Base) -> Vec<(Step, Path)> {
-        let outer = |step: &Step| matches!(step, Step::Field { name, .. } if name.as_str().starts_with("this$"));
         self.entries
             .iter()
-            .filter(|(p, _)| p.base == holder && p.steps.len() == 1 && !outer(&p.steps[0]))
+            .filter(|(p, _)| p.base == holder && p.steps.len() == 1 && !is_outer_instance_step(&p.steps[0]))
             .filter_map(|(p, v)| match v {
                 Expr::Path(v) if matches!(v.base, Base::This | Base::Param(_) | Base::Static(_)) => Some((p.steps[0], v.clone())),
                 _ => None,
