@@ -479,6 +479,9 @@ fn a_call_on_a_fresh_object_of_an_upstream_class_runs_its_summary() {
     // CountingTap.pass's summary, which nothing in `b` names either, is found through the
     // class's references (the constructor stores a CountingTap) and applied.
     assert_eq!(reported_in(&alone, "com.acme.b.FieldSampler"), [("sample", "this.total.samples")], "{:#?}", alone.issues);
+    // SharedTapSampler's tap is only ever given what its static SHARED holds, a TallyTap
+    // (SHARED itself is an Object): only the class's references pair Tap.pass with TallyTap.
+    assert_eq!(reported_in(&alone, "com.acme.b.SharedTapSampler"), [("sample", "this.total.samples")], "{:#?}", alone.issues);
 }
 
 /// The static fields a method's summary reads as a whole (a path of one step), from the dump.

@@ -4,6 +4,12 @@
 //! class, named through the field's declared type, runs that class's implementation, not the one
 //! the declared type names.
 //!
+//! A store may also give the field what a static field of the same class holds (read directly or
+//! through a static getter), and a conditional may choose between such values (`pending =
+//! discard ? DISCARDING_QUEUE : new ConcurrentLinkedQueue<>()`). A thread-safe container among
+//! the classes a field may hold adds no access of its own wherever a call on it is dispatched, so
+//! a field whose other values are all of one class holds that class for dispatch.
+//!
 //! Only the field's own class is trusted to call through it: its bodies are in the same module
 //! as the stores (a final field is stored by its class only, a private one by its nest), so a
 //! module analysed alone finds the same fact, and its class's references name the candidate
@@ -15,6 +21,9 @@ use crate::classfile::model::*;
 use crate::fxhash::FxHashMap;
 use crate::hierarchy::{ClassTable, Origin};
 use crate::sym::Sym;
+
+use super::extensions::Extensions;
+use super::models;
 
 const ACC_PRIVATE: u16 = 0x0002;
 const ACC_FINAL: u16 = 0x0010;
@@ -29,23 +38,36 @@ pub struct HeldClass {
 /// By (declaring class, name).
 pub type FieldClasses = FxHashMap<(Sym, Sym), HeldClass>;
 
-/// What the stores seen so far give a field: objects of one class, or (None) anything else,
-/// with the field's descriptor.
-type Stores = FxHashMap<(Sym, Sym), (Option<Sym>, Sym)>;
+/// Where a value stored into a field comes from, as the storing code shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// A new object of this class, made by the constructor call just before.
+    New(Sym),
+    /// What a static field holds: read with `getstatic`, or returned by a static getter
+    /// (`static Queue discardingQueue() { return DISCARDING_QUEUE; }`).
+    Static(FieldRef),
+}
 
-/// The fields of analysed classes, private or final, that every store in `bodies` gives a new
-/// object of one class.
-pub fn collect<'b>(table: &ClassTable, bodies: impl ParallelIterator<Item = &'b Body>) -> FieldClasses {
+/// What the stores seen so far give a field: values from these sources, or (None) anything
+/// else, with the field's descriptor.
+type Stores = FxHashMap<(Sym, Sym), (Option<Vec<Source>>, Sym)>;
+
+/// The fields of analysed classes, private or final, whose stores in `bodies` give objects of
+/// one class, besides thread-safe containers. `static_getter` names the static field a static
+/// method of the field's class returns, when that is all it does (see [`returned_static`]).
+pub fn collect<'b>(
+    table: &ClassTable,
+    ext: Extensions,
+    static_getter: &(dyn Fn(&MethodRef) -> Option<FieldRef> + Sync),
+    bodies: impl ParallelIterator<Item = &'b Body>,
+) -> FieldClasses {
     let stored: Stores = bodies
         .fold(Stores::default, |mut seen, body| {
             let mut targets: Option<Vec<bool>> = None;
             for (f, before) in body.field_stores(|d| d.starts_with('L')) {
                 let Some(key) = fact_field(table, f) else { continue };
-                // The constructor call just before made the object stored, unless a jump also
-                // leads to the store (`c ? new A() : new B()`).
-                let mut joined = || targets.get_or_insert_with(|| jump_targets(body))[before.map_or(0, |b| b + 1)];
-                let made = body.call_at(before).filter(|m| m.name.as_str() == "<init>").filter(|_| !joined()).map(|m| m.class);
-                note_store(&mut seen, key, (made, f.descriptor));
+                let store = before.map_or(0, |b| b + 1);
+                note_store(&mut seen, key, (value_sources(body, store, &mut targets, static_getter), f.descriptor));
             }
             seen
         })
@@ -56,9 +78,108 @@ pub fn collect<'b>(table: &ClassTable, bodies: impl ParallelIterator<Item = &'b 
             a
         });
     stored
-        .into_iter()
-        .filter_map(|(key, (made, descriptor))| Some((key, HeldClass { class: made?, declared: declared_class(descriptor)? })))
+        .iter()
+        .filter_map(|(key, (sources, descriptor))| {
+            let classes = classes_of(table, &stored, *key, sources.as_deref()?)?;
+            let shared: Vec<Sym> = classes.iter().copied().filter(|c| !models::is_synchronized_container(table, *c, ext)).collect();
+            let class = match shared[..] {
+                [one] => one,
+                [] => *classes.first()?,
+                _ => return None,
+            };
+            Some((*key, HeldClass { class, declared: declared_class(*descriptor)? }))
+        })
         .collect()
+}
+
+/// The classes of the objects `sources` give field `key`, by name: a static field counts when
+/// it is of the same class and every store gives it new objects.
+fn classes_of(table: &ClassTable, stored: &Stores, key: (Sym, Sym), sources: &[Source]) -> Option<Vec<Sym>> {
+    let mut classes = Vec::new();
+    for source in sources {
+        match source {
+            Source::New(class) => classes.push(*class),
+            Source::Static(f) => {
+                let held = fact_field(table, f).filter(|held| held.0 == key.0)?;
+                for inner in stored.get(&held)?.0.as_deref()? {
+                    let Source::New(class) = inner else { return None };
+                    classes.push(*class);
+                }
+            }
+        }
+    }
+    classes.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+    classes.dedup();
+    Some(classes)
+}
+
+/// The sources of the value the store at index `store` writes, one per way control reaches it:
+/// the instruction before it and, where the store joins the branches of a conditional (`c ?
+/// new A() : B.CONSTANT`), the instruction before each `goto` to it; casts are looked through.
+/// None when any of them is something else, or when a conditional jump, a switch or a handler
+/// leads to the store. `targets` holds the body's jump targets once they were needed.
+pub fn value_sources(
+    body: &Body,
+    store: usize,
+    targets: &mut Option<Vec<bool>>,
+    static_getter: &dyn Fn(&MethodRef) -> Option<FieldRef>,
+) -> Option<Vec<Source>> {
+    let insns = &body.insns;
+    let before = store.checked_sub(1)?;
+    // Most stored values are of no known source: settled before the jump targets are needed.
+    let mut at = before;
+    while matches!(insns[at], Insn::CheckCast) {
+        at = at.checked_sub(1)?;
+    }
+    if !matches!(insns[at], Insn::Invoke { .. } | Insn::GetStatic(_)) {
+        return None;
+    }
+    let targets = targets.get_or_insert_with(|| jump_targets(body));
+    let source_at = |at: usize| source_at(insns, targets, at, static_getter);
+    if !targets[store] {
+        return Some(vec![source_at(before)?]);
+    }
+    let mut sources = Vec::new();
+    for i in 0..insns.len() {
+        let mut reaches = false;
+        super::cfg::for_each_successor(insns, i, |s| reaches |= s == store);
+        if !reaches {
+            continue;
+        }
+        let source = match insns[i] {
+            // A `goto` reached by a jump itself joins more branches.
+            Insn::Goto { .. } if !targets[i] => source_at(i.checked_sub(1)?)?,
+            Insn::Goto { .. } | Insn::If { .. } | Insn::Switch { .. } | Insn::Jsr { .. } => return None,
+            _ => source_at(i)?,
+        };
+        sources.push(source);
+    }
+    let handled = body.handlers.iter().any(|h| h.target as usize == store);
+    (!handled).then_some(sources)
+}
+
+/// The static field a body does nothing but return (`return DISCARDING_QUEUE;`, casts aside).
+pub fn returned_static(body: &Body) -> Option<FieldRef> {
+    let mut insns = body.insns.iter().filter(|i| !matches!(i, Insn::CheckCast | Insn::Nop));
+    match (insns.next(), insns.next(), insns.next()) {
+        (Some(Insn::GetStatic(f)), Some(Insn::Return { value: Some(_) }), None) => Some(**f),
+        _ => None,
+    }
+}
+
+/// The source of the value instruction `at` leaves on the stack, looking through casts that no
+/// jump leads to.
+fn source_at(insns: &[Insn], targets: &[bool], mut at: usize, static_getter: &dyn Fn(&MethodRef) -> Option<FieldRef>) -> Option<Source> {
+    while matches!(insns[at], Insn::CheckCast) && !targets[at] {
+        at = at.checked_sub(1)?;
+    }
+    match &insns[at] {
+        // The object `new C` pushed before the constructor's arguments, whatever they were.
+        Insn::Invoke { method, .. } if method.name.as_str() == "<init>" => Some(Source::New(method.class)),
+        Insn::GetStatic(f) => Some(Source::Static(**f)),
+        Insn::Invoke { method, kind: InvokeKind::Static } => static_getter(method).map(Source::Static),
+        _ => None,
+    }
 }
 
 /// The (declaring class, name) of a field a fact can be about: private or final, of an analysed
@@ -93,8 +214,22 @@ fn jump_targets(body: &Body) -> Vec<bool> {
     targets
 }
 
-fn note_store(seen: &mut Stores, key: (Sym, Sym), (made, descriptor): (Option<Sym>, Sym)) {
-    seen.entry(key).and_modify(|(known, _)| *known = known.filter(|c| Some(*c) == made)).or_insert((made, descriptor));
+fn note_store(seen: &mut Stores, key: (Sym, Sym), (sources, descriptor): (Option<Vec<Source>>, Sym)) {
+    match seen.get_mut(&key) {
+        None => {
+            seen.insert(key, (sources, descriptor));
+        }
+        Some((known, _)) => match (known.as_mut(), sources) {
+            (Some(known), Some(more)) => {
+                for s in more {
+                    if !known.contains(&s) {
+                        known.push(s);
+                    }
+                }
+            }
+            _ => *known = None,
+        },
+    }
 }
 
 /// The class a field of object type is declared with (`Lp/Worker;`: `p.Worker`).

@@ -140,7 +140,13 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         FxHashMap::default()
     };
     let field_classes = if inputs.extensions.field_receiver_dispatch {
-        super::field_classes::collect(table, bodies.par_iter().flatten().flatten())
+        let static_getter = |m: &MethodRef| {
+            let e = &methods[*by_ref.get(m)?];
+            let is_static = inputs.classes[e.class].methods[e.index].header.flags & ACC_STATIC != 0;
+            let f = super::field_classes::returned_static(bodies[e.class][e.index].as_ref().filter(|_| is_static)?)?;
+            (f.class == m.class).then_some(f)
+        };
+        super::field_classes::collect(table, inputs.extensions, &static_getter, bodies.par_iter().flatten().flatten())
     } else {
         Default::default()
     };

@@ -357,27 +357,54 @@ fn note_dispatched_calls(body: &Body) {
 
 /// Pairs, for [`CodeReferences::dispatched`], the virtual and interface calls of a class named
 /// through the declared type of one of its own private or final fields with the classes of the
-/// new objects its code stores there: such a call on the field may run that class's method
-/// (field-receiver dispatch).
+/// new objects its code stores there, directly, through a conditional, or by way of one of its
+/// own static fields (see `analysis::field_classes`): such a call on the field may run that
+/// class's method (field-receiver dispatch).
 fn note_calls_on_stored_objects(cf: &ClassFile<'_>, methods: &[Method]) {
+    use crate::analysis::field_classes::{declared_class, returned_static, value_sources, Source};
     let bodies = || methods.iter().filter_map(|m| m.body.as_ref());
     let this = binary_name(&cf.this_class);
     let own_field = |f: &FieldRef| {
         f.class == this
             && cf.fields.iter().any(|d| d.name == f.name.as_str() && d.access_flags.intersects(FieldAccessFlags::PRIVATE | FieldAccessFlags::FINAL))
     };
+    // A static method of the class that only returns one of its static fields.
+    let static_getter = |m: &MethodRef| {
+        let own = methods.iter().find(|o| m.class == this && o.header.name == m.name && o.header.descriptor == m.descriptor)?;
+        let f = returned_static(own.body.as_ref().filter(|_| own.header.flags & ACC_STATIC != 0)?)?;
+        (f.class == this).then_some(f)
+    };
+    // (field, class of a new object stored there), its own static fields' first.
+    let mut made: Vec<(FieldRef, Sym)> = Vec::new();
+    for statics in [true, false] {
+        for body in bodies() {
+            let mut targets = None;
+            for (f, before) in body.field_stores(|d| d.starts_with('L')) {
+                if !own_field(f) || statics != matches!(body.insns[before.map_or(0, |b| b + 1)], Insn::PutStatic(_)) {
+                    continue;
+                }
+                // The constructor just before, even where a jump also leads to the store.
+                let mut classes: Vec<Sym> = body.call_at(before).filter(|m| m.name.as_str() == "<init>").map(|m| m.class).into_iter().collect();
+                for source in value_sources(body, before.map_or(0, |b| b + 1), &mut targets, &static_getter).into_iter().flatten() {
+                    match source {
+                        Source::New(class) => classes.push(class),
+                        Source::Static(s) => classes.extend(made.iter().filter(|(g, _)| *g == s).map(|(_, c)| *c)),
+                    }
+                }
+                for class in classes {
+                    if !made.contains(&(*f, class)) {
+                        made.push((*f, class));
+                    }
+                }
+            }
+        }
+    }
     // (declared type, class stored)
     let mut stored: Vec<(Sym, Sym)> = Vec::new();
-    for body in bodies() {
-        for (f, before) in body.field_stores(|d| d.starts_with('L')) {
-            let Some(made) = body.call_at(before).filter(|m| m.name.as_str() == "<init>") else { continue };
-            if !own_field(f) {
-                continue;
-            }
-            if let Some(declared) = crate::analysis::field_classes::declared_class(f.descriptor) {
-                if declared != made.class && !stored.contains(&(declared, made.class)) {
-                    stored.push((declared, made.class));
-                }
+    for (f, class) in made {
+        if let Some(declared) = declared_class(f.descriptor) {
+            if declared != class && !stored.contains(&(declared, class)) {
+                stored.push((declared, class));
             }
         }
     }

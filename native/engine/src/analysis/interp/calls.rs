@@ -10,7 +10,7 @@ use crate::interned;
 
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
-use super::super::models::{in_read_mode, ContainerAccess, LockEffect, ThreadEffect};
+use super::super::models::{self, in_read_mode, ContainerAccess, LockEffect, ThreadEffect};
 use super::locks::{acquire, apply_lock_effect, apply_lock_thread, lock_identity, protects, release};
 use super::ownership::{escape_value, keep_arguments, own, own_e, Holders};
 use super::handoffs::is_own_field;
@@ -66,6 +66,16 @@ impl<'a, 'e> Interp<'a, 'e> {
         // The method run when no model applies: its result may be a native method's.
         let mut unmodelled_target = None;
 
+        // The code a field known to hold one class's objects runs (then no interface call). A
+        // container method of the declared type that this class implements with code of its own
+        // (a project's `Queue`, which the container models leave to its code) is no container
+        // access: its code runs.
+        let field_target = self.field_receiver_target(kind, named, &args);
+        let container = match field_target {
+            Some(t) if cf.container.is_some() && models::container_access(self.env.table, &t, self.env.extensions).is_none() => None,
+            _ => cf.container,
+        };
+
         // 1. reads of every argument
         for a in &args {
             self.read_expr(st, a);
@@ -83,12 +93,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                 self.container_call(st, cf, ContainerAccess::Write, &args, &ret);
             }
             st.own.set(&ret, Some(OWNED));
-        } else if let Some(access) = cf.container.filter(|_| !is_static) {
+        } else if let Some(access) = container.filter(|_| !is_static) {
             // 3-4. container writes/reads
             returned = self.container_call(st, cf, access, &args, &ret).map(Expr::Path);
         } else {
-            // The code a field known to hold one class's objects runs (then no interface call).
-            let field_target = self.field_receiver_target(kind, named, &args);
             // 5a. interface call
             if kind == InvokeKind::Interface && cf.interface_candidate && field_target.is_none() {
                 self.interface_call(st, named, &args);
