@@ -9,7 +9,7 @@
 //! with a field path is that path too.
 
 use super::super::domain::*;
-use super::calls::substitute;
+use super::apply::substitute;
 use super::ownership::{own, own_e};
 use super::state::*;
 use super::Interp;

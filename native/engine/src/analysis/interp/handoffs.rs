@@ -10,7 +10,7 @@ use super::super::annotations::is_lambda_body_name;
 use super::super::domain::*;
 use super::super::handoffs::{context_dispatcher, is_kotlin_lambda_class, ExecutorKind, HandoffModel, Target};
 use super::access_set::NewKey;
-use super::calls::{key_at_call, own_given, substitute, thread_and_lock_at_call};
+use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
 use super::ownership::{escape_value, own_e};
 use super::joins::handed_code_made_at;

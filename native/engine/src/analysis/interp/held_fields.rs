@@ -9,7 +9,7 @@
 //! reassigned, the object is not handed to a call, and the shared path is not assigned.
 
 use super::super::domain::*;
-use super::calls::substitute;
+use super::apply::substitute;
 use super::ownership::{is_outer_instance_step, own};
 use super::state::{Expr, State};
 use super::Interp;

@@ -19,6 +19,7 @@ use super::facts::Facts;
 use super::models;
 
 mod access_set;
+mod apply;
 mod accesses;
 mod aliases;
 mod dispatch;
@@ -36,7 +37,7 @@ mod suspensions;
 mod waits;
 
 use access_set::AccessSet;
-use calls::AppliedAt;
+use apply::AppliedAt;
 use ownership::own_e;
 use state::*;
 
