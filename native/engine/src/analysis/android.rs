@@ -31,6 +31,24 @@ pub fn is_background_callback(table: &ClassTable, m: &MethodRef) -> bool {
     })
 }
 
+const ASYNC_TASK: &str = "android.os.AsyncTask";
+
+/// An `AsyncTask` subclass's `doInBackground`: the code a task runs once, on a background
+/// thread, between its `onPreExecute` and its `onPostExecute` or `onCancelled`.
+pub fn is_task_background(table: &ClassTable, m: &MethodRef) -> bool {
+    m.name.as_str() == "doInBackground" && m.class.as_str() != ASYNC_TASK && table.is_subtype_of_any(m.class, &[ASYNC_TASK])
+}
+
+/// An `AsyncTask` subclass's callbacks that the task runs on the main thread before its
+/// background code starts or after it ends, seeing its memory effects and seen by it (the
+/// task's documented memory observability). `onProgressUpdate` is not one: the background
+/// code goes on while it runs.
+pub fn is_task_callback_around_background(table: &ClassTable, m: &MethodRef) -> bool {
+    matches!(m.name.as_str(), "onPreExecute" | "onPostExecute" | "onCancelled")
+        && m.class.as_str() != ASYNC_TASK
+        && table.is_subtype_of_any(m.class, &[ASYNC_TASK])
+}
+
 const LOOPER: &str = "android.os.Looper";
 
 /// Main-thread checks: `Looper.myLooper() == Looper.getMainLooper()`,

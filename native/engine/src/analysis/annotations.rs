@@ -51,7 +51,8 @@ pub struct MethodFacts {
     pub assumed_thread_safe: bool,
     /// The `run()` of a `Thread` subclass (`thread_runs`): it runs on the thread the object is,
     /// one thread per object, so its accesses to the object's own fields are a started
-    /// thread's, as if handed to it (see `AccessKey::started`).
+    /// thread's, as if handed to it (see `AccessKey::started`). Likewise an `AsyncTask`'s
+    /// `doInBackground` (with the Android models): a task runs it once, on a background thread.
     pub runs_own_thread: bool,
 }
 
@@ -71,7 +72,8 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
     let marked_thread_safe = ts.is_some() && !own_class_not_thread_safe;
     let thread_safe_method = matches!(ts, Some(L1Hit::Direct | L1Hit::Override));
     let background = background_evidence(table, config, m, background_hit);
-    let runs_own_thread = config.thread_runs && is_thread_subclass_run(table, m);
+    let runs_own_thread =
+        config.thread_runs && (is_thread_subclass_run(table, m) || (config.android_threads && android::is_task_background(table, m)));
     let initial_threads = if background == Some(Background::Method) {
         Threads::AnyThread
     } else if is_android_lifecycle(table, m) || ui_hit.is_some() || confined_hit.is_some() {

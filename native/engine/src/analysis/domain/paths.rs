@@ -163,6 +163,12 @@ impl Path {
         }
         Path { base: self.base, steps: Steps::from(&self.steps[..len]) }
     }
+    /// Whether the path is one of its object's own fields (`this.count`): not the outer
+    /// instance's (`this.this$0.x`), nor a field of another object the object may share with
+    /// others (`this.queue.size`).
+    pub fn is_own_field(&self) -> bool {
+        self.base == Base::This && matches!(&self.steps[..], [Step::Field { name, .. }] if !name.as_str().starts_with("this$"))
+    }
     pub fn last_field(&self) -> Option<(Sym, Sym)> {
         match self.steps.last() {
             Some(Step::Field { class, name }) => Some((*class, *name)),

@@ -8,7 +8,6 @@ use super::locks::protects;
 use super::ownership::{escape_value, escaped_bound, holder_own, own, own_e, Holders};
 use super::state::*;
 use super::access_set::NewKey;
-use super::handoffs::is_own_field;
 use super::Interp;
 
 impl<'a, 'e> Interp<'a, 'e> {
@@ -29,7 +28,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let lock = held || callee_locks;
         let lock_on = if held { st.lock_on } else { None };
         // A thread's own `run()` on its object's own fields: that thread's, one per object.
-        let started = self.input.facts.runs_own_thread && is_own_field(path);
+        let started = self.input.facts.runs_own_thread && path.is_own_field();
         let thread = if started { Threads::AnyThread } else { st.threads };
         let during = st.running.any();
         let key = NewKey::made(AccessKey { kind, thread, lock, lock_on, own_pre, handed: started, started, once: false, joined: None, during });

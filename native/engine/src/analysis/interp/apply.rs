@@ -10,7 +10,6 @@ use crate::classfile::model::*;
 use super::super::domain::*;
 use super::locks::{acquire, apply_lock_thread, protects, release};
 use super::ownership::{escape_value, keep_arguments, own, own_e};
-use super::handoffs::is_own_field;
 use super::held_fields::through_held_field;
 use super::state::*;
 use super::access_set::NewKey;
@@ -189,7 +188,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.note_own_monitor_static(st, &new_path, lock);
             // In a thread's own `run()`, what a callee does to the object's own fields is that
             // thread's too.
-            let started = !acc.key.handed && self.input.facts.runs_own_thread && is_own_field(&new_path);
+            let started = !acc.key.handed && self.input.facts.runs_own_thread && new_path.is_own_field();
             // Threads the callee joins run within the call, as one of many here; what it does
             // itself runs alongside the threads this method has running.
             let joined = acc.key.joined.map(|_| JoinedThread::MANY);

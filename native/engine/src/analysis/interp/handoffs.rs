@@ -518,11 +518,11 @@ impl<'a, 'e> Interp<'a, 'e> {
                     };
                     // Code a constructor hands over once runs once per object: on that
                     // object's own fields, as a started thread's own code does.
-                    let once = self.hands_once && !self.in_loop && is_own_field(&new_path);
+                    let once = self.hands_once && !self.in_loop && new_path.is_own_field();
                     let mut key = key_at_call(&acc.key, new_path, own_pre, (thread, acc.key.lock, lock_on), true);
                     key.joined = self.joined_thread(&acc.key);
                     if !acc.key.handed && (handed.serial || handed.started) {
-                        key.started = handed.serial || is_own_field(acc.key.kind.path());
+                        key.started = handed.serial || acc.key.kind.path().is_own_field();
                     }
                     // Not where the access has its one thread already (a serial executor's
                     // task, a started thread object's own field).
@@ -587,10 +587,3 @@ fn names_shared_object(value: &Expr) -> bool {
     !value.is_this() && matches!(value, Expr::Path(p) if p.base.is_reportable())
 }
 
-/// Whether a path of a `run()` is one of its object's own fields (`this.count`): not the outer
-/// instance's (`this.this$0.x`), nor a field of another object the thread may share with others
-/// (`this.queue.size`).
-pub(super) fn is_own_field(path: &Path) -> bool {
-    path.base == Base::This
-        && matches!(&path.steps[..], [Step::Field { name, .. }] if !name.as_str().starts_with("this$"))
-}

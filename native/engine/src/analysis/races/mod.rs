@@ -362,12 +362,31 @@ impl<'a> ClassReporter<'a> {
     /// its object's own fields (on one location they are on one object, which only one thread
     /// runs), both by the code a constructor hands over once, or one by the `run()` a thread of
     /// this class starts itself on (`start()` in its own class) and the other by that `run()`
-    /// itself, on one of the object's own fields.
+    /// itself, on one of the object's own fields. An `AsyncTask`'s `doInBackground` is such a
+    /// thread (see `MethodFacts::runs_own_thread`), and what its task's callbacks run around it
+    /// do is ordered with it (see [`Self::ordered_by_task`]).
     pub(super) fn same_started_thread(&self, e: &Entry<'a>, c: &Entry<'a>) -> bool {
         let (a, b) = (&e.access.key, &c.access.key);
         (a.started && b.started && a.once == b.once)
             || (a.started && self.runs_started_body(c, e))
             || (b.started && self.runs_started_body(e, c))
+            || self.ordered_by_task(e, c)
+    }
+
+    /// Whether `e` and `c` are made by an `AsyncTask`'s `doInBackground` and by one of the
+    /// callbacks the task runs before or after it (`android::is_task_callback_around_background`),
+    /// on a location reached from the task and not through its outer instance: the task orders
+    /// them, and each sees the other's memory effects.
+    fn ordered_by_task(&self, e: &Entry<'a>, c: &Entry<'a>) -> bool {
+        let path = e.access.key.kind.path();
+        let through_outer = matches!(path.steps.first(), Some(Step::Field { name, .. }) if name.as_str().starts_with("this$"));
+        if !self.cfg.extensions.android_threads || path.base != Base::This || through_outer {
+            return false;
+        }
+        let table = self.cfg.table;
+        let (m, n) = (self.mref_of(e), self.mref_of(c));
+        (super::android::is_task_background(table, &m) && super::android::is_task_callback_around_background(table, &n))
+            || (super::android::is_task_background(table, &n) && super::android::is_task_callback_around_background(table, &m))
     }
 
     /// Whether `e` is an access of the body the started access `started` runs, to a field of
