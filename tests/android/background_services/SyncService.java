@@ -3,7 +3,10 @@ package fixtures.android.background_services;
 import android.app.IntentService;
 import android.content.Intent;
 
-/** IntentService.onHandleIntent runs on a worker thread; onCreate/onDestroy on main. */
+/**
+ * IntentService.onHandleIntent runs on a worker thread, one intent after the other;
+ * onCreate/onDestroy on main.
+ */
 public class SyncService extends IntentService {
     private int mSynced;
     private long mStarted;
@@ -21,7 +24,7 @@ public class SyncService extends IntentService {
 
     @Override
     protected void onHandleIntent(Intent intent) {
-        mSynced++; // expect: SyncService onHandleIntent this.mSynced
+        mSynced++;
         synchronized (this) {
             mRequests++;
         }

@@ -51,8 +51,9 @@ pub struct MethodFacts {
     pub assumed_thread_safe: bool,
     /// The `run()` of a `Thread` subclass (`thread_runs`): it runs on the thread the object is,
     /// one thread per object, so its accesses to the object's own fields are a started
-    /// thread's, as if handed to it (see `AccessKey::started`). Likewise an `AsyncTask`'s
-    /// `doInBackground` (with the Android models): a task runs it once, on a background thread.
+    /// thread's, as if handed to it (see `AccessKey::started`). Likewise a background callback
+    /// (with the Android models): an `AsyncTask` runs its `doInBackground` once, an
+    /// `IntentService` its `onHandleIntent` for one intent after the other.
     pub runs_own_thread: bool,
 }
 
@@ -72,8 +73,10 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
     let marked_thread_safe = ts.is_some() && !own_class_not_thread_safe;
     let thread_safe_method = matches!(ts, Some(L1Hit::Direct | L1Hit::Override));
     let background = background_evidence(table, config, m, background_hit);
+    // A background callback runs one call at a time for its object (a task runs once, a
+    // service handles its intents or work one after the other): as a thread's own `run()`.
     let runs_own_thread =
-        config.thread_runs && (is_thread_subclass_run(table, m) || (config.android_threads && android::is_task_background(table, m)));
+        config.thread_runs && (is_thread_subclass_run(table, m) || (config.android_threads && android::is_background_callback(table, m)));
     let initial_threads = if background == Some(Background::Method) {
         Threads::AnyThread
     } else if is_android_lifecycle(table, m) || ui_hit.is_some() || confined_hit.is_some() {
