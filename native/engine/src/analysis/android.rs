@@ -4,6 +4,7 @@
 
 use crate::classfile::model::MethodRef;
 use crate::hierarchy::ClassTable;
+use crate::sym::Sym;
 
 use super::models::ThreadEffect;
 
@@ -33,10 +34,15 @@ pub fn is_background_callback(table: &ClassTable, m: &MethodRef) -> bool {
 
 const ASYNC_TASK: &str = "android.os.AsyncTask";
 
+/// A subclass of `AsyncTask`.
+pub fn is_async_task(table: &ClassTable, class: Sym) -> bool {
+    class.as_str() != ASYNC_TASK && table.is_subtype_of_any(class, &[ASYNC_TASK])
+}
+
 /// An `AsyncTask` subclass's `doInBackground`: the code a task runs once, on a background
 /// thread, between its `onPreExecute` and its `onPostExecute` or `onCancelled`.
 pub fn is_task_background(table: &ClassTable, m: &MethodRef) -> bool {
-    m.name.as_str() == "doInBackground" && m.class.as_str() != ASYNC_TASK && table.is_subtype_of_any(m.class, &[ASYNC_TASK])
+    m.name.as_str() == "doInBackground" && is_async_task(table, m.class)
 }
 
 /// An `AsyncTask` subclass's callbacks that the task runs on the main thread before its
@@ -44,9 +50,7 @@ pub fn is_task_background(table: &ClassTable, m: &MethodRef) -> bool {
 /// task's documented memory observability). `onProgressUpdate` is not one: the background
 /// code goes on while it runs.
 pub fn is_task_callback_around_background(table: &ClassTable, m: &MethodRef) -> bool {
-    matches!(m.name.as_str(), "onPreExecute" | "onPostExecute" | "onCancelled")
-        && m.class.as_str() != ASYNC_TASK
-        && table.is_subtype_of_any(m.class, &[ASYNC_TASK])
+    matches!(m.name.as_str(), "onPreExecute" | "onPostExecute" | "onCancelled") && is_async_task(table, m.class)
 }
 
 const LOOPER: &str = "android.os.Looper";

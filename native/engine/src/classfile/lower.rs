@@ -376,6 +376,7 @@ fn note_calls_on_stored_objects(cf: &ClassFile<'_>, methods: &[Method]) {
     };
     // (field, class of a new object stored there), its own static fields' first.
     let mut made: Vec<(FieldRef, Sym)> = Vec::new();
+    let mut seen: crate::fxhash::FxHashSet<(FieldRef, Sym)> = Default::default();
     for statics in [true, false] {
         for body in bodies() {
             let mut targets = None;
@@ -392,7 +393,7 @@ fn note_calls_on_stored_objects(cf: &ClassFile<'_>, methods: &[Method]) {
                     }
                 }
                 for class in classes {
-                    if !made.contains(&(*f, class)) {
+                    if seen.insert((*f, class)) {
                         made.push((*f, class));
                     }
                 }

@@ -195,6 +195,8 @@ struct ClassReporter<'a> {
     class: &'a Class,
     methods: &'a [usize],
     cfg: &'a ReportConfig<'a>,
+    /// An `AsyncTask` subclass, with the Android models (see [`ClassReporter::ordered_by_task`]).
+    async_task: bool,
 }
 
 /// A report a rule asks for; 9.1's de-duplication decides whether it is shown.
@@ -229,7 +231,8 @@ impl Proposals<'_> {
 
 impl<'a> ClassReporter<'a> {
     fn new(analysis: &'a Analysis, class: &'a Class, methods: &'a [usize], cfg: &'a ReportConfig<'a>) -> Self {
-        ClassReporter { analysis, class, methods, cfg }
+        let async_task = cfg.extensions.android_threads && super::android::is_async_task(cfg.table, class.header.name);
+        ClassReporter { analysis, class, methods, cfg, async_task }
     }
 
     fn is_reported_class(&self) -> bool {
@@ -380,7 +383,7 @@ impl<'a> ClassReporter<'a> {
     fn ordered_by_task(&self, e: &Entry<'a>, c: &Entry<'a>) -> bool {
         let path = e.access.key.kind.path();
         let through_outer = matches!(path.steps.first(), Some(Step::Field { name, .. }) if name.as_str().starts_with("this$"));
-        if !self.cfg.extensions.android_threads || path.base != Base::This || through_outer {
+        if !self.async_task || path.base != Base::This || through_outer {
             return false;
         }
         let table = self.cfg.table;
