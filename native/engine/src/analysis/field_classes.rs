@@ -4,8 +4,9 @@
 //! class, named through the field's declared type, runs that class's implementation, not the one
 //! the declared type names.
 //!
-//! A store may also give the field what a static field of the same class holds (read directly or
-//! through a static getter), and a conditional may choose between such values (`pending =
+//! A store may also give the field what a static field of the same class (or of its source file,
+//! see [`classes_of`]) holds, read directly or through a static getter of the static's class, and
+//! a conditional may choose between such values (`pending =
 //! discard ? DISCARDING_QUEUE : new ConcurrentLinkedQueue<>()`). A thread-safe container among
 //! the classes a field may hold adds no access of its own wherever a call on it is dispatched, so
 //! a field whose other values are all of one class holds that class for dispatch.
@@ -20,6 +21,7 @@ use rayon::prelude::*;
 use crate::classfile::model::*;
 use crate::fxhash::FxHashMap;
 use crate::hierarchy::{ClassTable, Origin};
+use crate::issue::top_level_class;
 use crate::sym::Sym;
 
 use super::extensions::Extensions;
@@ -93,16 +95,27 @@ pub fn collect<'b>(
 }
 
 /// The classes of the objects `sources` give field `key`, by name: a static field counts when
-/// it is of the same class and every store gives it new objects.
+/// every store gives it new objects and it is of the same class, or of another class of the same
+/// source file (a nested or outer class) holding objects of classes of that file only: the
+/// module has their code, so a module analysed alone finds the same, with no upstream summary
+/// to load for them (the lowering pairs only a class's own statics).
 fn classes_of(table: &ClassTable, stored: &Stores, key: (Sym, Sym), sources: &[Source]) -> Option<Vec<Sym>> {
+    let file = |class: Sym| top_level_class(class.as_str()).to_owned();
     let mut classes = Vec::new();
     for source in sources {
         match source {
             Source::New(class) => classes.push(*class),
             Source::Static(f) => {
-                let held = fact_field(table, f).filter(|held| held.0 == key.0)?;
+                let held = fact_field(table, f)?;
+                let same_class = held.0 == key.0;
+                if !same_class && file(held.0) != file(key.0) {
+                    return None;
+                }
                 for inner in stored.get(&held)?.0.as_deref()? {
                     let Source::New(class) = inner else { return None };
+                    if !same_class && file(*class) != file(key.0) {
+                        return None;
+                    }
                     classes.push(*class);
                 }
             }

@@ -583,6 +583,21 @@ fn is_library_class(callee: &MethodRef) -> bool {
         .any(|p| class.starts_with(p))
 }
 
+/// Whether the models leave a container call known to run `implementation` (the class of its
+/// receiver is known) to that method's code: a project class's own method (the rows model the
+/// platform's and the library's classes, whose code they stand for, even when a run analyses
+/// it, as with the Android framework's `ArrayMap`), or one no model covers.
+pub fn leaves_to_code(table: &ClassTable, implementation: &MethodRef, ext: Extensions) -> bool {
+    !is_platform_class(implementation.class.as_str()) || container_access(table, implementation, ext).is_none()
+}
+
+/// A class of the Java or Android platform, or of the libraries the container models cover.
+fn is_platform_class(class: &str) -> bool {
+    ["java.", "javax.", "jdk.", "sun.", "android.", "androidx.", "com.android.", "dalvik.", "kotlin.", "kotlinx."]
+        .iter()
+        .any(|p| class.starts_with(p))
+}
+
 pub fn container_access(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> Option<ContainerAccess> {
     let more = ext.collection_models && is_library_class(callee);
     let more_writes = || row_matches(table, MORE_CONTAINER_WRITES, callee) || row_matches(table, MUTABLE_OBJECT_WRITES, callee);
@@ -643,6 +658,22 @@ pub fn is_synchronized_converter(callee: &MethodRef, ext: Extensions) -> bool {
     is_synchronized_view_factory(callee)
         || SYNCHRONIZED_CONVERTERS.iter().any(|(c, m)| *c == class && *m == name)
         || (ext.collection_models && class == "java.util.concurrent.ConcurrentHashMap" && name == "newKeySet")
+}
+
+/// The library's skeleton of a queue: a project's queue extending it inherits `add`, `remove()`
+/// and `element()` (see [`queue_skeleton_primitive`]).
+pub const ABSTRACT_QUEUE: &str = "java.util.AbstractQueue";
+
+/// What `AbstractQueue`'s own `add`, `remove()` and `element()` run, as its documentation
+/// states: the subclass's `offer`, `poll` and `peek`, with the same arguments and results.
+pub fn queue_skeleton_primitive(named: &MethodRef) -> Option<MethodRef> {
+    let (name, descriptor) = match (named.name.as_str(), named.descriptor.as_str()) {
+        ("add", "(Ljava/lang/Object;)Z") => ("offer", "(Ljava/lang/Object;)Z"),
+        ("remove", "()Ljava/lang/Object;") => ("poll", "()Ljava/lang/Object;"),
+        ("element", "()Ljava/lang/Object;") => ("peek", "()Ljava/lang/Object;"),
+        _ => return None,
+    };
+    Some(MethodRef { class: named.class, name: crate::sym::Sym::new(name), descriptor: crate::sym::Sym::new(descriptor) })
 }
 
 /// `Collections.synchronizedMap(m)` and its kin: a view that takes its own lock in each call,

@@ -416,7 +416,13 @@ fn note_calls_on_stored_objects(cf: &ClassFile<'_>, methods: &[Method]) {
         let dispatched = &mut refs.borrow_mut().dispatched;
         for insn in bodies().flat_map(|b| &b.insns) {
             if let Insn::Invoke { method, kind: InvokeKind::Virtual | InvokeKind::Interface } = insn {
-                dispatched.extend(stored.iter().filter(|(declared, _)| *declared == method.class).map(|&(_, c)| (c, *method)));
+                let classes = || stored.iter().filter(|(declared, _)| *declared == method.class).map(|&(_, c)| c);
+                dispatched.extend(classes().map(|c| (c, *method)));
+                // What a queue skeleton's method runs (see `models::queue_skeleton_primitive`).
+                if let Some(primitive) = crate::analysis::models::queue_skeleton_primitive(method) {
+                    let primitive = crate::interned::method_ref(primitive);
+                    dispatched.extend(classes().map(|c| (c, primitive)));
+                }
             }
         }
     });

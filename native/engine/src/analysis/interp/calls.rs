@@ -45,11 +45,10 @@ impl<'a, 'e> Interp<'a, 'e> {
 
         // The code a field known to hold one class's objects runs (then no interface call). A
         // container method of the declared type that this class implements with code of its own
-        // (a project's `Queue`, which the container models leave to its code) is no container
-        // access: its code runs.
+        // (a project's `Queue`) is no container access: its code runs.
         let field_target = self.field_receiver_target(kind, named, &args);
         let container = match field_target {
-            Some(t) if cf.container.is_some() && models::container_access(self.env.table, &t, self.env.extensions).is_none() => None,
+            Some(t) if cf.container.is_some() && models::leaves_to_code(self.env.table, &t, self.env.extensions) => None,
             _ => cf.container,
         };
 

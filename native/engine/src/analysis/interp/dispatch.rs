@@ -7,6 +7,7 @@
 use crate::classfile::model::{InvokeKind, Insn, MethodRef};
 
 use super::super::domain::*;
+use super::super::models;
 use super::state::{Expr, State};
 use super::Interp;
 
@@ -51,7 +52,22 @@ impl<'a, 'e> Interp<'a, 'e> {
         let Some(Step::Field { class, name }) = receiver.steps.last() else { return None };
         let held = facts.get(&(*class, *name)).filter(|h| *class == self.input.mref.class && h.declared == named.class)?;
         let reads_it = self.body.insns.iter().any(|i| matches!(i, Insn::GetField(f) | Insn::GetStatic(f) if f.class == *class && f.name == *name));
-        reads_it.then(|| self.env.table.resolve_exact(held.class, named)).flatten()
+        if !reads_it {
+            return None;
+        }
+        let table = self.env.table;
+        let exact = table.resolve_exact(held.class, named);
+        // A method the class inherits from the library's queue skeleton (whose code the table
+        // may not have) runs the class's own `offer`, `poll` or `peek`.
+        let from_skeleton = exact.map_or(true, |t| t.class.as_str() == models::ABSTRACT_QUEUE)
+            && table.is_subtype_of_any(held.class, &[models::ABSTRACT_QUEUE]);
+        if from_skeleton {
+            let primitive = models::queue_skeleton_primitive(named).and_then(|p| table.resolve_exact(held.class, &p));
+            if let Some(own) = primitive.filter(|p| p.class.as_str() != models::ABSTRACT_QUEUE) {
+                return Some(own);
+            }
+        }
+        exact
     }
 
     /// The implementation a virtual or interface call runs when its receiver is an object
