@@ -100,7 +100,7 @@ pub fn collect<'b>(
 /// module has their code, so a module analysed alone finds the same, with no upstream summary
 /// to load for them (the lowering pairs only a class's own statics).
 fn classes_of(table: &ClassTable, stored: &Stores, key: (Sym, Sym), sources: &[Source]) -> Option<Vec<Sym>> {
-    let file = |class: Sym| top_level_class(class.as_str()).to_owned();
+    let file = |class: Sym| top_level_class(class.as_str());
     let mut classes = Vec::new();
     for source in sources {
         match source {
@@ -171,11 +171,16 @@ pub fn value_sources(
     (!handled).then_some(sources)
 }
 
-/// The static field a body does nothing but return (`return DISCARDING_QUEUE;`, casts aside).
-pub fn returned_static(body: &Body) -> Option<FieldRef> {
+/// The static field of its own class `class` that a static method (`flags`, `body`) does
+/// nothing but return (`static Queue discardingQueue() { return DISCARDING_QUEUE; }`, casts
+/// aside).
+pub fn returned_static(class: Sym, flags: u16, body: &Body) -> Option<FieldRef> {
+    if flags & ACC_STATIC == 0 {
+        return None;
+    }
     let mut insns = body.insns.iter().filter(|i| !matches!(i, Insn::CheckCast | Insn::Nop));
     match (insns.next(), insns.next(), insns.next()) {
-        (Some(Insn::GetStatic(f)), Some(Insn::Return { value: Some(_) }), None) => Some(**f),
+        (Some(Insn::GetStatic(f)), Some(Insn::Return { value: Some(_) }), None) if f.class == class => Some(**f),
         _ => None,
     }
 }

@@ -142,9 +142,8 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let field_classes = if inputs.extensions.field_receiver_dispatch {
         let static_getter = |m: &MethodRef| {
             let e = &methods[*by_ref.get(m)?];
-            let is_static = inputs.classes[e.class].methods[e.index].header.flags & ACC_STATIC != 0;
-            let f = super::field_classes::returned_static(bodies[e.class][e.index].as_ref().filter(|_| is_static)?)?;
-            (f.class == m.class).then_some(f)
+            let flags = inputs.classes[e.class].methods[e.index].header.flags;
+            super::field_classes::returned_static(m.class, flags, bodies[e.class][e.index].as_ref()?)
         };
         super::field_classes::collect(table, inputs.extensions, &static_getter, bodies.par_iter().flatten().flatten())
     } else {

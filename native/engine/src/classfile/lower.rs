@@ -371,8 +371,7 @@ fn note_calls_on_stored_objects(cf: &ClassFile<'_>, methods: &[Method]) {
     // A static method of the class that only returns one of its static fields.
     let static_getter = |m: &MethodRef| {
         let own = methods.iter().find(|o| m.class == this && o.header.name == m.name && o.header.descriptor == m.descriptor)?;
-        let f = returned_static(own.body.as_ref().filter(|_| own.header.flags & ACC_STATIC != 0)?)?;
-        (f.class == this).then_some(f)
+        returned_static(this, own.header.flags, own.body.as_ref()?)
     };
     // (field, class of a new object stored there), its own static fields' first.
     let mut made: Vec<(FieldRef, Sym)> = Vec::new();
@@ -381,12 +380,13 @@ fn note_calls_on_stored_objects(cf: &ClassFile<'_>, methods: &[Method]) {
         for body in bodies() {
             let mut targets = None;
             for (f, before) in body.field_stores(|d| d.starts_with('L')) {
-                if !own_field(f) || statics != matches!(body.insns[before.map_or(0, |b| b + 1)], Insn::PutStatic(_)) {
+                let store = before.map_or(0, |b| b + 1);
+                if !own_field(f) || statics != matches!(body.insns[store], Insn::PutStatic(_)) {
                     continue;
                 }
                 // The constructor just before, even where a jump also leads to the store.
                 let mut classes: Vec<Sym> = body.call_at(before).filter(|m| m.name.as_str() == "<init>").map(|m| m.class).into_iter().collect();
-                for source in value_sources(body, before.map_or(0, |b| b + 1), &mut targets, &static_getter).into_iter().flatten() {
+                for source in value_sources(body, store, &mut targets, &static_getter).into_iter().flatten() {
                     match source {
                         Source::New(class) => classes.push(class),
                         Source::Static(s) => classes.extend(made.iter().filter(|(g, _)| *g == s).map(|(_, c)| *c)),

@@ -212,7 +212,7 @@ fn different_locks(a: &Path, b: &Path) -> bool {
         Some(Step::Field { name, .. }) => Some(*name),
         _ => None,
     };
-    let outer = |p: &Path| last_name(p).is_some_and(|n| n.as_str().starts_with("this$"));
+    let outer = |p: &Path| p.steps.last().is_some_and(Step::is_outer_instance);
     a != b
         && comparable(a)
         && comparable(b)

@@ -56,6 +56,13 @@ pub enum Step {
     Array,
 }
 
+impl Step {
+    /// The synthetic field (`this$0`) through which an inner object holds its outer instance.
+    pub fn is_outer_instance(&self) -> bool {
+        matches!(self, Step::Field { name, .. } if name.as_str().starts_with("this$"))
+    }
+}
+
 /// The steps of a path: shared when non-empty (paths are copied far more often
 /// than extended); the empty case holds no allocation, so copying a bare base never
 /// touches a reference count that other threads also touch.
@@ -167,7 +174,7 @@ impl Path {
     /// instance's (`this.this$0.x`), nor a field of another object the object may share with
     /// others (`this.queue.size`).
     pub fn is_own_field(&self) -> bool {
-        self.base == Base::This && matches!(&self.steps[..], [Step::Field { name, .. }] if !name.as_str().starts_with("this$"))
+        self.base == Base::This && matches!(&self.steps[..], [step @ Step::Field { .. }] if !step.is_outer_instance())
     }
     pub fn last_field(&self) -> Option<(Sym, Sym)> {
         match self.steps.last() {

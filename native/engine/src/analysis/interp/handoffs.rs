@@ -490,7 +490,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let seen_here = |path: &Path| match handed.capture {
             Capture::Formals => Some((substitute(path, &handed.captured), &captured_owns[..])),
             Capture::OuterInstance => match (path.base, path.steps.first()) {
-                (Base::This, Some(Step::Field { name, .. })) if name.as_str().starts_with("this$") => {
+                (Base::This, Some(step)) if step.is_outer_instance() => {
                     let inner = Path { base: Base::This, steps: Steps::from(&path.steps[1..]) };
                     Some((substitute(&inner, outer), outer_owns))
                 }

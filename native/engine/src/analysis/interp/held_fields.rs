@@ -10,7 +10,7 @@
 
 use super::super::domain::*;
 use super::apply::substitute;
-use super::ownership::{is_outer_instance_step, own};
+use super::ownership::own;
 use super::state::{Expr, State};
 use super::Interp;
 
@@ -68,7 +68,7 @@ impl HeldFields {
     fn shared_fields_of(&self, holder: Base) -> Vec<(Step, Path)> {
         self.entries
             .iter()
-            .filter(|(p, _)| p.base == holder && p.steps.len() == 1 && !is_outer_instance_step(&p.steps[0]))
+            .filter(|(p, _)| p.base == holder && p.steps.len() == 1 && !p.steps[0].is_outer_instance())
             .filter_map(|(p, v)| match v {
                 Expr::Path(v) if matches!(v.base, Base::This | Base::Param(_) | Base::Static(_)) => Some((p.steps[0], v.clone())),
                 _ => None,

@@ -87,12 +87,7 @@ pub(super) fn keep_arguments(st: &mut State, s: &Summary, args: &[Expr]) {
 
 /// A location that is the synthetic field of an inner object holding its outer instance.
 fn is_outer_instance_field(p: &Path) -> bool {
-    p.steps.last().is_some_and(is_outer_instance_step)
-}
-
-/// The synthetic field (`this$0`) through which an inner object holds its outer instance.
-pub(super) fn is_outer_instance_step(step: &Step) -> bool {
-    matches!(step, Step::Field { name, .. } if name.as_str().starts_with("this$"))
+    p.steps.last().is_some_and(Step::is_outer_instance)
 }
 
 /// Objects held by a fresh object of the method (a wrapper given `this`, a local list given a

@@ -382,7 +382,7 @@ impl<'a> ClassReporter<'a> {
     /// them, and each sees the other's memory effects.
     fn ordered_by_task(&self, e: &Entry<'a>, c: &Entry<'a>) -> bool {
         let path = e.access.key.kind.path();
-        let through_outer = matches!(path.steps.first(), Some(Step::Field { name, .. }) if name.as_str().starts_with("this$"));
+        let through_outer = path.steps.first().is_some_and(Step::is_outer_instance);
         if !self.async_task || path.base != Base::This || through_outer {
             return false;
         }
