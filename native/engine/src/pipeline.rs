@@ -55,9 +55,12 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
             (listed, found)
         })
         .collect();
+    let mut bundled = Vec::new();
     for (listed, found) in listed {
         diagnostics.extend(found);
-        units.extend(listed?);
+        let listed = listed?;
+        units.extend(listed.units);
+        bundled.extend(listed.bundled);
     }
     let upstream_files = summaries::UpstreamFiles::open(&request.summaries_in)?;
     crate::memory::check();
@@ -71,7 +74,8 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     for c in &classes {
         table.insert(c.header.clone(), Origin::Analysed);
     }
-    let index = ClasspathIndex::build(&request.classpath, &mut diagnostics);
+    let mut index = ClasspathIndex::build(&request.classpath, &mut diagnostics);
+    index.add_bundled(&bundled);
     let loading = Instant::now();
     let extensions = Extensions::from_options(&request.options);
     let inherited = context::Inherited {

@@ -542,6 +542,144 @@ fn classes_without_line_numbers_are_said_once() {
     );
 }
 
+/// A library in a bundled jar: `@ThreadSafe`, racy itself (but a dependency's code, never
+/// reported), and the reason its subclass in the archive's own classes is checked.
+const BASE: &str = "\
+package lib;
+import javax.annotation.concurrent.ThreadSafe;
+@ThreadSafe
+public class Base {
+  protected int hits;
+  public void hit() { hits++; }
+}
+";
+
+const WIDGET: &str = "\
+package app;
+public class Widget extends lib.Base {
+  int n;
+  public void set() { n = 1; }
+}
+";
+
+/// A zip at `path` holding `entries` (name, bytes) in that order.
+fn zip_of(path: &Path, entries: &[(&str, Vec<u8>)]) {
+    let mut zip = zip::ZipWriter::new(fs::File::create(path).unwrap());
+    for (name, bytes) in entries {
+        zip.start_file(*name, zip::write::SimpleFileOptions::default()).unwrap();
+        zip.write_all(bytes).unwrap();
+    }
+    zip.finish().unwrap();
+}
+
+/// The class files below `classes` as zip entries under `prefix`.
+fn class_entries(classes: &Path, prefix: &str) -> Vec<(String, Vec<u8>)> {
+    common::files_with_extension(classes, "class")
+        .into_iter()
+        .map(|f| (format!("{prefix}{}", f.strip_prefix(classes).unwrap().to_string_lossy().replace('\\', "/")), fs::read(&f).unwrap()))
+        .collect()
+}
+
+/// An Android library (`.aar`), a web application (`.war`) and a Spring Boot jar: each is
+/// analysed through the folder or nested jar holding its own classes, with the jars it bundles
+/// as context (the library's `@ThreadSafe` makes its subclass checked) and never reported on.
+/// Alone, the archive's classes have nothing to report.
+#[test]
+fn packaged_archives_are_read_where_their_classes_are() {
+    let tmp = tempdir("packaged");
+    let lib_classes = tmp.join("lib-classes");
+    common::javac(
+        &[write_source(&tmp, "javax/annotation/concurrent/ThreadSafe.java", THREAD_SAFE), write_source(&tmp, "lib/Base.java", BASE)],
+        &lib_classes,
+        &[],
+        &[],
+    )
+    .unwrap();
+    let app_classes = tmp.join("app-classes");
+    common::javac(&[write_source(&tmp, "app/Widget.java", WIDGET)], &app_classes, &[lib_classes.clone()], &[]).unwrap();
+    let lib_jar = tmp.join("base.jar");
+    jar_of(&lib_classes, &lib_jar);
+    let app_jar = tmp.join("classes.jar");
+    jar_of(&app_classes, &app_jar);
+    let (lib_jar, app_jar) = (fs::read(&lib_jar).unwrap(), fs::read(&app_jar).unwrap());
+    let manifest = b"<manifest package=\"app\"/>".to_vec();
+    let aar = tmp.join("widget.aar");
+    zip_of(&aar, &[("AndroidManifest.xml", manifest), ("classes.jar", app_jar), ("libs/base.jar", lib_jar.clone())]);
+    let in_folder = |archive: &str, classes: &str, libs: &str| {
+        let path = tmp.join(archive);
+        let mut entries: Vec<(String, Vec<u8>)> = vec![("META-INF/MANIFEST.MF".into(), b"Manifest-Version: 1.0\r\n\r\n".to_vec())];
+        entries.extend(class_entries(&app_classes, classes));
+        entries.push((format!("{libs}base.jar"), lib_jar.clone()));
+        let borrowed: Vec<(&str, Vec<u8>)> = entries.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
+        zip_of(&path, &borrowed);
+        path
+    };
+    let war = in_folder("widget.war", "WEB-INF/classes/", "WEB-INF/lib/");
+    let boot = in_folder("widget-boot.jar", "BOOT-INF/classes/", "BOOT-INF/lib/");
+    for archive in [&aar, &war, &boot] {
+        let (out, report) = analyze_json(&[archive]);
+        let found: Vec<(&str, &str, &str, u64)> = report["issues"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| (i["class"].as_str().unwrap(), i["method"].as_str().unwrap(), i["access_path"].as_str().unwrap(), i["line"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(found, [("app.Widget", "set", "this.n", 4)], "{}: {report:#}", archive.display());
+        assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    }
+    let (_, alone) = analyze_json(&[&app_classes]);
+    assert_eq!(alone["issues"].as_array().unwrap().len(), 0, "{alone:#}");
+    // On the classpath, an archive is context whole: its own classes, found under their class
+    // root by their names, and the jars it bundles.
+    for (archive, root) in [("lib.war", "WEB-INF/classes/"), ("lib-boot.jar", "BOOT-INF/classes/")] {
+        let path = tmp.join(archive);
+        let entries = class_entries(&lib_classes, root);
+        zip_of(&path, &entries.iter().map(|(n, b)| (n.as_str(), b.clone())).collect::<Vec<_>>());
+        for classpath in [&path, &aar] {
+            let out = racer(&[&"analyze", &"--format", &"json", &"--classpath", classpath, &app_classes]);
+            let report = json(&out);
+            let issues = report["issues"].as_array().unwrap();
+            assert_eq!(issues.len(), 1, "{}: {report:#}", classpath.display());
+            assert_eq!((issues[0]["class"].as_str(), issues[0]["access_path"].as_str()), (Some("app.Widget"), Some("this.n")));
+        }
+    }
+}
+
+fn write_source(tmp: &TempDir, rel: &str, text: &str) -> PathBuf {
+    let path = tmp.join("src").join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, text).unwrap();
+    path
+}
+
+/// An archive with no class anywhere racer looks, and an Android library whose bundled jar is
+/// not a zip: each is a warning, and the rest is analysed.
+#[test]
+fn archives_with_nothing_to_read_are_warnings() {
+    assert_bad_input_is_a_warning("no-classes", &["resources.jar", "broken.aar"], |tmp, _| {
+        let jar = tmp.join("resources.jar");
+        zip_of(&jar, &[("META-INF/MANIFEST.MF", b"Manifest-Version: 1.0\r\n\r\n".to_vec()), ("messages.properties", b"hello=Hello\n".to_vec())]);
+        let plain = tmp.join("plain.jar");
+        zip_of(&plain, &[("Plain.class", plain_class_bytes())]);
+        let aar = tmp.join("broken.aar");
+        zip_of(&aar, &[("classes.jar", fs::read(&plain).unwrap()), ("libs/broken.jar", vec![0xA5; 64])]);
+        vec![jar, aar]
+    });
+    let tmp = tempdir("no-classes-message");
+    let jar = tmp.join("resources.jar");
+    zip_of(&jar, &[("messages.properties", b"hello=Hello\n".to_vec())]);
+    let aar = tmp.join("broken.aar");
+    zip_of(&aar, &[("classes.jar", vec![0xA5; 64])]);
+    let out = racer(&[&"analyze", &jar, &aar]);
+    let warnings: Vec<String> = stderr(&out).lines().filter(|l| l.starts_with("racer: warning")).map(String::from).collect();
+    let none = "archive contains no class files (none at its root, in classes.jar, WEB-INF/classes or BOOT-INF/classes)";
+    assert_eq!(warnings.len(), 3, "{warnings:#?}");
+    assert_eq!(warnings[0], format!("racer: warning: {}: {none}", aar.display()));
+    // The rest of the line is the zip library's reason.
+    assert!(warnings[1].starts_with(&format!("racer: warning: {}: classes.jar: not a readable jar/zip file: ", aar.display())), "{warnings:#?}");
+    assert_eq!(warnings[2], format!("racer: warning: {}: {none}", jar.display()));
+}
+
 #[test]
 fn empty_directory_is_a_warning() {
     assert_bad_input_is_a_warning("empty", &["empty-dir"], |tmp, _| {

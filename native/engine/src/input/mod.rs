@@ -5,16 +5,17 @@
 //! rest go on.
 
 use std::collections::HashMap;
-use std::io::{Cursor, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use zip::ZipArchive;
 
 use crate::api::{Diagnostic, Error};
 use crate::classfile::lower::lower_class;
 use crate::classfile::model::Class;
+
+mod archive;
+pub use archive::Jar;
 
 /// Newest class file major version racer reads (Java 25).
 pub const MAX_MAJOR_VERSION: u16 = 69;
@@ -24,12 +25,6 @@ pub const MAX_MAJOR_VERSION: u16 = 69;
 pub enum Unit {
     File(PathBuf),
     JarEntry { jar: Arc<Jar>, index: usize, name: String },
-}
-
-pub struct Jar {
-    pub display: String,
-    /// Cloning an archive shares its parsed central directory.
-    archive: ZipArchive<Cursor<Arc<[u8]>>>,
 }
 
 impl Unit {
@@ -51,7 +46,7 @@ impl Unit {
     /// For a jar entry, the class its path names (`a/b/C.class` -> `a.b.C`).
     pub fn entry_class_name(&self) -> Option<String> {
         match self {
-            Unit::JarEntry { name, .. } => Some(name.trim_end_matches(".class").replace('/', ".")),
+            Unit::JarEntry { name, .. } => Some(class_name_of_entry(name)),
             Unit::File(_) => None,
         }
     }
@@ -59,45 +54,63 @@ impl Unit {
     fn read(&self) -> Result<Vec<u8>, String> {
         match self {
             Unit::File(p) => std::fs::read(p).map_err(|e| format!("cannot read: {e}")),
-            Unit::JarEntry { jar, index, .. } => {
-                let mut archive = jar.archive.clone();
-                let mut entry = archive.by_index(*index).map_err(|e| format!("corrupt jar entry: {e}"))?;
-                let mut out = Vec::with_capacity(entry.size() as usize);
-                entry.read_to_end(&mut out).map_err(|e| format!("corrupt jar entry: {e}"))?;
-                Ok(out)
-            }
+            Unit::JarEntry { jar, index, .. } => jar.entry_bytes(*index),
         }
     }
+}
+
+/// The class a jar entry's path names, below the archive's class root.
+fn class_name_of_entry(name: &str) -> String {
+    archive::class_path(name).unwrap_or(name).trim_end_matches(".class").replace('/', ".")
 }
 
 fn is_versioned_or_module(name: &str) -> bool {
     name.starts_with("META-INF/") || name.ends_with("module-info.class") || name.ends_with("package-info.class")
 }
 
+/// What one input path holds: the classes to analyse, and the jars an archive bundles with
+/// them (context, see [`archive`]).
+#[derive(Default)]
+pub struct Listed {
+    pub units: Vec<Unit>,
+    pub bundled: Vec<Arc<Jar>>,
+}
+
 /// Lists the class units of one input path. A path that does not exist is a
-/// fatal error; an unreadable jar is a diagnostic.
-pub fn list_units(path: &Path, diagnostics: &mut Vec<Diagnostic>) -> Result<Vec<Unit>, Error> {
+/// fatal error; an unreadable jar is a diagnostic, and so is an input with no class.
+pub fn list_units(path: &Path, diagnostics: &mut Vec<Diagnostic>) -> Result<Listed, Error> {
     let meta = std::fs::metadata(path)
         .map_err(|e| Error(format!("racer: {}: cannot open input: {}", path.display(), io_reason(&e))))?;
-    let mut units = Vec::new();
+    let mut listed = Listed::default();
+    let diagnostic = |message: String| Diagnostic { file: path.display().to_string(), message };
     if meta.is_dir() {
         let mut files = Vec::new();
         walk_dir(path, &mut files, diagnostics);
         files.sort();
         let before = files.len();
-        units.extend(files.into_iter().filter(|p| !is_versioned_or_module(&p.to_string_lossy())).map(Unit::File));
+        listed.units.extend(files.into_iter().filter(|p| !is_versioned_or_module(&p.to_string_lossy())).map(Unit::File));
         if before == 0 {
-            diagnostics.push(Diagnostic { file: path.display().to_string(), message: "directory contains no class files".into() });
+            diagnostics.push(diagnostic("directory contains no class files".into()));
         }
     } else if path.extension().map_or(false, |e| e == "class") {
-        units.push(Unit::File(path.to_path_buf()));
+        listed.units.push(Unit::File(path.to_path_buf()));
     } else {
         match open_jar(path) {
-            Ok(jar_units) => units.extend(jar_units),
-            Err(message) => diagnostics.push(Diagnostic { file: path.display().to_string(), message }),
+            Ok(jar) => {
+                let mut problems = Vec::new();
+                let opened = archive::contents(&jar, &mut problems);
+                diagnostics.extend(problems.into_iter().map(diagnostic));
+                if opened.classes.is_empty() {
+                    diagnostics.push(diagnostic(
+                        "archive contains no class files (none at its root, in classes.jar, WEB-INF/classes or BOOT-INF/classes)".into(),
+                    ));
+                }
+                listed = Listed { units: opened.classes, bundled: opened.bundled };
+            }
+            Err(message) => diagnostics.push(diagnostic(message)),
         }
     }
-    Ok(units)
+    Ok(listed)
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -126,20 +139,9 @@ fn walk_dir(dir: &Path, out: &mut Vec<PathBuf>, diagnostics: &mut Vec<Diagnostic
     }
 }
 
-fn open_jar(path: &Path) -> Result<Vec<Unit>, String> {
+fn open_jar(path: &Path) -> Result<Arc<Jar>, String> {
     let bytes: Arc<[u8]> = std::fs::read(path).map_err(|e| format!("cannot read: {}", io_reason(&e)))?.into();
-    let archive = ZipArchive::new(Cursor::new(bytes)).map_err(|e| format!("not a readable jar/zip file: {e}"))?;
-    let mut named: Vec<(String, usize)> = Vec::new();
-    for i in 0..archive.len() {
-        if let Some(name) = archive.name_for_index(i).and_then(|r| r.ok()) {
-            if name.ends_with(".class") && !is_versioned_or_module(&name) {
-                named.push((name.to_string(), i));
-            }
-        }
-    }
-    named.sort();
-    let jar = Arc::new(Jar { display: path.display().to_string(), archive });
-    Ok(named.into_iter().map(|(name, index)| Unit::JarEntry { jar: jar.clone(), index, name }).collect())
+    archive::open_bytes(path.display().to_string(), bytes)
 }
 
 /// Reads, parses and lowers every unit in parallel. Order of the result follows `units`.
@@ -194,6 +196,19 @@ enum ClasspathEntry {
     Jar(HashMap<String, Unit>),
 }
 
+impl ClasspathEntry {
+    /// A jar's classes by name; the first entry of a name wins.
+    fn of_units(units: Vec<Unit>) -> ClasspathEntry {
+        let mut by_name = HashMap::new();
+        for u in units {
+            if let Some(class) = u.entry_class_name() {
+                by_name.entry(class).or_insert(u);
+            }
+        }
+        ClasspathEntry::Jar(by_name)
+    }
+}
+
 impl ClasspathIndex {
     /// Opens every entry; missing classpath entries are skipped, unreadable jars are diagnostics.
     pub fn build(paths: &[PathBuf], diagnostics: &mut Vec<Diagnostic>) -> ClasspathIndex {
@@ -208,22 +223,23 @@ impl ClasspathIndex {
                 continue;
             }
             match open_jar(path) {
-                Ok(us) => {
-                    let mut units = HashMap::new();
-                    for u in us {
-                        if let Unit::JarEntry { name, .. } = &u {
-                            if !is_versioned_or_module(name) {
-                                let class = name.trim_end_matches(".class").replace('/', ".");
-                                units.entry(class).or_insert(u);
-                            }
-                        }
-                    }
-                    entries.push(ClasspathEntry::Jar(units));
+                Ok(jar) => {
+                    // An archive on the classpath is context whole, its bundled jars included.
+                    let mut problems = Vec::new();
+                    let opened = archive::contents(&jar, &mut problems);
+                    diagnostics.extend(problems.into_iter().map(|message| Diagnostic { file: path.display().to_string(), message }));
+                    entries.push(ClasspathEntry::of_units(opened.classes));
+                    entries.extend(opened.bundled.iter().map(|j| ClasspathEntry::of_units(j.class_units())));
                 }
                 Err(message) => diagnostics.push(Diagnostic { file: path.display().to_string(), message }),
             }
         }
         ClasspathIndex { entries }
+    }
+
+    /// Adds the jars the inputs bundle (see [`Listed::bundled`]) after the classpath given.
+    pub fn add_bundled(&mut self, jars: &[Arc<Jar>]) {
+        self.entries.extend(jars.iter().map(|j| ClasspathEntry::of_units(j.class_units())));
     }
 
     pub fn is_empty(&self) -> bool {

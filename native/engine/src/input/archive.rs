@@ -1,0 +1,113 @@
+//! Where the classes are in the archives racer reads. A plain jar holds its classes at its
+//! root; an Android library (`.aar`) holds its code in `classes.jar` and the jars it bundles
+//! in `libs/`; a web application (`.war`) holds its classes in `WEB-INF/classes/` and its
+//! libraries in `WEB-INF/lib/`; a Spring Boot jar the same under `BOOT-INF/`. The archive's
+//! own classes are analysed; the jars it bundles are its dependencies, context for the
+//! analysis as a classpath would give them, never reported on.
+
+use std::borrow::Cow;
+use std::io::{Cursor, Read};
+use std::sync::Arc;
+
+use zip::ZipArchive;
+
+use super::Unit;
+
+/// The folders holding a packaged application's own classes, by their path within it.
+const CLASS_ROOTS: [&str; 2] = ["BOOT-INF/classes/", "WEB-INF/classes/"];
+
+/// The folders holding a packaged application's libraries.
+const LIBRARY_FOLDERS: [&str; 2] = ["BOOT-INF/lib/", "WEB-INF/lib/"];
+
+/// An Android library's code, and the folder of the jars it bundles.
+const AAR_CLASSES: &str = "classes.jar";
+const AAR_LIBRARIES: &str = "libs/";
+
+pub struct Jar {
+    pub display: String,
+    /// Cloning an archive shares its parsed central directory.
+    archive: ZipArchive<Cursor<Arc<[u8]>>>,
+}
+
+/// What an archive holds: its own classes, and the jars bundled with them.
+pub struct Opened {
+    pub classes: Vec<Unit>,
+    pub bundled: Vec<Arc<Jar>>,
+}
+
+impl Jar {
+    /// Reads entry `index` whole.
+    pub(super) fn entry_bytes(&self, index: usize) -> Result<Vec<u8>, String> {
+        let mut archive = self.archive.clone();
+        let mut entry = archive.by_index(index).map_err(|e| format!("corrupt jar entry: {e}"))?;
+        let mut out = Vec::with_capacity(entry.size() as usize);
+        entry.read_to_end(&mut out).map_err(|e| format!("corrupt jar entry: {e}"))?;
+        Ok(out)
+    }
+
+    fn names(&self) -> impl Iterator<Item = (usize, Cow<'_, str>)> {
+        (0..self.archive.len()).filter_map(|i| self.archive.name_for_index(i).and_then(|r| r.ok()).map(|n| (i, n)))
+    }
+
+    /// The class entries of this archive, in name order (see [`class_path`]).
+    pub(super) fn class_units(self: &Arc<Jar>) -> Vec<Unit> {
+        let mut named: Vec<(String, usize)> = self
+            .names()
+            .filter(|(_, name)| class_path(name).is_some())
+            .map(|(i, name)| (name.to_string(), i))
+            .collect();
+        named.sort();
+        named.into_iter().map(|(name, index)| Unit::JarEntry { jar: self.clone(), index, name }).collect()
+    }
+
+    /// The archive nested in entry `index`, or why it cannot be read.
+    fn nested(&self, index: usize, name: &str) -> Result<Arc<Jar>, String> {
+        let bytes = self.entry_bytes(index).map_err(|e| format!("{name}: {e}"))?;
+        open_bytes(format!("{}!/{name}", self.display), bytes.into()).map_err(|e| format!("{name}: {e}"))
+    }
+}
+
+/// The path of the class an archive entry holds, relative to its class root (`a/b/C.class`),
+/// or none for an entry that is not one of the archive's classes: another file, a class of
+/// another Java version (`META-INF/versions/`), a module or package descriptor.
+pub(super) fn class_path(name: &str) -> Option<&str> {
+    let path = CLASS_ROOTS.iter().find_map(|root| name.strip_prefix(root)).unwrap_or(name);
+    let other_version_or_descriptor =
+        path.starts_with("META-INF/") || path.ends_with("module-info.class") || path.ends_with("package-info.class");
+    (path.ends_with(".class") && !other_version_or_descriptor).then_some(path)
+}
+
+/// Opens the archive at `display` whose bytes are `bytes`.
+pub fn open_bytes(display: String, bytes: Arc<[u8]>) -> Result<Arc<Jar>, String> {
+    let archive = ZipArchive::new(Cursor::new(bytes)).map_err(|e| format!("not a readable jar/zip file: {e}"))?;
+    Ok(Arc::new(Jar { display, archive }))
+}
+
+/// Whether entry `name` is a jar the application bundles: one directly in a library folder.
+fn is_bundled_jar(name: &str, is_aar: bool) -> bool {
+    let mut folders = LIBRARY_FOLDERS.iter().chain(is_aar.then_some(&AAR_LIBRARIES));
+    name.ends_with(".jar") && folders.any(|f| name.strip_prefix(f).is_some_and(|rest| !rest.contains('/')))
+}
+
+/// The classes of `jar` and of an Android library's `classes.jar`, and the jars bundled
+/// with them. A nested jar that cannot be read is a warning (`problems`); the rest is read.
+pub fn contents(jar: &Arc<Jar>, problems: &mut Vec<String>) -> Opened {
+    let mut opened = Opened { classes: jar.class_units(), bundled: Vec::new() };
+    let is_aar = jar.names().any(|(_, name)| name == AAR_CLASSES);
+    let mut nested: Vec<(usize, String, bool)> = jar
+        .names()
+        .filter_map(|(i, name)| {
+            let own = name == AAR_CLASSES;
+            (own || is_bundled_jar(&name, is_aar)).then(|| (i, name.to_string(), own))
+        })
+        .collect();
+    nested.sort_by(|a, b| a.1.cmp(&b.1));
+    for (index, name, own) in nested {
+        match jar.nested(index, &name) {
+            Ok(inner) if own => opened.classes.extend(inner.class_units()),
+            Ok(inner) => opened.bundled.push(inner),
+            Err(e) => problems.push(e),
+        }
+    }
+    opened
+}
