@@ -583,7 +583,8 @@ fn class_entries(classes: &Path, prefix: &str) -> Vec<(String, Vec<u8>)> {
 /// An Android library (`.aar`), a web application (`.war`) and a Spring Boot jar: each is
 /// analysed through the folder or nested jar holding its own classes, with the jars it bundles
 /// as context (the library's `@ThreadSafe` makes its subclass checked) and never reported on.
-/// Alone, the archive's classes have nothing to report.
+/// Alone, the archive's classes have nothing to report. On the classpath, these archives and a
+/// JDK module (`.jmod`) give their classes by name.
 #[test]
 fn packaged_archives_are_read_where_their_classes_are() {
     let tmp = tempdir("packaged");
@@ -630,11 +631,15 @@ fn packaged_archives_are_read_where_their_classes_are() {
     let (_, alone) = analyze_json(&[&app_classes]);
     assert_eq!(alone["issues"].as_array().unwrap().len(), 0, "{alone:#}");
     // On the classpath, an archive is context whole: its own classes, found under their class
-    // root by their names, and the jars it bundles.
-    for (archive, root) in [("lib.war", "WEB-INF/classes/"), ("lib-boot.jar", "BOOT-INF/classes/")] {
+    // root by their names, and the jars it bundles. A JDK module is its magic number, then a zip.
+    for (archive, root) in [("lib.war", "WEB-INF/classes/"), ("lib-boot.jar", "BOOT-INF/classes/"), ("lib.jmod", "classes/")] {
         let path = tmp.join(archive);
         let entries = class_entries(&lib_classes, root);
         zip_of(&path, &entries.iter().map(|(n, b)| (n.as_str(), b.clone())).collect::<Vec<_>>());
+        if archive.ends_with(".jmod") {
+            let zip = fs::read(&path).unwrap();
+            fs::write(&path, [b"JM\x01\x00".as_slice(), &zip].concat()).unwrap();
+        }
         for classpath in [&path, &aar] {
             let out = racer(&[&"analyze", &"--format", &"json", &"--classpath", classpath, &app_classes]);
             let report = json(&out);

@@ -3,7 +3,8 @@
 //! in `libs/`; a web application (`.war`) holds its classes in `WEB-INF/classes/` and its
 //! libraries in `WEB-INF/lib/`; a Spring Boot jar the same under `BOOT-INF/`. The archive's
 //! own classes are analysed; the jars it bundles are its dependencies, context for the
-//! analysis as a classpath would give them, never reported on.
+//! analysis as a classpath would give them, never reported on. A JDK module (`.jmod`) holds
+//! its classes in `classes/`.
 
 use std::borrow::Cow;
 use std::io::{Cursor, Read};
@@ -14,7 +15,11 @@ use zip::ZipArchive;
 use super::Unit;
 
 /// The folders holding a packaged application's own classes, by their path within it.
-const CLASS_ROOTS: [&str; 2] = ["BOOT-INF/classes/", "WEB-INF/classes/"];
+const CLASS_ROOTS: &[&str] = &["BOOT-INF/classes/", "WEB-INF/classes/"];
+
+/// A JDK module's classes, and the magic number its file starts with (the zip follows).
+const JMOD_CLASS_ROOTS: &[&str] = &["classes/"];
+const JMOD_MAGIC: &[u8] = b"JM\x01\x00";
 
 /// The folders holding a packaged application's libraries.
 const LIBRARY_FOLDERS: [&str; 2] = ["BOOT-INF/lib/", "WEB-INF/lib/"];
@@ -27,6 +32,8 @@ pub struct Jar {
     pub display: String,
     /// Cloning an archive shares its parsed central directory.
     archive: ZipArchive<Cursor<Arc<[u8]>>>,
+    /// Where classes may be besides the archive's root.
+    class_roots: &'static [&'static str],
 }
 
 /// What an archive holds: its own classes, and the jars bundled with them.
@@ -49,11 +56,21 @@ impl Jar {
         (0..self.archive.len()).filter_map(|i| self.archive.name_for_index(i).and_then(|r| r.ok()).map(|n| (i, n)))
     }
 
-    /// The class entries of this archive, in name order (see [`class_path`]).
+    /// The path of the class entry `name` holds, relative to its class root (`a/b/C.class`),
+    /// or none for an entry that is not one of the archive's classes: another file, a class
+    /// of another Java version (`META-INF/versions/`), a module or package descriptor.
+    pub(super) fn class_path<'n>(&self, name: &'n str) -> Option<&'n str> {
+        let path = self.class_roots.iter().find_map(|root| name.strip_prefix(root)).unwrap_or(name);
+        let other_version_or_descriptor =
+            path.starts_with("META-INF/") || path.ends_with("module-info.class") || path.ends_with("package-info.class");
+        (path.ends_with(".class") && !other_version_or_descriptor).then_some(path)
+    }
+
+    /// The class entries of this archive, in name order (see [`Jar::class_path`]).
     pub(super) fn class_units(self: &Arc<Jar>) -> Vec<Unit> {
         let mut named: Vec<(String, usize)> = self
             .names()
-            .filter(|(_, name)| class_path(name).is_some())
+            .filter(|(_, name)| self.class_path(name).is_some())
             .map(|(i, name)| (name.to_string(), i))
             .collect();
         named.sort();
@@ -67,20 +84,11 @@ impl Jar {
     }
 }
 
-/// The path of the class an archive entry holds, relative to its class root (`a/b/C.class`),
-/// or none for an entry that is not one of the archive's classes: another file, a class of
-/// another Java version (`META-INF/versions/`), a module or package descriptor.
-pub(super) fn class_path(name: &str) -> Option<&str> {
-    let path = CLASS_ROOTS.iter().find_map(|root| name.strip_prefix(root)).unwrap_or(name);
-    let other_version_or_descriptor =
-        path.starts_with("META-INF/") || path.ends_with("module-info.class") || path.ends_with("package-info.class");
-    (path.ends_with(".class") && !other_version_or_descriptor).then_some(path)
-}
-
 /// Opens the archive at `display` whose bytes are `bytes`.
 pub fn open_bytes(display: String, bytes: Arc<[u8]>) -> Result<Arc<Jar>, String> {
+    let class_roots = if bytes.starts_with(JMOD_MAGIC) { JMOD_CLASS_ROOTS } else { CLASS_ROOTS };
     let archive = ZipArchive::new(Cursor::new(bytes)).map_err(|e| format!("not a readable jar/zip file: {e}"))?;
-    Ok(Arc::new(Jar { display, archive }))
+    Ok(Arc::new(Jar { display, archive, class_roots }))
 }
 
 /// Whether entry `name` is a jar the application bundles: one directly in a library folder.

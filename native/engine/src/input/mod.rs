@@ -46,7 +46,9 @@ impl Unit {
     /// For a jar entry, the class its path names (`a/b/C.class` -> `a.b.C`).
     pub fn entry_class_name(&self) -> Option<String> {
         match self {
-            Unit::JarEntry { name, .. } => Some(class_name_of_entry(name)),
+            Unit::JarEntry { jar, name, .. } => {
+                Some(jar.class_path(name).unwrap_or(name).trim_end_matches(".class").replace('/', "."))
+            }
             Unit::File(_) => None,
         }
     }
@@ -57,11 +59,6 @@ impl Unit {
             Unit::JarEntry { jar, index, .. } => jar.entry_bytes(*index),
         }
     }
-}
-
-/// The class a jar entry's path names, below the archive's class root.
-fn class_name_of_entry(name: &str) -> String {
-    archive::class_path(name).unwrap_or(name).trim_end_matches(".class").replace('/', ".")
 }
 
 fn is_versioned_or_module(name: &str) -> bool {
