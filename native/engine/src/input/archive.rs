@@ -28,6 +28,9 @@ const LIBRARY_FOLDERS: [&str; 2] = ["BOOT-INF/lib/", "WEB-INF/lib/"];
 const AAR_CLASSES: &str = "classes.jar";
 const AAR_LIBRARIES: &str = "libs/";
 
+/// The most an entry's declared size reserves before it is read.
+const MAX_RESERVED_BYTES: u64 = 64 << 20;
+
 pub struct Jar {
     pub display: String,
     /// Cloning an archive shares its parsed central directory.
@@ -47,7 +50,9 @@ impl Jar {
     pub(super) fn entry_bytes(&self, index: usize) -> Result<Vec<u8>, String> {
         let mut archive = self.archive.clone();
         let mut entry = archive.by_index(index).map_err(|e| format!("corrupt jar entry: {e}"))?;
-        let mut out = Vec::with_capacity(entry.size() as usize);
+        // The size an entry declares is only a hint (a damaged or hostile archive can claim
+        // gigabytes): what is reserved up front is bounded.
+        let mut out = Vec::with_capacity(entry.size().min(MAX_RESERVED_BYTES) as usize);
         entry.read_to_end(&mut out).map_err(|e| format!("corrupt jar entry: {e}"))?;
         Ok(out)
     }
