@@ -55,12 +55,12 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
             (listed, found)
         })
         .collect();
-    let mut bundled = Vec::new();
+    let mut context = Vec::new();
     for (listed, found) in listed {
         diagnostics.extend(found);
         let listed = listed?;
         units.extend(listed.units);
-        bundled.extend(listed.bundled);
+        context.extend(listed.context);
     }
     let upstream_files = summaries::UpstreamFiles::open(&request.summaries_in)?;
     crate::memory::check();
@@ -75,7 +75,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         table.insert(c.header.clone(), Origin::Analysed);
     }
     let mut index = ClasspathIndex::build(&request.classpath, &mut diagnostics);
-    index.add_bundled(&bundled);
+    index.add_context(context);
     let loading = Instant::now();
     let extensions = Extensions::from_options(&request.options);
     let inherited = context::Inherited {

@@ -582,7 +582,8 @@ fn class_entries(classes: &Path, prefix: &str) -> Vec<(String, Vec<u8>)> {
 
 /// An Android library (`.aar`), a web application (`.war`) and a Spring Boot jar: each is
 /// analysed through the folder or nested jar holding its own classes, with the jars it bundles
-/// as context (the library's `@ThreadSafe` makes its subclass checked) and never reported on.
+/// (and a Spring Boot jar's launcher) as context (the library's `@ThreadSafe` makes its subclass
+/// checked) and never reported on.
 /// Alone, the archive's classes have nothing to report. On the classpath, these archives and a
 /// JDK module (`.jmod`) give their classes by name.
 #[test]
@@ -606,17 +607,22 @@ fn packaged_archives_are_read_where_their_classes_are() {
     let manifest = b"<manifest package=\"app\"/>".to_vec();
     let aar = tmp.join("widget.aar");
     zip_of(&aar, &[("AndroidManifest.xml", manifest), ("classes.jar", app_jar), ("libs/base.jar", lib_jar.clone())]);
-    let in_folder = |archive: &str, classes: &str, libs: &str| {
+    // A Spring Boot jar's launcher is at its root: context too (here a class that would be
+    // reported if it were analysed).
+    let in_folder = |archive: &str, classes: &str, libs: &str, launcher: bool| {
         let path = tmp.join(archive);
         let mut entries: Vec<(String, Vec<u8>)> = vec![("META-INF/MANIFEST.MF".into(), b"Manifest-Version: 1.0\r\n\r\n".to_vec())];
+        if launcher {
+            entries.push(("Racy.class".into(), fs::read(compiled().join("classes/Racy.class")).unwrap()));
+        }
         entries.extend(class_entries(&app_classes, classes));
         entries.push((format!("{libs}base.jar"), lib_jar.clone()));
         let borrowed: Vec<(&str, Vec<u8>)> = entries.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
         zip_of(&path, &borrowed);
         path
     };
-    let war = in_folder("widget.war", "WEB-INF/classes/", "WEB-INF/lib/");
-    let boot = in_folder("widget-boot.jar", "BOOT-INF/classes/", "BOOT-INF/lib/");
+    let war = in_folder("widget.war", "WEB-INF/classes/", "WEB-INF/lib/", false);
+    let boot = in_folder("widget-boot.jar", "BOOT-INF/classes/", "BOOT-INF/lib/", true);
     for archive in [&aar, &war, &boot] {
         let (out, report) = analyze_json(&[archive]);
         let found: Vec<(&str, &str, &str, u64)> = report["issues"]

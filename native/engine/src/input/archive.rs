@@ -3,8 +3,9 @@
 //! in `libs/`; a web application (`.war`) holds its classes in `WEB-INF/classes/` and its
 //! libraries in `WEB-INF/lib/`; a Spring Boot jar the same under `BOOT-INF/`. The archive's
 //! own classes are analysed; the jars it bundles are its dependencies, context for the
-//! analysis as a classpath would give them, never reported on. A JDK module (`.jmod`) holds
-//! its classes in `classes/`.
+//! analysis as a classpath would give them, never reported on, and so are the classes at the
+//! root of an archive that has a class folder (Spring Boot's launcher). A JDK module (`.jmod`)
+//! holds its classes in `classes/`.
 
 use std::borrow::Cow;
 use std::io::{Cursor, Read};
@@ -31,6 +32,7 @@ const AAR_LIBRARIES: &str = "libs/";
 /// The most an entry's declared size reserves before it is read.
 const MAX_RESERVED_BYTES: u64 = 64 << 20;
 
+/// An archive read whole into memory; its entries are read when needed.
 pub struct Jar {
     pub display: String,
     /// Cloning an archive shares its parsed central directory.
@@ -39,10 +41,11 @@ pub struct Jar {
     class_roots: &'static [&'static str],
 }
 
-/// What an archive holds: its own classes, and the jars bundled with them.
+/// What an archive holds: its own classes, and the classes that are context for them (those
+/// of the jars it bundles, in name order of the jars, and its launcher's).
 pub struct Opened {
     pub classes: Vec<Unit>,
-    pub bundled: Vec<Arc<Jar>>,
+    pub context: Vec<Unit>,
 }
 
 impl Jar {
@@ -66,9 +69,12 @@ impl Jar {
     /// of another Java version (`META-INF/versions/`), a module or package descriptor.
     pub(super) fn class_path<'n>(&self, name: &'n str) -> Option<&'n str> {
         let path = self.class_roots.iter().find_map(|root| name.strip_prefix(root)).unwrap_or(name);
-        let other_version_or_descriptor =
-            path.starts_with("META-INF/") || path.ends_with("module-info.class") || path.ends_with("package-info.class");
-        (path.ends_with(".class") && !other_version_or_descriptor).then_some(path)
+        (path.ends_with(".class") && !super::is_versioned_or_module(path)).then_some(path)
+    }
+
+    /// Whether entry `name` is in one of the archive's class folders.
+    fn in_class_folder(&self, name: &str) -> bool {
+        self.class_roots.iter().any(|root| name.starts_with(root))
     }
 
     /// The class entries of this archive, in name order (see [`Jar::class_path`]).
@@ -102,10 +108,16 @@ fn is_bundled_jar(name: &str, is_aar: bool) -> bool {
     name.ends_with(".jar") && folders.any(|f| name.strip_prefix(f).is_some_and(|rest| !rest.contains('/')))
 }
 
-/// The classes of `jar` and of an Android library's `classes.jar`, and the jars bundled
-/// with them. A nested jar that cannot be read is a warning (`problems`); the rest is read.
+/// The classes of `jar` and of an Android library's `classes.jar`, and those that are context
+/// for them. A nested jar that cannot be read is a warning (`problems`); the rest is read.
 pub fn contents(jar: &Arc<Jar>, problems: &mut Vec<String>) -> Opened {
-    let mut opened = Opened { classes: jar.class_units(), bundled: Vec::new() };
+    let mut opened = Opened { classes: jar.class_units(), context: Vec::new() };
+    // With a class folder, the classes at the root are the launcher's, not the application's.
+    if jar.names().any(|(_, name)| jar.in_class_folder(&name)) {
+        let in_folder = |u: &Unit| matches!(u, Unit::JarEntry { name, .. } if jar.in_class_folder(name));
+        let (own, launcher) = opened.classes.into_iter().partition(in_folder);
+        opened = Opened { classes: own, context: launcher };
+    }
     let is_aar = jar.names().any(|(_, name)| name == AAR_CLASSES);
     let mut nested: Vec<(usize, String, bool)> = jar
         .names()
@@ -118,7 +130,7 @@ pub fn contents(jar: &Arc<Jar>, problems: &mut Vec<String>) -> Opened {
     for (index, name, own) in nested {
         match jar.nested(index, &name) {
             Ok(inner) if own => opened.classes.extend(inner.class_units()),
-            Ok(inner) => opened.bundled.push(inner),
+            Ok(inner) => opened.context.extend(inner.class_units()),
             Err(e) => problems.push(e),
         }
     }

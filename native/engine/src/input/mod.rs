@@ -43,7 +43,8 @@ impl Unit {
         }
     }
 
-    /// For a jar entry, the class its path names (`a/b/C.class` -> `a.b.C`).
+    /// For a jar entry, the class its path below the archive's class folder names
+    /// (`a/b/C.class` -> `a.b.C`).
     pub fn entry_class_name(&self) -> Option<String> {
         match self {
             Unit::JarEntry { jar, name, .. } => {
@@ -65,12 +66,12 @@ fn is_versioned_or_module(name: &str) -> bool {
     name.starts_with("META-INF/") || name.ends_with("module-info.class") || name.ends_with("package-info.class")
 }
 
-/// What one input path holds: the classes to analyse, and the jars an archive bundles with
-/// them (context, see [`archive`]).
+/// What one input path holds: the classes to analyse, and the classes an archive holds as
+/// context for them (see [`archive`]).
 #[derive(Default)]
 pub struct Listed {
     pub units: Vec<Unit>,
-    pub bundled: Vec<Arc<Jar>>,
+    pub context: Vec<Unit>,
 }
 
 /// Lists the class units of one input path. A path that does not exist is a
@@ -102,7 +103,7 @@ pub fn list_units(path: &Path, diagnostics: &mut Vec<Diagnostic>) -> Result<List
                         "archive contains no class files (none at its root, in classes.jar, WEB-INF/classes or BOOT-INF/classes)".into(),
                     ));
                 }
-                listed = Listed { units: opened.classes, bundled: opened.bundled };
+                listed = Listed { units: opened.classes, context: opened.context };
             }
             Err(message) => diagnostics.push(diagnostic(message)),
         }
@@ -225,8 +226,7 @@ impl ClasspathIndex {
                     let mut problems = Vec::new();
                     let opened = archive::contents(&jar, &mut problems);
                     diagnostics.extend(problems.into_iter().map(|message| Diagnostic { file: path.display().to_string(), message }));
-                    entries.push(ClasspathEntry::of_units(opened.classes));
-                    entries.extend(opened.bundled.iter().map(|j| ClasspathEntry::of_units(j.class_units())));
+                    entries.push(ClasspathEntry::of_units(opened.classes.into_iter().chain(opened.context).collect()));
                 }
                 Err(message) => diagnostics.push(Diagnostic { file: path.display().to_string(), message }),
             }
@@ -234,9 +234,10 @@ impl ClasspathIndex {
         ClasspathIndex { entries }
     }
 
-    /// Adds the jars the inputs bundle (see [`Listed::bundled`]) after the classpath given.
-    pub fn add_bundled(&mut self, jars: &[Arc<Jar>]) {
-        self.entries.extend(jars.iter().map(|j| ClasspathEntry::of_units(j.class_units())));
+    /// Adds the context the input archives hold (see [`Listed::context`]) after the classpath
+    /// given.
+    pub fn add_context(&mut self, units: Vec<Unit>) {
+        self.entries.push(ClasspathEntry::of_units(units));
     }
 
     pub fn is_empty(&self) -> bool {
