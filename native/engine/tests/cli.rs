@@ -563,10 +563,10 @@ public class Widget extends lib.Base {
 ";
 
 /// A zip at `path` holding `entries` (name, bytes) in that order.
-fn zip_of(path: &Path, entries: &[(&str, Vec<u8>)]) {
+fn zip_of<N: AsRef<str>>(path: &Path, entries: &[(N, Vec<u8>)]) {
     let mut zip = zip::ZipWriter::new(fs::File::create(path).unwrap());
     for (name, bytes) in entries {
-        zip.start_file(*name, zip::write::SimpleFileOptions::default()).unwrap();
+        zip.start_file(name.as_ref(), zip::write::SimpleFileOptions::default()).unwrap();
         zip.write_all(bytes).unwrap();
     }
     zip.finish().unwrap();
@@ -582,10 +582,10 @@ fn class_entries(classes: &Path, prefix: &str) -> Vec<(String, Vec<u8>)> {
 
 /// An Android library (`.aar`), a web application (`.war`) and a Spring Boot jar: each is
 /// analysed through the folder or nested jar holding its own classes, with the jars it bundles
-/// (and a Spring Boot jar's launcher) as context (the library's `@ThreadSafe` makes its subclass
-/// checked) and never reported on.
-/// Alone, the archive's classes have nothing to report. On the classpath, these archives and a
-/// JDK module (`.jmod`) give their classes by name.
+/// (and a Spring Boot jar's launcher) as context, never reported on: the library's
+/// `@ThreadSafe` makes its subclass checked. Alone, the archive's classes have nothing to
+/// report. On the classpath, these archives and a JDK module (`.jmod`) give their classes by
+/// name.
 #[test]
 fn packaged_archives_are_read_where_their_classes_are() {
     let tmp = tempdir("packaged");
@@ -617,8 +617,7 @@ fn packaged_archives_are_read_where_their_classes_are() {
         }
         entries.extend(class_entries(&app_classes, classes));
         entries.push((format!("{libs}base.jar"), lib_jar.clone()));
-        let borrowed: Vec<(&str, Vec<u8>)> = entries.iter().map(|(n, b)| (n.as_str(), b.clone())).collect();
-        zip_of(&path, &borrowed);
+        zip_of(&path, &entries);
         path
     };
     let war = in_folder("widget.war", "WEB-INF/classes/", "WEB-INF/lib/", false);
@@ -640,8 +639,7 @@ fn packaged_archives_are_read_where_their_classes_are() {
     // root by their names, and the jars it bundles. A JDK module is its magic number, then a zip.
     for (archive, root) in [("lib.war", "WEB-INF/classes/"), ("lib-boot.jar", "BOOT-INF/classes/"), ("lib.jmod", "classes/")] {
         let path = tmp.join(archive);
-        let entries = class_entries(&lib_classes, root);
-        zip_of(&path, &entries.iter().map(|(n, b)| (n.as_str(), b.clone())).collect::<Vec<_>>());
+        zip_of(&path, &class_entries(&lib_classes, root));
         if archive.ends_with(".jmod") {
             let zip = fs::read(&path).unwrap();
             fs::write(&path, [b"JM\x01\x00".as_slice(), &zip].concat()).unwrap();
