@@ -362,7 +362,7 @@ fn note_dispatched_calls(body: &Body) {
 /// class's method (field-receiver dispatch).
 fn note_calls_on_stored_objects(cf: &ClassFile<'_>, methods: &[Method]) {
     use crate::analysis::field_classes::{declared_class, returned_static, value_sources, Source};
-    let bodies = || methods.iter().filter_map(|m| m.body.as_ref());
+    let bodies: Vec<&Body> = methods.iter().filter_map(|m| m.body.as_ref()).collect();
     let this = binary_name(&cf.this_class);
     let own_field = |f: &FieldRef| {
         f.class == this
@@ -373,30 +373,36 @@ fn note_calls_on_stored_objects(cf: &ClassFile<'_>, methods: &[Method]) {
         let own = methods.iter().find(|o| m.class == this && o.header.name == m.name && o.header.descriptor == m.descriptor)?;
         returned_static(this, own.header.flags, own.body.as_ref()?)
     };
-    // (field, class of a new object stored there), its own static fields' first.
+    // The stores into its own fields (body, field, index), its static fields' first: a store
+    // of what a static holds then finds the classes stored into that static.
+    let mut stores: Vec<(usize, &FieldRef, usize)> = bodies
+        .iter()
+        .enumerate()
+        .flat_map(|(b, body)| body.field_stores(|d| d.starts_with('L')).map(move |(f, before)| (b, f, before.map_or(0, |i| i + 1))))
+        .filter(|(_, f, _)| own_field(f))
+        .collect();
+    if stores.is_empty() {
+        return;
+    }
+    stores.sort_by_key(|&(b, _, store)| !matches!(bodies[b].insns[store], Insn::PutStatic(_)));
+    // Each body's jump targets, once they are needed.
+    let mut targets: Vec<Option<Vec<bool>>> = vec![None; bodies.len()];
+    // (field, class of a new object stored there)
     let mut made: Vec<(FieldRef, Sym)> = Vec::new();
-    let mut seen: crate::fxhash::FxHashSet<(FieldRef, Sym)> = Default::default();
-    for statics in [true, false] {
-        for body in bodies() {
-            let mut targets = None;
-            for (f, before) in body.field_stores(|d| d.starts_with('L')) {
-                let store = before.map_or(0, |b| b + 1);
-                if !own_field(f) || statics != matches!(body.insns[store], Insn::PutStatic(_)) {
-                    continue;
-                }
-                // The constructor just before, even where a jump also leads to the store.
-                let mut classes: Vec<Sym> = body.call_at(before).filter(|m| m.name.as_str() == "<init>").map(|m| m.class).into_iter().collect();
-                for source in value_sources(body, store, &mut targets, &static_getter).into_iter().flatten() {
-                    match source {
-                        Source::New(class) => classes.push(class),
-                        Source::Static(s) => classes.extend(made.iter().filter(|(g, _)| *g == s).map(|(_, c)| *c)),
-                    }
-                }
-                for class in classes {
-                    if seen.insert((*f, class)) {
-                        made.push((*f, class));
-                    }
-                }
+    for (b, f, store) in stores {
+        let body = bodies[b];
+        // The constructor just before, even where a jump also leads to the store.
+        let before = store.checked_sub(1);
+        let mut classes: Vec<Sym> = body.call_at(before).filter(|m| m.name.as_str() == "<init>").map(|m| m.class).into_iter().collect();
+        for source in value_sources(body, store, &mut targets[b], &static_getter).into_iter().flatten() {
+            match source {
+                Source::New(class) => classes.push(class),
+                Source::Static(s) => classes.extend(made.iter().filter(|(g, _)| *g == s).map(|(_, c)| *c)),
+            }
+        }
+        for class in classes {
+            if !made.contains(&(*f, class)) {
+                made.push((*f, class));
             }
         }
     }
@@ -414,14 +420,17 @@ fn note_calls_on_stored_objects(cf: &ClassFile<'_>, methods: &[Method]) {
     }
     REFERENCES.with(|refs| {
         let dispatched = &mut refs.borrow_mut().dispatched;
-        for insn in bodies().flat_map(|b| &b.insns) {
+        for insn in bodies.iter().flat_map(|b| &b.insns) {
             if let Insn::Invoke { method, kind: InvokeKind::Virtual | InvokeKind::Interface } = insn {
-                let classes = || stored.iter().filter(|(declared, _)| *declared == method.class).map(|&(_, c)| c);
-                dispatched.extend(classes().map(|c| (c, *method)));
+                let classes: Vec<Sym> = stored.iter().filter(|(declared, _)| *declared == method.class).map(|&(_, c)| c).collect();
+                if classes.is_empty() {
+                    continue;
+                }
+                dispatched.extend(classes.iter().map(|&c| (c, *method)));
                 // What a queue skeleton's method runs (see `models::queue_skeleton_primitive`).
                 if let Some(primitive) = crate::analysis::models::queue_skeleton_primitive(method) {
                     let primitive = crate::interned::method_ref(primitive);
-                    dispatched.extend(classes().map(|c| (c, primitive)));
+                    dispatched.extend(classes.iter().map(|&c| (c, primitive)));
                 }
             }
         }

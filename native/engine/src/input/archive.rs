@@ -79,11 +79,12 @@ impl Jar {
 
     /// The class entries of this archive, in name order (see [`Jar::class_path`]).
     pub(super) fn class_units(self: &Arc<Jar>) -> Vec<Unit> {
-        let mut named: Vec<(String, usize)> = self
-            .names()
-            .filter(|(_, name)| self.class_path(name).is_some())
-            .map(|(i, name)| (name.to_string(), i))
-            .collect();
+        let named = self.names().filter(|(_, name)| self.class_path(name).is_some()).map(|(i, name)| (name.into_owned(), i));
+        self.units(named.collect())
+    }
+
+    /// Units of the entries `named` (name, index), in name order.
+    fn units(self: &Arc<Jar>, mut named: Vec<(String, usize)>) -> Vec<Unit> {
         named.sort();
         named.into_iter().map(|(name, index)| Unit::JarEntry { jar: self.clone(), index, name }).collect()
     }
@@ -111,25 +112,30 @@ fn is_bundled_jar(name: &str, is_aar: bool) -> bool {
 /// The classes of `jar` and of an Android library's `classes.jar`, and those that are context
 /// for them. A nested jar that cannot be read is a warning (`problems`); the rest is read.
 pub fn contents(jar: &Arc<Jar>, problems: &mut Vec<String>) -> Opened {
-    let mut opened = Opened { classes: jar.class_units(), context: Vec::new() };
-    // With a class folder, the classes at the root are the launcher's, not the application's.
-    if jar.names().any(|(_, name)| jar.in_class_folder(&name)) {
-        let in_folder = |u: &Unit| matches!(u, Unit::JarEntry { name, .. } if jar.in_class_folder(name));
-        let (own, launcher) = opened.classes.into_iter().partition(in_folder);
-        opened = Opened { classes: own, context: launcher };
+    // One pass over the entries (an archive on a long classpath is opened at every start).
+    let (mut in_folder, mut at_root, mut jars) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut has_class_folder, mut is_aar) = (false, false);
+    for (index, name) in jar.names() {
+        let folder = jar.in_class_folder(&name);
+        has_class_folder |= folder;
+        is_aar |= name == AAR_CLASSES;
+        if jar.class_path(&name).is_some() {
+            (if folder { &mut in_folder } else { &mut at_root }).push((name.into_owned(), index));
+        } else if name.ends_with(".jar") {
+            jars.push((name.into_owned(), index));
+        }
     }
-    let is_aar = jar.names().any(|(_, name)| name == AAR_CLASSES);
-    let mut nested: Vec<(usize, String, bool)> = jar
-        .names()
-        .filter_map(|(i, name)| {
-            let own = name == AAR_CLASSES;
-            (own || is_bundled_jar(&name, is_aar)).then(|| (i, name.to_string(), own))
-        })
-        .collect();
-    nested.sort_by(|a, b| a.1.cmp(&b.1));
-    for (index, name, own) in nested {
+    // With a class folder, the classes at the root are the launcher's, not the application's.
+    let mut opened = if has_class_folder {
+        Opened { classes: jar.units(in_folder), context: jar.units(at_root) }
+    } else {
+        Opened { classes: jar.units(at_root), context: Vec::new() }
+    };
+    jars.retain(|(name, _)| name == AAR_CLASSES || is_bundled_jar(name, is_aar));
+    jars.sort();
+    for (name, index) in jars {
         match jar.nested(index, &name) {
-            Ok(inner) if own => opened.classes.extend(inner.class_units()),
+            Ok(inner) if name == AAR_CLASSES => opened.classes.extend(inner.class_units()),
             Ok(inner) => opened.context.extend(inner.class_units()),
             Err(e) => problems.push(e),
         }
