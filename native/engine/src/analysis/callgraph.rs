@@ -30,6 +30,9 @@ pub struct CallGraph {
     /// Whether the method's own code requires that its thread holds a lock (see
     /// [`requires_the_answer`]): its callers hold it, as for a method named `...Locked`.
     pub requires_held_lock: Vec<bool>,
+    /// Whether the method's own code takes a lock and releases none (`acquire() {
+    /// mLock.lock(); }`): it may return with the lock held (`held_lock_evidence`).
+    pub may_return_locked: Vec<bool>,
 }
 
 /// What a call to one method means, the same at every call site: worked out once per
@@ -48,6 +51,9 @@ struct Meaning {
     /// It asks whether the thread holds a lock (`Thread.holdsLock(x)`,
     /// `isHeldByCurrentThread()`, `isWriteLockedByCurrentThread()`).
     asks_held_lock: bool,
+    /// It acquires a lock (write mode), or releases one.
+    acquires: bool,
+    releases: bool,
 }
 
 pub struct Scan<'a> {
@@ -75,7 +81,14 @@ impl Scan<'_> {
             .map_init(FxHashMap::default, |meanings, i| self.scan_method(i, meanings))
             .collect();
         let mut graph =
-            CallGraph { edges: Vec::new(), own_code_concurrent: Vec::new(), hands_off: Vec::new(), queries_thread: Vec::new(), requires_held_lock: Vec::new() };
+            CallGraph {
+            edges: Vec::new(),
+            own_code_concurrent: Vec::new(),
+            hands_off: Vec::new(),
+            queries_thread: Vec::new(),
+            requires_held_lock: Vec::new(),
+            may_return_locked: Vec::new(),
+        };
         let mut passes_this = Vec::with_capacity(scanned.len());
         for (out, own) in scanned {
             graph.edges.push(out);
@@ -83,6 +96,7 @@ impl Scan<'_> {
             graph.hands_off.push(own.hands);
             graph.queries_thread.push(own.queries);
             graph.requires_held_lock.push(own.requires_held_lock);
+            graph.may_return_locked.push(own.acquires && !own.releases);
             passes_this.push(own.passes_this);
         }
         if self.extensions.thread_handoffs {
@@ -153,7 +167,12 @@ impl Scan<'_> {
                 }
                 _ => {
                     let asks_held_lock = asks_held_lock(named);
-                    return Meaning { runs: self.analysed_index(&resolved), concurrent, hands, queries, handoff, asks_held_lock };
+                    use super::models::{lock_effect, LockEffect};
+                    let effect = lock_effect(self.table, named, self.extensions);
+                    let acquires = matches!(effect, Some(LockEffect::Acquire));
+                    let releases = matches!(effect, Some(LockEffect::Release | LockEffect::ReleaseAny));
+                    let runs = self.analysed_index(&resolved);
+                    return Meaning { runs, concurrent, hands, queries, handoff, asks_held_lock, acquires, releases };
                 }
             }
         }
@@ -164,8 +183,9 @@ impl Scan<'_> {
         let mut out = Vec::new();
         let (mut concurrent, mut hands, mut queries) = (false, false, false);
         let (mut passes_this, mut requires_held_lock) = (false, false);
+        let (mut acquires, mut releases) = (false, false);
         let Some(body) = self.body(i) else {
-            return (out, OwnCode { concurrent, hands, queries, passes_this, requires_held_lock });
+            return (out, OwnCode { concurrent, hands, queries, passes_this, requires_held_lock, acquires, releases });
         };
         let mut edge_to = |callee: Option<usize>| {
             if let Some(c) = callee {
@@ -231,6 +251,8 @@ impl Scan<'_> {
                     hands |= meaning.hands;
                     queries |= meaning.queries;
                     requires_held_lock |= meaning.asks_held_lock && requires_the_answer(body, at);
+                    acquires |= meaning.acquires;
+                    releases |= meaning.releases;
                     edge_to(meaning.runs);
                 }
                 _ => {}
@@ -238,7 +260,7 @@ impl Scan<'_> {
         }
         // `this` may go to a callee whose summary hands it on (see `own_body_edges`).
         passes_this = passes_this && body.insns.iter().any(|insn| matches!(insn, Insn::Load { slot: 0, wide: false }));
-        (out, OwnCode { concurrent, hands, queries, passes_this, requires_held_lock })
+        (out, OwnCode { concurrent, hands, queries, passes_this, requires_held_lock, acquires, releases })
     }
 }
 
@@ -265,6 +287,9 @@ struct OwnCode {
     /// (analysed here or upstream) whose summary hands it to another thread or to a looper.
     passes_this: bool,
     requires_held_lock: bool,
+    /// It calls a lock's `lock()` (write mode), or its `unlock()`.
+    acquires: bool,
+    releases: bool,
 }
 
 fn asks_held_lock(named: &MethodRef) -> bool {

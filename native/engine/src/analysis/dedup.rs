@@ -5,7 +5,9 @@
 //! location, raced on in the method that accesses it). Such reports are the same race when
 //! their accesses end in the same method on the same location (whatever the line, the kind
 //! of access and the conflicting access), and the race is reported once, from the entry
-//! point with the shortest trace, which counts the other entry points that reach it.
+//! point with the shortest trace, which counts the other entry points that reach it. When
+//! that is the method making the access (a trace of no call), each of its direct accesses
+//! there keeps its report, and no caller reports the race again.
 //!
 //! Races on the object's own fields inside the reporting class are not merged: RacerD's own
 //! de-duplication (9.1) already applies, and each method that reaches one through a private
@@ -62,11 +64,15 @@ pub(super) struct Decision {
     pub chosen: bool,
     /// The other entry points that reach the race.
     pub others: u32,
+    /// Whether the race is reported directly where it ends: a direct report that finds its
+    /// line taken (by the race's other direct report on that line, or by RacerD's one report
+    /// per method and group there) hands it to no caller.
+    pub direct: bool,
 }
 
 impl Decision {
     /// Before the races are known: no candidate of such a race is reported.
-    pub const UNDECIDED: Decision = Decision { race: usize::MAX, chosen: false, others: 0 };
+    pub const UNDECIDED: Decision = Decision { race: usize::MAX, chosen: false, others: 0, direct: false };
 }
 
 /// One class's first pass: its issues when it reaches no race reported once, else those
@@ -111,6 +117,8 @@ struct Race {
     next: usize,
     /// The chosen candidate: (class, candidate).
     current: Option<(usize, usize)>,
+    /// Whether the race is reported directly where it ends (its direct accesses chosen).
+    direct: bool,
     other_entry_points: u32,
 }
 
@@ -144,9 +152,17 @@ pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
         let mut entry_points: Vec<usize> = reaches.iter().map(|r| r.3).collect();
         entry_points.sort_unstable();
         entry_points.dedup();
+        let other_entry_points = entry_points.len() as u32 - 1;
+        // The method where the race ends reports it directly when it is an entry point: each
+        // of its direct accesses there (a read and a write are RacerD's two reports) is
+        // chosen, and the race is never handed to a caller.
+        let direct = reaches.iter().take_while(|r| r.0 .0 == 0).count();
+        for &(_, class, candidate, _) in &reaches[..direct.max(1)] {
+            chosen.insert((class, candidate), race_list.len());
+        }
         let (_, class, candidate, _) = reaches[0];
-        chosen.insert((class, candidate), race_list.len());
-        race_list.push(Race { reaches, next: 1, current: Some((class, candidate)), other_entry_points: entry_points.len() as u32 - 1 });
+        let next = if direct > 0 { reaches.len() } else { 1 };
+        race_list.push(Race { reaches, next, current: Some((class, candidate)), direct: direct > 0, other_entry_points });
     }
     // Each round selects again in the classes whose decisions changed. A chosen candidate
     // that loses its line passes the race to a later candidate of its class, or else to the
@@ -167,6 +183,7 @@ pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
                         race,
                         chosen: chosen.contains_key(&(class, candidate)),
                         others: race_list[race].other_entry_points,
+                        direct: race_list[race].direct,
                     },
                     None => Decision::UNDECIDED,
                 };
@@ -187,6 +204,9 @@ pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
             }
             for &race in &selection.orphaned {
                 let r = &mut race_list[race];
+                if r.direct {
+                    continue;
+                }
                 if let Some(old) = r.current.take() {
                     chosen.remove(&old);
                 }

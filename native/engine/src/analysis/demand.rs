@@ -64,7 +64,8 @@ pub(super) struct Demand {
 /// `@GuardedBy` field or inherited methods in its pool is a candidate at once. Of the other
 /// classes, only the methods of the pool whose own code may make them run on any thread are
 /// needed first (deferred): a lock, a thread annotation or assertion, a call to a method of
-/// the class that takes a lock (with `callee_lock_evidence`), a thread query, a handoff at any depth, a call to a method
+/// the class that takes a lock (with `callee_lock_evidence`), a call to a method that may
+/// return with a lock held (with `held_lock_evidence`), a thread query, a handoff at any depth, a call to a method
 /// that may return a thread query's answer, a `Thread` subclass's own `run()` (with
 /// `thread_runs`). Their classes are candidates if their summaries say so (on the corpus, 348
 /// of 1,265 classes with such methods are not).
@@ -144,13 +145,15 @@ pub(super) fn needed_for_reporting(
     let calls_own_class_lock = |i: usize, c: usize| {
         ext.callee_lock_evidence && methods[c].class == methods[i].class && takes_lock(inputs, methods, &graph.own_code_concurrent, c)
     };
+    // A callee that may return with a lock held leaves its caller under that lock.
+    let calls_locking_helper = |c: usize| ext.held_lock_evidence && graph.may_return_locked[c];
     let may_run_on_any_thread = |i: usize| {
         methods[i].facts.initial_threads == Threads::AnyThread
             || methods[i].facts.runs_own_thread
             || graph.own_code_concurrent[i]
             || reaches_handoff[i]
             || graph.queries_thread[i]
-            || edges[i].iter().any(|&c| may_return_query[c] || calls_own_class_lock(i, c))
+            || edges[i].iter().any(|&c| may_return_query[c] || calls_own_class_lock(i, c) || calls_locking_helper(c))
     };
     // Candidates at once, and the classes whose summaries will tell.
     let decided: Vec<bool> = (0..inputs.classes.len())

@@ -36,6 +36,11 @@ pub struct Extensions {
     /// Threads: a call to a method of the caller's own class whose own code takes a lock is
     /// evidence of concurrency, as a lock taken in the caller itself is.
     pub callee_lock_evidence: bool,
+    /// Threads: a call that returns with a lock still held (a helper that only calls
+    /// `lock()`) is evidence of concurrency: the caller goes on under a lock it took, as if
+    /// it had called `lock()` itself. Unlike `callee_lock_evidence`, a callee that takes and
+    /// releases its own lock says nothing of the caller.
+    pub held_lock_evidence: bool,
     /// Reporting: a subclass's accesses to `this` meet the accesses of the methods it
     /// inherits, so they race with its superclass's concurrent methods.
     pub inherited_accesses: bool,
@@ -164,6 +169,7 @@ impl Extensions {
         thread_handoffs: true,
         callee_releases: true,
         callee_lock_evidence: false,
+        held_lock_evidence: true,
         inherited_accesses: false,
         thread_safe_inherited: true,
         exception_handlers: true,
@@ -202,6 +208,7 @@ impl Extensions {
         thread_handoffs: false,
         callee_releases: false,
         callee_lock_evidence: false,
+        held_lock_evidence: false,
         inherited_accesses: false,
         thread_safe_inherited: false,
         exception_handlers: false,

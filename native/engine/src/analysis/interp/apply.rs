@@ -54,6 +54,11 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.run_in_callee(st, &s.param_runs, args);
         }
         acquire(st, s.locks);
+        // The caller goes on under a lock it took through the callee (`acquire() {
+        // mLock.lock(); }`): its own lock use, as a `lock()` call here would be.
+        if ext.held_lock_evidence && s.locks > 0 {
+            apply_lock_thread(st);
+        }
         // A lock taken by a method of the same class is evidence, as one taken here would be
         // (one call deep: what makes the callee itself concurrent only by its callees is not).
         // Not in constructors: the object is not shared yet.

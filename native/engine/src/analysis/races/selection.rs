@@ -80,7 +80,7 @@ impl<'a> ClassReporter<'a> {
             if let Some(d) = decision {
                 if taken {
                     selection.lost.push(i);
-                    if d.chosen {
+                    if d.chosen && !d.direct {
                         orphaned.insert(d.race);
                     }
                 }
@@ -124,12 +124,12 @@ impl<'a> ClassReporter<'a> {
     }
 
     /// Is the access one race whichever entry point reaches it, reported once (see
-    /// [`dedup`])? So it is when it ends in another top-level class, and when it reaches a
-    /// static location through a call: one location, raced on in the method that accesses it.
+    /// [`dedup`])? So it is when it ends in another top-level class, and when it is on a
+    /// static location: one location, raced on in the method that accesses it (which, when
+    /// it is an entry point itself, reports it directly).
     pub(super) fn merges(&self, e: &Entry<'a>) -> bool {
         self.cfg.extensions.end_location_dedup
-            && (self.ends_elsewhere(e)
-                || (!e.access.site.trace.is_empty() && matches!(e.access.key.kind.path().base, Base::Static(_))))
+            && (self.ends_elsewhere(e) || matches!(e.access.key.kind.path().base, Base::Static(_)))
     }
 
     /// Does the access end in another top-level class than this one?
