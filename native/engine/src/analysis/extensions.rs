@@ -36,6 +36,9 @@ pub struct Extensions {
     /// Threads: a call to a method of the caller's own class whose own code takes a lock is
     /// evidence of concurrency, as a lock taken in the caller itself is.
     pub callee_lock_evidence: bool,
+    /// Control flow: a test of a local holding an `int` constant (a flag set from a literal,
+    /// `ok = true`) follows only the branch the constant takes.
+    pub constant_branches: bool,
     /// Threads: a call that returns with a lock still held (a helper that only calls
     /// `lock()`) is evidence of concurrency: the caller goes on under a lock it took, as if
     /// it had called `lock()` itself. Unlike `callee_lock_evidence`, a callee that takes and
@@ -170,6 +173,7 @@ impl Extensions {
         callee_releases: true,
         callee_lock_evidence: false,
         held_lock_evidence: true,
+        constant_branches: true,
         inherited_accesses: false,
         thread_safe_inherited: true,
         exception_handlers: true,
@@ -209,6 +213,7 @@ impl Extensions {
         callee_releases: false,
         callee_lock_evidence: false,
         held_lock_evidence: false,
+        constant_branches: false,
         inherited_accesses: false,
         thread_safe_inherited: false,
         exception_handlers: false,

@@ -9,6 +9,7 @@
 //! with a field path is that path too.
 
 use super::super::domain::*;
+use crate::classfile::model::ConstVal;
 use super::apply::substitute;
 use super::ownership::{own, own_e};
 use super::state::*;
@@ -70,6 +71,13 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// `xstore`: assigns a local slot, which stands for the stored field path if any.
     pub(super) fn store_local(&mut self, st: &mut State, slot: u16, value: &Expr, wide: bool) {
         let lhs = self.local_path(slot);
+        if self.env.extensions.constant_branches {
+            let constant = match value {
+                Expr::Const(ConstVal::Int(c)) if !wide => Some(*c),
+                _ => None,
+            };
+            st.consts.set(slot, constant);
+        }
         self.note_allocation(st, slot, value);
         self.assign(st, &lhs, value, wide);
         if self.aliases_on() {
@@ -98,6 +106,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// `iinc`: the slot holds a new number.
     pub(super) fn increment_local(&mut self, st: &mut State, slot: u16) {
         st.aliases.set(slot, None);
+        st.consts.set(slot, None);
         let p = self.local_path(slot);
         st.own.set(&p, Some(Own::Unowned));
         if st.attrs.get(&p) != Some(Attr::Functional) {

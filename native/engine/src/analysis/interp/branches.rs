@@ -78,6 +78,24 @@ impl<'a, 'e> Interp<'a, 'e> {
         (taken, fall)
     }
 
+    /// Constant-branches extension: whether a test of a local known to hold a constant
+    /// jumps (`Some(true)`), falls through (`Some(false)`), or may do either (`None`). So a
+    /// flag set from a literal decides the branch on it: after `ok = true` in a `try`, the
+    /// `finally`'s `if (!ok) cleanup()` is not run on the normal path.
+    pub(super) fn constant_branch(&self, st: &State, kind: IfKind) -> Option<bool> {
+        let IfKind::Zero(cmp) = kind else { return None };
+        if !self.env.extensions.constant_branches || st.consts.is_empty() {
+            return None;
+        }
+        let Some(Slot::Val(Expr::Path(p))) = st.stack.last() else { return None };
+        let &(_, value) = st.consts.entries().iter().find(|(slot, _)| self.local_path(*slot) == *p)?;
+        match cmp {
+            Cmp::Eq => Some(value == 0),
+            Cmp::Ne => Some(value != 0),
+            Cmp::Other => None,
+        }
+    }
+
     /// Android models: `if (current == main)` on looper or thread handles pops both
     /// operands and tells whether the taken edge is on the main thread.
     fn handle_comparison(&mut self, st: &mut State, kind: IfKind) -> Option<bool> {
@@ -165,6 +183,7 @@ fn take_state(st: &mut State) -> State {
         holders: Default::default(),
         held: Default::default(),
         running: Default::default(),
+        consts: Default::default(),
     };
     std::mem::replace(st, empty)
 }

@@ -133,6 +133,7 @@ fn handler_entry(st: &State) -> State {
         holders: st.holders.clone(),
         held: st.held.clone(),
         running: st.running.clone(),
+        consts: st.consts.clone(),
     }
 }
 
@@ -273,6 +274,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             holders: Default::default(),
             held: Default::default(),
             running: Default::default(),
+            consts: Default::default(),
         }
     }
 
@@ -430,14 +432,17 @@ impl<'a, 'e> Interp<'a, 'e> {
                     }
                     let next = i + 1;
                     let before = (st.locks, st.read_locks, st.threads);
+                    let decided = self.constant_branch(&st, *kind);
                     let (mut taken, mut fall) = self.branch(&mut st, *kind);
                     Self::check_alias_state(&mut taken, before);
                     Self::check_alias_state(&mut fall, before);
                     let mut out = Vec::new();
-                    if next < insns.len() {
+                    if next < insns.len() && decided != Some(true) {
                         out.push((cfg.block_of[next] as usize, fall));
                     }
-                    out.push((cfg.block_of[*target as usize] as usize, taken));
+                    if decided != Some(false) {
+                        out.push((cfg.block_of[*target as usize] as usize, taken));
+                    }
                     return out;
                 }
                 Insn::Goto { target } => return vec![(cfg.block_of[*target as usize] as usize, st)],

@@ -140,6 +140,9 @@ pub(super) struct State {
     pub(super) held: HeldFields,
     /// Thread-joins extension: the threads made here that may be running (see `joins.rs`).
     pub(super) running: Running,
+    /// Constant-branches extension: the local slots known to hold an `int` constant (a flag
+    /// set from a literal), whose tests decide their branch.
+    pub(super) consts: SlotMap<i32>,
 }
 
 /// Values kept per local slot, sorted by slot (aliases, allocations). A join keeps what both
@@ -323,5 +326,6 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool, alternatives: b
         holders: a.holders.join(&b.holders),
         held: a.held.join(&b.held),
         running: a.running.join(&b.running),
+        consts: a.consts.join(&b.consts),
     }
 }
