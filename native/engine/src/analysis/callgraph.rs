@@ -15,6 +15,7 @@ use super::extensions::Extensions;
 use super::field_classes::{self, FieldClasses};
 use super::handoffs::{self, HandoffModel};
 use super::interp::MAX_INLINE_DEPTH;
+use super::models::{self, LockEffect};
 use super::schedule::{Bodies, MethodEntry};
 
 /// The graph: callee indexes by method, and per method whether its own code may make it
@@ -51,7 +52,7 @@ struct Meaning {
     /// It asks whether the thread holds a lock (`Thread.holdsLock(x)`,
     /// `isHeldByCurrentThread()`, `isWriteLockedByCurrentThread()`).
     asks_held_lock: bool,
-    /// It acquires a lock (write mode), or releases one.
+    /// It acquires a lock (in either mode), or releases one.
     acquires: bool,
     releases: bool,
 }
@@ -80,8 +81,7 @@ impl Scan<'_> {
             .into_par_iter()
             .map_init(FxHashMap::default, |meanings, i| self.scan_method(i, meanings))
             .collect();
-        let mut graph =
-            CallGraph {
+        let mut graph = CallGraph {
             edges: Vec::new(),
             own_code_concurrent: Vec::new(),
             hands_off: Vec::new(),
@@ -167,10 +167,9 @@ impl Scan<'_> {
                 }
                 _ => {
                     let asks_held_lock = asks_held_lock(named);
-                    use super::models::{lock_effect, LockEffect};
-                    let effect = lock_effect(self.table, named, self.extensions);
-                    let acquires = matches!(effect, Some(LockEffect::Acquire));
-                    let releases = matches!(effect, Some(LockEffect::Release | LockEffect::ReleaseAny));
+                    let effect = models::lock_effect(self.table, named, self.extensions);
+                    let acquires = matches!(effect, Some(LockEffect::Acquire | LockEffect::AcquireRead));
+                    let releases = matches!(effect, Some(LockEffect::Release | LockEffect::ReleaseRead | LockEffect::ReleaseAny));
                     let runs = self.analysed_index(&resolved);
                     return Meaning { runs, concurrent, hands, queries, handoff, asks_held_lock, acquires, releases };
                 }
@@ -287,7 +286,7 @@ struct OwnCode {
     /// (analysed here or upstream) whose summary hands it to another thread or to a looper.
     passes_this: bool,
     requires_held_lock: bool,
-    /// It calls a lock's `lock()` (write mode), or its `unlock()`.
+    /// It takes a lock (in either mode), or releases one.
     acquires: bool,
     releases: bool,
 }

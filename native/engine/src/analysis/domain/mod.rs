@@ -157,6 +157,12 @@ pub struct Summary {
     /// callers no longer hold them after the call. Applied before `locks`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub releases: u8,
+    /// Read-mode locks held on return (a helper taking a read lock: `acquireRead()`), and
+    /// read locks released that the method did not take (lock-precision extension).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub read_locks: u8,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub read_releases: u8,
     /// Sorted by key.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accesses: Vec<Access>,
@@ -219,6 +225,8 @@ impl Summary {
             threads: Threads::NoThread,
             locks: 0,
             releases: 0,
+            read_locks: 0,
+            read_releases: 0,
             accesses: Vec::new(),
             return_ownership: Own::Unowned,
             return_attribute: None,

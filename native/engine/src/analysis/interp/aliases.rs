@@ -8,8 +8,9 @@
 //! are reached as through the path without reading the path again. A parameter reassigned
 //! with a field path is that path too.
 
-use super::super::domain::*;
 use crate::classfile::model::ConstVal;
+
+use super::super::domain::*;
 use super::apply::substitute;
 use super::ownership::{own, own_e};
 use super::state::*;

@@ -8,7 +8,7 @@ use std::collections::hash_map::Entry;
 use crate::classfile::model::*;
 
 use super::super::domain::*;
-use super::locks::{acquire, apply_lock_thread, protects, release};
+use super::locks::{acquire, apply_lock_thread, protects, release, release_read};
 use super::ownership::{escape_value, keep_arguments, own, own_e};
 use super::held_fields::through_held_field;
 use super::state::*;
@@ -47,6 +47,10 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.flush_pending_reads(st);
             release(st, s.releases, true);
         }
+        if ext.callee_releases && s.read_releases > 0 {
+            self.flush_pending_reads(st);
+            release_read(st, s.read_releases, true);
+        }
         if ext.thread_handoffs && !s.param_handoffs.is_empty() {
             self.hand_to_callee(st, &s.param_handoffs, args);
         }
@@ -54,9 +58,11 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.run_in_callee(st, &s.param_runs, args);
         }
         acquire(st, s.locks);
+        // A read lock the callee took and kept (`acquireRead()`) protects the caller's reads.
+        st.read_locks = (st.read_locks + s.read_locks).min(LOCK_TOP);
         // The caller goes on under a lock it took through the callee (`acquire() {
         // mLock.lock(); }`): its own lock use, as a `lock()` call here would be.
-        if ext.held_lock_evidence && s.locks > 0 {
+        if ext.held_lock_evidence && (s.locks > 0 || s.read_locks > 0) {
             apply_lock_thread(st);
         }
         // A lock taken by a method of the same class is evidence, as one taken here would be

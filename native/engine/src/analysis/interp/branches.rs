@@ -171,6 +171,7 @@ fn take_state(st: &mut State) -> State {
         lock_on: None,
         object_locks: 0,
         read_locks: 0,
+        read_released: 0,
         may_locks: 0,
         released: 0,
         fresh_locks: 0,

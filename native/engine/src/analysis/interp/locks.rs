@@ -95,9 +95,9 @@ pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect, track_releas
             st.read_locks = (st.read_locks + 1).min(LOCK_TOP);
             st.lock_on = None;
         }
-        LockEffect::ReleaseRead => st.read_locks = st.read_locks.saturating_sub(1),
+        LockEffect::ReleaseRead => release_read(st, 1, track_releases),
         LockEffect::ReleaseAny if st.locks > 0 => release(st, 1, track_releases),
-        LockEffect::ReleaseAny => st.read_locks = st.read_locks.saturating_sub(1),
+        LockEffect::ReleaseAny => release_read(st, 1, track_releases),
     }
     apply_lock_thread(st);
 }
@@ -147,6 +147,16 @@ pub(super) fn release(st: &mut State, n: u8, track: bool) {
     if st.may_locks == 0 {
         st.lock_on = None;
     }
+}
+
+/// Releases `n` read-mode locks; with `track`, those beyond what is held were taken by a
+/// caller and are counted in `read_released`.
+pub(super) fn release_read(st: &mut State, n: u8, track: bool) {
+    if track {
+        let callers = n.saturating_sub(st.read_locks);
+        st.read_released = (st.read_released + callers).min(LOCK_TOP);
+    }
+    st.read_locks = st.read_locks.saturating_sub(n);
 }
 
 /// `synchronized (this)` in an instance method: one more lock, a monitor of `this`.

@@ -98,17 +98,28 @@ struct ReturnedLocks {
     locks: u8,
     may_locks: u8,
     released: u8,
+    read_locks: u8,
+    read_released: u8,
 }
 
 impl ReturnedLocks {
     fn of(st: &State) -> ReturnedLocks {
-        ReturnedLocks { locks: st.locks, may_locks: st.may_locks, released: st.released }
+        ReturnedLocks {
+            locks: st.locks,
+            may_locks: st.may_locks,
+            released: st.released,
+            read_locks: st.read_locks,
+            read_released: st.read_released,
+        }
     }
     fn join(self, other: ReturnedLocks, must_hold: bool) -> ReturnedLocks {
+        let held = |a: u8, b: u8| if must_hold { a.min(b) } else { a.max(b) };
         ReturnedLocks {
-            locks: if must_hold { self.locks.min(other.locks) } else { self.locks.max(other.locks) },
+            locks: held(self.locks, other.locks),
             may_locks: self.may_locks.max(other.may_locks),
             released: self.released.max(other.released),
+            read_locks: held(self.read_locks, other.read_locks),
+            read_released: self.read_released.max(other.read_released),
         }
     }
 }
@@ -121,6 +132,7 @@ fn handler_entry(st: &State) -> State {
         lock_on: st.lock_on,
         object_locks: st.object_locks,
         read_locks: st.read_locks,
+        read_released: st.read_released,
         may_locks: st.may_locks,
         released: st.released,
         fresh_locks: st.fresh_locks,
@@ -262,6 +274,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 .then(|| LockPath::new(Path::of(if is_static { Base::Static(mref.class) } else { Base::This }))),
             object_locks: if synchronized && self.own_monitor_is_per_object() { 1 } else { 0 },
             read_locks: 0,
+            read_released: 0,
             may_locks: if synchronized { 1 } else { 0 },
             released: 0,
             fresh_locks: 0,
@@ -611,6 +624,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             Some(r) => (exit.locks, r.released),
             None => (exit.locks, 0),
         };
+        let (read_locks, read_releases) = exit.returned.map_or((0, 0), |r| (r.read_locks, r.read_released));
         if synchronized {
             // The count started with the method's own monitor: a path that released below it
             // released a caller's lock.
@@ -639,6 +653,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             threads: exit.threads,
             locks,
             releases,
+            read_locks,
+            read_releases,
             accesses,
             return_ownership,
             return_attribute,

@@ -116,6 +116,8 @@ pub(super) struct State {
     pub(super) object_locks: u8,
     /// Read-mode locks held (lock-precision extension; always 0 in compat mode).
     pub(super) read_locks: u8,
+    /// Read-mode locks of the caller released so far (with `callee_releases`; else 0).
+    pub(super) read_released: u8,
     /// Locks held on some path (the join is max whatever `locks` uses): a release when
     /// none is held on any path releases a lock of the caller.
     pub(super) may_locks: u8,
@@ -312,6 +314,7 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool, alternatives: b
         locks: if must_hold { a.locks.min(b.locks) } else { a.locks.max(b.locks) },
         lock_on: if a.lock_on == b.lock_on { a.lock_on } else { None },
         read_locks: if must_hold { a.read_locks.min(b.read_locks) } else { a.read_locks.max(b.read_locks) },
+        read_released: a.read_released.max(b.read_released),
         object_locks: a.object_locks.min(b.object_locks),
         may_locks: a.may_locks.max(b.may_locks),
         released: a.released.max(b.released),

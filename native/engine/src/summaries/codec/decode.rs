@@ -141,7 +141,8 @@ impl Decoder {
     }
 
     fn decode(&self, i: usize) -> Result<Summary, String> {
-        let (_, threads, locks, releases, ret_own, ret_attr, sync, accesses, escapes, stores, returned, handoffs, holds) = &self.encoded.summaries[i];
+        let (_, threads, locks, releases, read_locks, read_releases, ret_own, ret_attr, sync, accesses, escapes, stores, returned, handoffs, holds) =
+            &self.encoded.summaries[i];
         let (deltas, lines, traces) = accesses;
         if lines.len() != deltas.len() || traces.len() != deltas.len() {
             return Err("access columns of different lengths".into());
@@ -161,6 +162,8 @@ impl Decoder {
             threads: threads_of(*threads)?,
             locks: *locks,
             releases: *releases,
+            read_locks: *read_locks,
+            read_releases: *read_releases,
             accesses: decoded,
             return_ownership: own_of(*ret_own),
             return_attribute: attr_of(*ret_attr),

@@ -286,6 +286,8 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
             threads_code(s.threads),
             s.locks,
             s.releases,
+            s.read_locks,
+            s.read_releases,
             own_code(s.return_ownership),
             attr_code(s.return_attribute),
             sync,

@@ -36,7 +36,8 @@ pub struct Encoded {
     /// Access keys (what is accessed, how, under which lock and thread), stored once: most
     /// recur in the summaries of many methods of the chunk (a caller carries its callees').
     pub keys: KeyColumns,
-    /// One per summarised method: `[method, threads, locks, releases, return ownership,
+    /// One per summarised method: `[method, threads, locks, releases, read locks, read
+    /// releases, return ownership,
     /// return attribute or -1, synchronized field paths, accesses, escaping formals with the
     /// ownership they escape to, formals stored with the path they are stored into, the
     /// path the method returns or none, formals' code handed off or run, and the fields of
@@ -45,6 +46,8 @@ pub struct Encoded {
     #[allow(clippy::type_complexity)]
     pub summaries: Vec<(
         u32,
+        u8,
+        u8,
         u8,
         u8,
         u8,
@@ -381,7 +384,7 @@ mod tests {
     fn an_access_key_index_out_of_range_is_an_error() {
         let a = summary(vec![Access { key: KeyRef::new(SharedKey::new(key("f"))), site: Site { line: 1, trace: Trace::empty() } }]);
         let mut encoded = encode(&[(method("a"), &a)]);
-        encoded.summaries[0].7 .0[0] = 5;
+        encoded.summaries[0].9 .0[0] = 5;
         let decoder = Decoder::new(encoded).unwrap();
         assert_eq!(decoder.get(&method("a")).err().unwrap(), "access key index 5 out of range");
     }
@@ -396,7 +399,7 @@ mod tests {
         far.keys.path_steps[0] = 3;
         assert_eq!(Decoder::new(far).err().unwrap(), "access key path index 3 out of range");
         let mut lines = encode(&[(method("a"), &a)]);
-        lines.summaries[0].7 .1.push(9);
+        lines.summaries[0].9 .1.push(9);
         let decoder = Decoder::new(lines).unwrap();
         assert_eq!(decoder.get(&method("a")).err().unwrap(), "access columns of different lengths");
     }
