@@ -32,7 +32,8 @@ pub struct CallGraph {
     /// [`requires_the_answer`]): its callers hold it, as for a method named `...Locked`.
     pub requires_held_lock: Vec<bool>,
     /// Whether the method's own code takes a lock and releases none (`acquire() {
-    /// mLock.lock(); }`): it may return with the lock held (`held_lock_evidence`).
+    /// mLock.lock(); }`), or takes one and returns a boolean (`tryAcquire()`): it may return
+    /// with the lock held (`held_lock_evidence`).
     pub may_return_locked: Vec<bool>,
 }
 
@@ -90,13 +91,15 @@ impl Scan<'_> {
             may_return_locked: Vec::new(),
         };
         let mut passes_this = Vec::with_capacity(scanned.len());
-        for (out, own) in scanned {
+        for (method, (out, own)) in self.methods.iter().zip(scanned) {
             graph.edges.push(out);
             graph.own_code_concurrent.push(own.concurrent);
             graph.hands_off.push(own.hands);
             graph.queries_thread.push(own.queries);
             graph.requires_held_lock.push(own.requires_held_lock);
-            graph.may_return_locked.push(own.acquires && !own.releases);
+            // A boolean method may also answer whether it kept the lock (`tryAcquire()`).
+            let answers = method.mref.descriptor.as_str().ends_with(")Z");
+            graph.may_return_locked.push(own.acquires && (!own.releases || answers));
             passes_this.push(own.passes_this);
         }
         if self.extensions.thread_handoffs {
@@ -168,7 +171,7 @@ impl Scan<'_> {
                 _ => {
                     let asks_held_lock = asks_held_lock(named);
                     let effect = models::lock_effect(self.table, named, self.extensions);
-                    let acquires = matches!(effect, Some(LockEffect::Acquire | LockEffect::AcquireRead));
+                    let acquires = matches!(effect, Some(LockEffect::Acquire | LockEffect::AcquireRead | LockEffect::TryAcquire));
                     let releases = matches!(effect, Some(LockEffect::Release | LockEffect::ReleaseRead | LockEffect::ReleaseAny));
                     let runs = self.analysed_index(&resolved);
                     return Meaning { runs, concurrent, hands, queries, handoff, asks_held_lock, acquires, releases };

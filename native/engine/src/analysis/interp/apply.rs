@@ -62,7 +62,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         st.read_locks = (st.read_locks + s.read_locks).min(LOCK_TOP);
         // The caller goes on under a lock it took through the callee (`acquire() {
         // mLock.lock(); }`): its own lock use, as a `lock()` call here would be.
-        if ext.held_lock_evidence && (s.locks > 0 || s.read_locks > 0) {
+        // So does one whose answer says whether it took a lock (`tryAcquire()`).
+        let tries_lock = s.return_attribute == Some(Attr::LockHeld);
+        if ext.held_lock_evidence && (s.locks > 0 || s.read_locks > 0 || tries_lock) {
             apply_lock_thread(st);
         }
         // A lock taken by a method of the same class is evidence, as one taken here would be

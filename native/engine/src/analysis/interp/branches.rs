@@ -96,6 +96,19 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
+    /// Of a method returning a boolean, the value it returns when that is a constant (a
+    /// literal, or a local holding one).
+    pub(super) fn constant_answer(&self, st: &State, ret: &Expr) -> Option<bool> {
+        if !self.input.mref.descriptor.as_str().ends_with(")Z") {
+            return None;
+        }
+        match ret {
+            Expr::Const(ConstVal::Int(c)) => Some(*c != 0),
+            Expr::Path(p) => st.consts.entries().iter().find(|(slot, _)| self.local_path(*slot) == *p).map(|(_, c)| *c != 0),
+            _ => None,
+        }
+    }
+
     /// Android models: `if (current == main)` on looper or thread handles pops both
     /// operands and tells whether the taken edge is on the main thread.
     fn handle_comparison(&mut self, st: &mut State, kind: IfKind) -> Option<bool> {

@@ -91,6 +91,34 @@ struct Exit {
     /// The fields of the fresh result holding a formal's or a static's object, on every
     /// normal return so far (None: no normal return yet).
     ret_holds: Option<Vec<(Step, Path)>>,
+    /// Of a method returning a boolean, the locks held where it returns true and where it
+    /// returns false, while every normal return gives a constant (None: no normal return
+    /// yet; Some(None): a return gave something else).
+    answers: Option<Option<LocksByAnswer>>,
+}
+
+/// The locks a boolean method holds where it answers true and where it answers false (none:
+/// it never answers so).
+#[derive(Clone, Copy, Default)]
+struct LocksByAnswer {
+    when_true: Option<u8>,
+    when_false: Option<u8>,
+}
+
+impl LocksByAnswer {
+    fn with(self, answer: bool, locks: u8) -> LocksByAnswer {
+        let held = |so_far: Option<u8>| Some(so_far.map_or(locks, |l| l.min(locks)));
+        match answer {
+            true => LocksByAnswer { when_true: held(self.when_true), ..self },
+            false => LocksByAnswer { when_false: held(self.when_false), ..self },
+        }
+    }
+
+    /// Whether the answer tells whether a lock is held: true holds one that false does not
+    /// (a `tryAcquire()` helper), as `tryLock()`'s does.
+    fn tells_lock_held(self) -> bool {
+        matches!((self.when_true, self.when_false), (Some(t), Some(f)) if t > f)
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -536,6 +564,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let ret_path = returns.then(|| ret.and_then(|r| self.returned_path(st, r)));
         let ret_field = returns.then(|| ret.and_then(returned_field));
         let ret_holds = returns.then(|| ret.map(|r| self.returned_holds(st, r)).unwrap_or_default());
+        let answer = returns.then(|| ret.and_then(|r| self.constant_answer(st, r)).map(|b| LocksByAnswer::default().with(b, st.locks)));
         match &mut self.exit {
             None => {
                 let attrs = keeps_attrs.then(|| st.attrs.clone());
@@ -551,6 +580,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     ret_path,
                     ret_field,
                     ret_holds,
+                    answers: answer,
                 })
             }
             Some(e) => {
@@ -559,6 +589,11 @@ impl<'a, 'e> Interp<'a, 'e> {
                 e.ret_field = agreed(e.ret_field.take(), ret_field);
                 e.param_stores = kept_by_both(e.param_stores.take(), stores);
                 e.ret_holds = kept_by_both(e.ret_holds.take(), ret_holds);
+                e.answers = match (e.answers, answer) {
+                    (Some(Some(a)), Some(Some(b))) => Some(Some(merge_answers(a, b))),
+                    (Some(None), _) | (_, Some(None)) => Some(None),
+                    (a, b) => a.or(b),
+                };
                 e.returned = match (e.returned, returned) {
                     (Some(a), Some(b)) => Some(a.join(b, must_hold)),
                     (a, b) => a.or(b),
@@ -636,6 +671,10 @@ impl<'a, 'e> Interp<'a, 'e> {
         let return_ownership = exit.ret_own.unwrap_or(Own::Unowned);
         // A handed value names an instruction of this method only.
         let return_attribute = exit.ret_attr.flatten().filter(|a| !matches!(a, Attr::Handed(_) | Attr::ThreadOf(_) | Attr::ExecutorMadeAt(_) | Attr::LatchMadeAt(_)));
+        // A boolean that is true where the method holds a lock it does not hold where it is
+        // false says whether the lock was taken, as `tryLock()`'s answer does.
+        let answers_lock = ext.lock_precision && exit.answers.flatten().is_some_and(LocksByAnswer::tells_lock_held);
+        let return_attribute = return_attribute.or(answers_lock.then_some(Attr::LockHeld));
         // A result the summary says more of (fresh, functional, a synchronized container)
         // keeps what it says: no path stands for it.
         let says_more = return_ownership == OWNED || return_attribute.is_some();
@@ -670,6 +709,14 @@ impl<'a, 'e> Interp<'a, 'e> {
             param_runs,
         }
     }
+}
+
+fn merge_answers(a: LocksByAnswer, b: LocksByAnswer) -> LocksByAnswer {
+    let min = |x: Option<u8>, y: Option<u8>| match (x, y) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, y) => x.or(y),
+    };
+    LocksByAnswer { when_true: min(a.when_true, b.when_true), when_false: min(a.when_false, b.when_false) }
 }
 
 /// The entries every normal return so far has (None: no normal return yet), with one more
