@@ -194,3 +194,35 @@ pub(super) fn assume_lock(st: &mut State, held: bool, precise: bool) {
 pub(super) fn assume_main(st: &mut State, on_main: bool) {
     st.threads = if on_main { Threads::AnyThreadButSelf } else { Threads::AnyThread };
 }
+
+/// The locks a boolean method holds where it answers true and where it answers false (none:
+/// it never answers so), over its normal returns that give a constant.
+#[derive(Clone, Copy, Default)]
+pub(super) struct LocksByAnswer {
+    when_true: Option<u8>,
+    when_false: Option<u8>,
+}
+
+impl LocksByAnswer {
+    pub(super) fn with(self, answer: bool, locks: u8) -> LocksByAnswer {
+        let held = |so_far: Option<u8>| Some(so_far.map_or(locks, |l| l.min(locks)));
+        match answer {
+            true => LocksByAnswer { when_true: held(self.when_true), ..self },
+            false => LocksByAnswer { when_false: held(self.when_false), ..self },
+        }
+    }
+
+    pub(super) fn merge(self, other: LocksByAnswer) -> LocksByAnswer {
+        let min = |x: Option<u8>, y: Option<u8>| match (x, y) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        LocksByAnswer { when_true: min(self.when_true, other.when_true), when_false: min(self.when_false, other.when_false) }
+    }
+
+    /// Whether the answer tells whether a lock is held: true holds one that false does not
+    /// (a `tryAcquire()` helper), as `tryLock()`'s does.
+    pub(super) fn tells_lock_held(self) -> bool {
+        matches!((self.when_true, self.when_false), (Some(t), Some(f)) if t > f)
+    }
+}

@@ -38,6 +38,7 @@ mod waits;
 
 use access_set::AccessSet;
 use apply::AppliedAt;
+use locks::LocksByAnswer;
 use ownership::own_e;
 use state::*;
 
@@ -95,30 +96,6 @@ struct Exit {
     /// returns false, while every normal return gives a constant (None: no normal return
     /// yet; Some(None): a return gave something else).
     answers: Option<Option<LocksByAnswer>>,
-}
-
-/// The locks a boolean method holds where it answers true and where it answers false (none:
-/// it never answers so).
-#[derive(Clone, Copy, Default)]
-struct LocksByAnswer {
-    when_true: Option<u8>,
-    when_false: Option<u8>,
-}
-
-impl LocksByAnswer {
-    fn with(self, answer: bool, locks: u8) -> LocksByAnswer {
-        let held = |so_far: Option<u8>| Some(so_far.map_or(locks, |l| l.min(locks)));
-        match answer {
-            true => LocksByAnswer { when_true: held(self.when_true), ..self },
-            false => LocksByAnswer { when_false: held(self.when_false), ..self },
-        }
-    }
-
-    /// Whether the answer tells whether a lock is held: true holds one that false does not
-    /// (a `tryAcquire()` helper), as `tryLock()`'s does.
-    fn tells_lock_held(self) -> bool {
-        matches!((self.when_true, self.when_false), (Some(t), Some(f)) if t > f)
-    }
 }
 
 #[derive(Clone, Copy)]
@@ -590,7 +567,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 e.param_stores = kept_by_both(e.param_stores.take(), stores);
                 e.ret_holds = kept_by_both(e.ret_holds.take(), ret_holds);
                 e.answers = match (e.answers, answer) {
-                    (Some(Some(a)), Some(Some(b))) => Some(Some(merge_answers(a, b))),
+                    (Some(Some(a)), Some(Some(b))) => Some(Some(a.merge(b))),
                     (Some(None), _) | (_, Some(None)) => Some(None),
                     (a, b) => a.or(b),
                 };
@@ -709,14 +686,6 @@ impl<'a, 'e> Interp<'a, 'e> {
             param_runs,
         }
     }
-}
-
-fn merge_answers(a: LocksByAnswer, b: LocksByAnswer) -> LocksByAnswer {
-    let min = |x: Option<u8>, y: Option<u8>| match (x, y) {
-        (Some(x), Some(y)) => Some(x.min(y)),
-        (x, y) => x.or(y),
-    };
-    LocksByAnswer { when_true: min(a.when_true, b.when_true), when_false: min(a.when_false, b.when_false) }
 }
 
 /// The entries every normal return so far has (None: no normal return yet), with one more
