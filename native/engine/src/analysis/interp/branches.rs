@@ -87,8 +87,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         if !self.env.extensions.constant_branches || st.consts.is_empty() {
             return None;
         }
-        let Some(Slot::Val(Expr::Path(p))) = st.stack.last() else { return None };
-        let &(_, value) = st.consts.entries().iter().find(|(slot, _)| self.local_path(*slot) == *p)?;
+        let Some(Slot::Val(tested)) = st.stack.last() else { return None };
+        let value = self.local_constant(st, tested)?;
         match cmp {
             Cmp::Eq => Some(value == 0),
             Cmp::Ne => Some(value != 0),
@@ -104,9 +104,14 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         match ret {
             Expr::Const(ConstVal::Int(c)) => Some(*c != 0),
-            Expr::Path(p) => st.consts.entries().iter().find(|(slot, _)| self.local_path(*slot) == *p).map(|(_, c)| *c != 0),
-            _ => None,
+            _ => self.local_constant(st, ret).map(|c| c != 0),
         }
+    }
+
+    /// The constant a local holds, when the value is a local known to hold one.
+    fn local_constant(&self, st: &State, value: &Expr) -> Option<i32> {
+        let Expr::Path(p) = value else { return None };
+        st.consts.entries().iter().find(|(slot, _)| self.local_path(*slot) == *p).map(|&(_, c)| c)
     }
 
     /// Android models: `if (current == main)` on looper or thread handles pops both
