@@ -123,6 +123,10 @@ pub struct Extensions {
     /// Threads: a `Thread` subclass's own `run()` runs on its thread, once per object: its
     /// accesses to the object's own fields race with the rest of the class, not each other.
     pub thread_runs: bool,
+    /// Threads: in a thread's own `run()` (`thread_runs`), the objects its object's own fields
+    /// only ever hold new objects made for them (`this.state = new State()`) are that thread's
+    /// too: accesses to their fields race with the rest of the class, not each other.
+    pub thread_kept_objects: bool,
     /// Threads: a thread the method makes and starts and then joins (`join()`) before every
     /// return, a task it hands to an executor and waits for (its future's `get()`, the
     /// `close()` of an executor it made, the `await()` of a latch it made that the task
@@ -195,6 +199,7 @@ impl Extensions {
         locked_callers: true,
         native_results: true,
         thread_runs: true,
+        thread_kept_objects: true,
         thread_joins: true,
         self_locking_collections: true,
         suspend_resumes: true,
@@ -235,6 +240,7 @@ impl Extensions {
         locked_callers: false,
         native_results: false,
         thread_runs: false,
+        thread_kept_objects: false,
         thread_joins: false,
         self_locking_collections: false,
         suspend_resumes: false,

@@ -19,7 +19,7 @@
 use rayon::prelude::*;
 
 use crate::classfile::model::*;
-use crate::fxhash::FxHashMap;
+use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::hierarchy::{ClassTable, Origin};
 use crate::issue::top_level_class;
 use crate::sym::Sym;
@@ -48,22 +48,24 @@ pub enum Source {
     /// What a static field holds: read with `getstatic`, or returned by a static getter
     /// (`static Queue discardingQueue() { return DISCARDING_QUEUE; }`).
     Static(FieldRef),
+    /// No object (`cache = enabled ? new Cache() : null`): nothing is called or reached through it.
+    Null,
 }
 
 /// What the stores seen so far give a field: values from these sources, or (None) anything
 /// else, with the field's descriptor.
-type Stores = FxHashMap<(Sym, Sym), (Option<Vec<Source>>, Sym)>;
+pub type Stores = FxHashMap<(Sym, Sym), (Option<Vec<Source>>, Sym)>;
 
-/// The fields of analysed classes, private or final, whose stores in `bodies` give objects of
-/// one class, besides thread-safe containers. `static_getter` names the static field a static
-/// method of the field's class returns, when that is all it does (see [`returned_static`]).
-pub fn collect<'b>(
+/// What the stores of the analysed code give the private or final fields of analysed classes:
+/// scanned once for [`collect`] and [`fresh_fields`]. `static_getter` names the static field a
+/// static method of the field's class returns, when that is all it does (see
+/// [`returned_static`]).
+pub fn stores<'b>(
     table: &ClassTable,
-    ext: Extensions,
     static_getter: &(dyn Fn(&MethodRef) -> Option<FieldRef> + Sync),
     bodies: impl ParallelIterator<Item = &'b Body>,
-) -> FieldClasses {
-    let stored: Stores = bodies
+) -> Stores {
+    bodies
         .fold(Stores::default, |mut seen, body| {
             let mut targets: Option<Vec<bool>> = None;
             for (f, before) in body.field_stores(|d| d.starts_with('L')) {
@@ -78,11 +80,15 @@ pub fn collect<'b>(
                 note_store(&mut a, key, store);
             }
             a
-        });
+        })
+}
+
+/// The fields whose `stored` values are objects of one class, besides thread-safe containers.
+pub fn collect(table: &ClassTable, ext: Extensions, stored: &Stores) -> FieldClasses {
     stored
         .iter()
         .filter_map(|(key, (sources, descriptor))| {
-            let classes = classes_of(table, &stored, *key, sources.as_deref()?)?;
+            let classes = classes_of(table, stored, *key, sources.as_deref()?)?;
             let shared: Vec<Sym> = classes.iter().copied().filter(|c| !models::is_synchronized_container(table, *c, ext)).collect();
             let class = match shared[..] {
                 [one] => one,
@@ -91,6 +97,17 @@ pub fn collect<'b>(
             };
             Some((*key, HeldClass { class, declared: declared_class(*descriptor)? }))
         })
+        .collect()
+}
+
+/// The fields every store of the analysed code gives a new object, made for the store
+/// (`this.state = new State()`), or null, by (declaring class, name): no other object holds what such a
+/// field holds, unless its holder hands it on (see `Facts::fresh_fields`).
+pub fn fresh_fields(stored: &Stores) -> FxHashSet<(Sym, Sym)> {
+    stored
+        .iter()
+        .filter(|(_, (sources, _))| sources.as_ref().is_some_and(|s| s.iter().all(|s| matches!(s, Source::New(_) | Source::Null))))
+        .map(|(key, _)| *key)
         .collect()
 }
 
@@ -105,6 +122,7 @@ fn classes_of(table: &ClassTable, stored: &Stores, key: (Sym, Sym), sources: &[S
     for source in sources {
         match source {
             Source::New(class) => classes.push(*class),
+            Source::Null => {}
             Source::Static(f) => {
                 let held = fact_field(table, f)?;
                 let same_class = held.0 == key.0;
@@ -112,7 +130,11 @@ fn classes_of(table: &ClassTable, stored: &Stores, key: (Sym, Sym), sources: &[S
                     return None;
                 }
                 for inner in stored.get(&held)?.0.as_deref()? {
-                    let Source::New(class) = inner else { return None };
+                    let class = match inner {
+                        Source::New(class) => class,
+                        Source::Null => continue,
+                        Source::Static(_) => return None,
+                    };
                     if !same_class && file(*class) != file(key.0) {
                         return None;
                     }
@@ -144,7 +166,7 @@ pub fn value_sources(
     while matches!(insns[at], Insn::CheckCast) {
         at = at.checked_sub(1)?;
     }
-    if !matches!(insns[at], Insn::Invoke { .. } | Insn::GetStatic(_)) {
+    if !matches!(insns[at], Insn::Invoke { .. } | Insn::GetStatic(_) | Insn::Const { value: ConstVal::Null, .. }) {
         return None;
     }
     let targets = targets.get_or_insert_with(|| jump_targets(body));
@@ -195,6 +217,7 @@ fn source_at(insns: &[Insn], targets: &[bool], mut at: usize, static_getter: &dy
         // The object `new C` pushed before the constructor's arguments, whatever they were.
         Insn::Invoke { method, .. } if method.name.as_str() == "<init>" => Some(Source::New(method.class)),
         Insn::GetStatic(f) => Some(Source::Static(**f)),
+        Insn::Const { value: ConstVal::Null, .. } => Some(Source::Null),
         Insn::Invoke { method, kind: InvokeKind::Static } => static_getter(method).map(Source::Static),
         _ => None,
     }

@@ -139,16 +139,21 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     } else {
         FxHashMap::default()
     };
-    let field_classes = if inputs.extensions.field_receiver_dispatch {
+    let ext = inputs.extensions;
+    let stored = if ext.field_receiver_dispatch || ext.thread_kept_objects {
         let static_getter = |m: &MethodRef| {
             let e = &methods[*by_ref.get(m)?];
             let flags = inputs.classes[e.class].methods[e.index].header.flags;
             super::field_classes::returned_static(m.class, flags, bodies[e.class][e.index].as_ref()?)
         };
-        super::field_classes::collect(table, inputs.extensions, &static_getter, bodies.par_iter().flatten().flatten())
+        super::field_classes::stores(table, &static_getter, bodies.par_iter().flatten().flatten())
     } else {
         Default::default()
     };
+    let field_classes =
+        if ext.field_receiver_dispatch { super::field_classes::collect(table, ext, &stored) } else { Default::default() };
+    let fresh_fields = if ext.thread_kept_objects { super::field_classes::fresh_fields(&stored) } else { Default::default() };
+    drop(stored);
     phase(start, "method facts");
     // Upstream methods whose summaries hand code to a background thread, theirs or their
     // callers' (looked at once, not at every call).
@@ -226,6 +231,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let needed: Vec<AtomicBool> = needed.into_iter().map(AtomicBool::new).collect();
     facts.handed_classes = handed_classes;
     facts.field_classes = field_classes;
+    facts.fresh_fields = fresh_fields;
     facts.init_only_statics = super::facts::init_only_statics(
         table,
         inputs.classes.iter().map(|c| &*c.header),

@@ -174,7 +174,17 @@ impl Path {
     /// instance's (`this.this$0.x`), nor a field of another object the object may share with
     /// others (`this.queue.size`).
     pub fn is_own_field(&self) -> bool {
-        self.base == Base::This && matches!(&self.steps[..], [step @ Step::Field { .. }] if !step.is_outer_instance())
+        self.is_own_field_through(|_, _| false)
+    }
+    /// [`Path::is_own_field`], or a field of an object reached from it through fields that
+    /// `kept` (by class and name) says the object on their left keeps to itself
+    /// (`this.state.count`).
+    pub fn is_own_field_through(&self, kept: impl Fn(Sym, Sym) -> bool) -> bool {
+        let Some((last, through)) = self.steps.split_last() else { return false };
+        let own = |step: &Step| matches!(step, Step::Field { .. }) && !step.is_outer_instance();
+        self.base == Base::This
+            && own(last)
+            && through.iter().all(|step| own(step) && matches!(step, Step::Field { class, name } if kept(*class, *name)))
     }
     pub fn last_field(&self) -> Option<(Sym, Sym)> {
         match self.steps.last() {

@@ -1,5 +1,6 @@
 //! Recording accesses (5.1) and assignment (5.2).
 
+use crate::issue::top_level_class;
 use crate::sym::Sym;
 
 use super::super::domain::*;
@@ -28,7 +29,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let lock = held || callee_locks;
         let lock_on = if held { st.lock_on } else { None };
         // A thread's own `run()` on its object's own fields: that thread's, one per object.
-        let started = self.input.facts.runs_own_thread && path.is_own_field();
+        let started = self.is_thread_own(path);
         let thread = if started { Threads::AnyThread } else { st.threads };
         let during = st.running.any();
         let key = NewKey::made(AccessKey { kind, thread, lock, lock_on, own_pre, handed: started, started, once: false, joined: None, during });
@@ -144,6 +145,22 @@ impl<'a, 'e> Interp<'a, 'e> {
                 st.escaped.set(lhs, Some(b));
             }
         }
+    }
+
+    /// Whether `path`, accessed in a thread's own `run()`, is that thread's alone: a field of
+    /// its object, or (`thread_kept_objects`) of an object one of its fields keeps, made for
+    /// that field. Only fields of the method's own top-level class and the classes nested in it
+    /// count: those are compiled together, so their stores are all in the module analysed,
+    /// wherever the module boundaries are.
+    pub(super) fn is_thread_own(&self, path: &Path) -> bool {
+        let facts = &self.env.facts;
+        let file = top_level_class(self.input.mref.class.as_str());
+        let kept = |class: Sym, name: Sym| {
+            self.env.extensions.thread_kept_objects
+                && top_level_class(class.as_str()) == file
+                && facts.fresh_fields.contains(&(class, name))
+        };
+        self.input.facts.runs_own_thread && path.is_own_field_through(kept)
     }
 
     pub(super) fn is_safe_step(&self, class: Sym, name: Sym) -> bool {

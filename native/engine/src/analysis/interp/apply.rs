@@ -201,7 +201,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.note_own_monitor_static(st, &new_path, lock);
             // In a thread's own `run()`, what a callee does to the object's own fields is that
             // thread's too.
-            let started = !acc.key.handed && self.input.facts.runs_own_thread && new_path.is_own_field();
+            let started = !acc.key.handed && self.is_thread_own(&new_path);
             // Threads the callee joins run within the call, as one of many here; what it does
             // itself runs alongside the threads this method has running.
             let joined = acc.key.joined.map(|_| JoinedThread::MANY);
