@@ -124,8 +124,9 @@ pub struct Extensions {
     /// accesses to the object's own fields race with the rest of the class, not each other.
     pub thread_runs: bool,
     /// Threads: in a thread's own `run()` (`thread_runs`), the objects its object's own fields
-    /// only ever hold new objects made for them (`this.state = new State()`) are that thread's
-    /// too: accesses to their fields race with the rest of the class, not each other.
+    /// hold, when those fields are only ever given new objects made for them or null
+    /// (`this.state = new State()`), are that thread's too: accesses to their fields race with
+    /// the rest of the class, not each other.
     pub thread_kept_objects: bool,
     /// Threads: a thread the method makes and starts and then joins (`join()`) before every
     /// return, a task it hands to an executor and waits for (its future's `get()`, the

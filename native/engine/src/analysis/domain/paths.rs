@@ -182,9 +182,8 @@ impl Path {
     pub fn is_own_field_through(&self, kept: impl Fn(Sym, Sym) -> bool) -> bool {
         let Some((last, through)) = self.steps.split_last() else { return false };
         let own = |step: &Step| matches!(step, Step::Field { .. }) && !step.is_outer_instance();
-        self.base == Base::This
-            && own(last)
-            && through.iter().all(|step| own(step) && matches!(step, Step::Field { class, name } if kept(*class, *name)))
+        let kept_here = |step: &Step| own(step) && matches!(step, Step::Field { class, name } if kept(*class, *name));
+        self.base == Base::This && own(last) && through.iter().all(kept_here)
     }
     pub fn last_field(&self) -> Option<(Sym, Sym)> {
         match self.steps.last() {
@@ -376,6 +375,24 @@ mod tests {
                 assert_eq!(base_cmp(x, y), i.cmp(&j), "{x:?} against {y:?}");
             }
         }
+    }
+
+    #[test]
+    fn own_fields_reach_through_kept_fields_only() {
+        let c = Sym::new("p.Worker");
+        let path = |base: Base, names: &[&str]| {
+            names.iter().fold(Path::of(base), |p, n| p.field(c, Sym::new(n)).unwrap())
+        };
+        let kept = |_: Sym, name: Sym| name.as_str() == "state";
+        assert!(path(Base::This, &["count"]).is_own_field_through(kept));
+        assert!(path(Base::This, &["state", "count"]).is_own_field_through(kept));
+        assert!(path(Base::This, &["state", "state", "count"]).is_own_field_through(kept));
+        assert!(!path(Base::This, &["shared", "count"]).is_own_field_through(kept));
+        assert!(!path(Base::This, &["state", "shared", "count"]).is_own_field_through(kept));
+        assert!(!path(Base::This, &["this$0", "count"]).is_own_field_through(|_, _| true));
+        assert!(!path(Base::Param(1), &["state", "count"]).is_own_field_through(kept));
+        assert!(!path(Base::This, &[]).is_own_field_through(kept));
+        assert!(!path(Base::This, &["state", "count"]).is_own_field());
     }
 
     #[test]

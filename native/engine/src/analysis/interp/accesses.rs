@@ -153,14 +153,16 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// count: those are compiled together, so their stores are all in the module analysed,
     /// wherever the module boundaries are.
     pub(super) fn is_thread_own(&self, path: &Path) -> bool {
-        let facts = &self.env.facts;
+        if !self.input.facts.runs_own_thread {
+            return false;
+        }
         let file = top_level_class(self.input.mref.class.as_str());
         let kept = |class: Sym, name: Sym| {
             self.env.extensions.thread_kept_objects
                 && top_level_class(class.as_str()) == file
-                && facts.fresh_fields.contains(&(class, name))
+                && self.env.facts.fresh_fields.contains(&(class, name))
         };
-        self.input.facts.runs_own_thread && path.is_own_field_through(kept)
+        path.is_own_field_through(kept)
     }
 
     pub(super) fn is_safe_step(&self, class: Sym, name: Sym) -> bool {
