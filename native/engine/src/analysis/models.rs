@@ -26,6 +26,10 @@ const READ_LOCK_CLASSES: &[&str] = &["java.util.concurrent.locks.ReentrantReadWr
 const STAMPED_LOCK: &[&str] = &["java.util.concurrent.locks.StampedLock"];
 const READ_WRITE_LOCK: &[&str] = &["java.util.concurrent.locks.ReadWriteLock"];
 
+/// Extension (lock precision): Guava's `Monitor`, a lock entered and left by its own methods,
+/// named by its package's end: shaded copies keep it (`android.media.internal.guava_common.…`).
+const GUAVA_MONITOR: &str = "common.util.concurrent.Monitor";
+
 /// Extension (suspend resumes): Kotlin's coroutine lock, taken by `lock(owner)` (a suspend
 /// call), released by `unlock(owner)`; `withLock` is inlined into its callers as these calls.
 const COROUTINE_MUTEX: &[&str] = &["kotlinx.coroutines.sync.Mutex"];
@@ -94,6 +98,9 @@ fn coroutine_mutex_effect(table: &ClassTable, callee: &MethodRef) -> Option<Lock
 /// lock), with read-mode acquisitions told apart.
 fn lock_effect_by_hierarchy(table: &ClassTable, callee: &MethodRef) -> Option<LockEffect> {
     let name = callee.name.as_str();
+    if callee.class.as_str().ends_with(GUAVA_MONITOR) {
+        return guava_monitor_effect(callee);
+    }
     // Most calls are to other methods: the names first, the supertypes only for these.
     if stamped_lock_effect(name).is_none() && lock_class_effect(name, false).is_none() {
         return None;
@@ -106,6 +113,25 @@ fn lock_effect_by_hierarchy(table: &ClassTable, callee: &MethodRef) -> Option<Lo
         return None;
     }
     lock_class_effect(name, read)
+}
+
+/// A Guava `Monitor` method's effect, as its documentation gives it: the `enter*` methods
+/// returning a boolean (a guard, a timeout, `tryEnter`) hold the monitor where they answered
+/// true, the others hold it on return (or throw); `leave` releases it. Its own code holds the
+/// monitor on one branch of a computed answer (`enterIf`), which a summary cannot say.
+fn guava_monitor_effect(callee: &MethodRef) -> Option<LockEffect> {
+    let answers = callee.descriptor.as_str().ends_with(")Z");
+    match callee.name.as_str() {
+        "enter" | "enterInterruptibly" | "enterWhen" | "enterWhenUninterruptibly" | "enterIf" | "enterIfInterruptibly"
+        | "tryEnter" | "tryEnterIf"
+            if answers =>
+        {
+            Some(LockEffect::TryAcquire)
+        }
+        "enter" | "enterInterruptibly" | "enterWhen" | "enterWhenUninterruptibly" => Some(LockEffect::Acquire),
+        "leave" => Some(LockEffect::Release),
+        _ => None,
+    }
 }
 
 fn stamped_lock_effect(name: &str) -> Option<LockEffect> {
