@@ -152,6 +152,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// that field. Only fields of the method's own top-level class and the classes nested in it
     /// count: those are compiled together, so their stores are all in the module analysed,
     /// wherever the module boundaries are.
+    #[inline]
     pub(super) fn is_thread_own(&self, path: &Path) -> bool {
         if !self.input.facts.runs_own_thread {
             return false;
