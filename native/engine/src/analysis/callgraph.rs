@@ -98,7 +98,7 @@ impl Scan<'_> {
             graph.queries_thread.push(own.queries);
             graph.requires_held_lock.push(own.requires_held_lock);
             // A boolean method may also answer whether it kept the lock (`tryAcquire()`).
-            let answers = method.mref.descriptor.as_str().ends_with(")Z");
+            let answers = crate::classfile::descriptor::returns_boolean(method.mref.descriptor.as_str());
             graph.may_return_locked.push(own.acquires && (!own.releases || answers));
             passes_this.push(own.passes_this);
         }

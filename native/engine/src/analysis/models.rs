@@ -120,7 +120,7 @@ fn lock_effect_by_hierarchy(table: &ClassTable, callee: &MethodRef) -> Option<Lo
 /// true, the others hold it on return (or throw); `leave` releases it. Its own code holds the
 /// monitor on one branch of a computed answer (`enterIf`), which a summary cannot say.
 fn guava_monitor_effect(callee: &MethodRef) -> Option<LockEffect> {
-    let answers = callee.descriptor.as_str().ends_with(")Z");
+    let answers = crate::classfile::descriptor::returns_boolean(callee.descriptor.as_str());
     match callee.name.as_str() {
         "enter" | "enterInterruptibly" | "enterWhen" | "enterWhenUninterruptibly" | "enterIf" | "enterIfInterruptibly"
         | "tryEnter" | "tryEnterIf"

@@ -85,6 +85,11 @@ pub fn return_kind(descriptor: &str) -> Option<bool> {
     }
 }
 
+/// Whether a method returns a `boolean` (its answer may say whether it took a lock).
+pub fn returns_boolean(descriptor: &str) -> bool {
+    descriptor.ends_with(")Z")
+}
+
 /// Whether a method returns an instance of a class (not a primitive, an array or void).
 pub fn returns_class_instance(descriptor: &str) -> bool {
     descriptor.rsplit(')').next().is_some_and(|r| r.starts_with('L'))

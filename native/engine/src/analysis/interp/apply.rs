@@ -8,7 +8,7 @@ use std::collections::hash_map::Entry;
 use crate::classfile::model::*;
 
 use super::super::domain::*;
-use super::locks::{acquire, apply_lock_thread, protects, release, release_read};
+use super::locks::{acquire, acquire_read, apply_lock_thread, protects, release, release_read};
 use super::ownership::{escape_value, keep_arguments, own, own_e};
 use super::held_fields::through_held_field;
 use super::state::*;
@@ -59,7 +59,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         acquire(st, s.locks);
         // A read lock the callee took and kept (`acquireRead()`) protects the caller's reads.
-        st.read_locks = (st.read_locks + s.read_locks).min(LOCK_TOP);
+        acquire_read(st, s.read_locks);
         // The caller goes on under a lock it took through the callee (`acquire() {
         // mLock.lock(); }`): its own lock use, as a `lock()` call here would be.
         // So does one whose answer says whether it took a lock (`tryAcquire()`).

@@ -99,7 +99,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// Of a method returning a boolean, the value it returns when that is a constant (a
     /// literal, or a local holding one).
     pub(super) fn constant_answer(&self, st: &State, ret: &Expr) -> Option<bool> {
-        if !self.input.mref.descriptor.as_str().ends_with(")Z") {
+        if !crate::classfile::descriptor::returns_boolean(self.input.mref.descriptor.as_str()) {
             return None;
         }
         match ret {

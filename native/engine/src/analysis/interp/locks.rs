@@ -92,7 +92,7 @@ pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect, track_releas
         LockEffect::Release => release(st, 1, track_releases),
         LockEffect::TryAcquire => {}
         LockEffect::AcquireRead => {
-            st.read_locks = (st.read_locks + 1).min(LOCK_TOP);
+            acquire_read(st, 1);
             st.lock_on = None;
         }
         LockEffect::ReleaseRead => release_read(st, 1, track_releases),
@@ -107,8 +107,13 @@ pub(super) fn acquire(st: &mut State, n: u8) {
     if n > 0 {
         st.lock_on = None;
     }
-    st.locks = (st.locks + n).min(LOCK_TOP);
-    st.may_locks = (st.may_locks + n).min(LOCK_TOP);
+    st.locks = st.locks.saturating_add(n).min(LOCK_TOP);
+    st.may_locks = st.may_locks.saturating_add(n).min(LOCK_TOP);
+}
+
+/// Takes `n` read-mode locks (a callee's count comes from a summary file: saturating).
+pub(super) fn acquire_read(st: &mut State, n: u8) {
+    st.read_locks = st.read_locks.saturating_add(n).min(LOCK_TOP);
 }
 
 /// Takes one lock, `lock` when its identity is known: the one lock held if no other is (or
@@ -138,7 +143,7 @@ pub(super) fn lock_identity(value: &Expr, enabled: bool) -> Option<LockPath> {
 pub(super) fn release(st: &mut State, n: u8, track: bool) {
     if track {
         let callers = n.saturating_sub(st.may_locks);
-        st.released = (st.released + callers).min(LOCK_TOP);
+        st.released = st.released.saturating_add(callers).min(LOCK_TOP);
     }
     st.locks = st.locks.saturating_sub(n);
     st.may_locks = st.may_locks.saturating_sub(n);
@@ -154,7 +159,7 @@ pub(super) fn release(st: &mut State, n: u8, track: bool) {
 pub(super) fn release_read(st: &mut State, n: u8, track: bool) {
     if track {
         let callers = n.saturating_sub(st.read_locks);
-        st.read_released = (st.read_released + callers).min(LOCK_TOP);
+        st.read_released = st.read_released.saturating_add(callers).min(LOCK_TOP);
     }
     st.read_locks = st.read_locks.saturating_sub(n);
 }

@@ -37,12 +37,11 @@ pub struct Encoded {
     /// recur in the summaries of many methods of the chunk (a caller carries its callees').
     pub keys: KeyColumns,
     /// One per summarised method: `[method, threads, locks, releases, read locks, read
-    /// releases, return ownership,
-    /// return attribute or -1, synchronized field paths, accesses, escaping formals with the
-    /// ownership they escape to, formals stored with the path they are stored into, the
-    /// path the method returns or none, formals' code handed off or run, and the fields of
-    /// the fresh result holding objects: each a one-step path over `this` (standing for the
-    /// result) with the path it holds]`.
+    /// releases, return ownership, return attribute or -1, synchronized field paths,
+    /// accesses, escaping formals with the ownership they escape to, formals stored with the
+    /// path they are stored into, the path the method returns or none, formals' code handed
+    /// off or run, and the fields of the fresh result holding objects: each a one-step path
+    /// over `this` (standing for the result) with the path it holds]`.
     #[allow(clippy::type_complexity)]
     pub summaries: Vec<(
         u32,
