@@ -236,16 +236,15 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     /// Lock precision: a lock known to be the read lock of a read/write lock, from where it was
-    /// obtained in this method or from the field it is kept in.
+    /// obtained in this method or from the field it is kept in. A local read from that field
+    /// before a lock was taken is a snapshot of it by the time of its `unlock()`: still the
+    /// field's lock, or the `unlock()` would release another lock held.
     fn is_read_lock(&self, st: &State, lock: &Expr) -> bool {
         if attr_e(st, lock) == Some(Attr::ReadLockHandle) {
             return true;
         }
-        match lock {
-            Expr::Path(p) => match p.steps.last() {
-                Some(Step::Field { class, name }) => self.env.facts.read_lock_fields.contains(&(*class, *name)),
-                _ => false,
-            },
+        match lock.location().and_then(|p| p.steps.last()) {
+            Some(Step::Field { class, name }) => self.env.facts.read_lock_fields.contains(&(*class, *name)),
             _ => false,
         }
     }
