@@ -15,8 +15,9 @@ pub struct Extensions {
     pub converged_loops: bool,
     /// Locks: must-hold at joins, a failed `tryLock` releases nothing, read-mode locks
     /// (`ReentrantReadWriteLock` read lock, `StampedLock` read stamp) do not protect
-    /// writes, subclasses of the modelled lock classes are locks, and a lock on an object the
-    /// method has just made protects nothing.
+    /// writes, subclasses of the modelled lock classes are locks, a lock on an object the
+    /// method has just made protects nothing, and a work counter found at zero guards the
+    /// drain loop it lets one caller into.
     pub lock_precision: bool,
     /// Models: the JDK collections completed (queues, deques, sorted maps and sets,
     /// `compute*` as writes, `Vector` and the concurrent queues as thread-safe).

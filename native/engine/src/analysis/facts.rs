@@ -36,6 +36,9 @@ pub struct CallFacts {
     pub lock: Option<LockEffect>,
     /// Returns the read lock of a read/write lock (lock-precision extension).
     pub returns_read_lock: bool,
+    /// Returns a work counter's count before its increment (lock-precision extension, see
+    /// [`models::counts_work`]).
+    pub counts_work: bool,
     /// Returns a new executor, which a method making it may close (thread-joins extension).
     pub returns_new_executor: bool,
     pub ignored: bool,
@@ -83,6 +86,7 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
         thread: models::thread_effect(named).or_else(|| android::looper_effect(named)),
         lock: models::lock_effect(table, named, ext).or_else(|| models::lock_effect(table, &resolved, ext)),
         returns_read_lock: ext.lock_precision && models::returns_read_lock(table, named),
+        counts_work: ext.lock_precision && models::counts_work(table, named),
         returns_new_executor: ext.thread_joins && handoffs::makes_executor(named),
         ignored: ignore.contains(&resolved.class),
         functional: table.lookup_l2(&resolved, &|a| a.matches("Functional")) || models::is_functional_model(table, &resolved),

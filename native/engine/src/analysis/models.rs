@@ -168,6 +168,26 @@ pub fn returns_read_lock(table: &ClassTable, callee: &MethodRef) -> bool {
     }
 }
 
+/// Extension (lock precision): the counters whose `getAndIncrement()` guards a drain loop
+/// (`if (wip.getAndIncrement() == 0) { ... }`), also through a field updater.
+const WORK_COUNTERS: &[&str] = &["java.util.concurrent.atomic.AtomicInteger"];
+const WORK_COUNTER_UPDATERS: &[&str] = &["java.util.concurrent.atomic.AtomicIntegerFieldUpdater"];
+
+/// Extension: `getAndIncrement()` of an `int` counter (a class extending `AtomicInteger`
+/// included), or of a field updater's `int` field: the count before this call's increment. The
+/// drain-loop idiom of reactive libraries lets in only the caller that found it zero; the
+/// others leave their work to that one.
+pub fn counts_work(table: &ClassTable, callee: &MethodRef) -> bool {
+    if callee.name.as_str() != "getAndIncrement" {
+        return false;
+    }
+    match callee.descriptor.as_str() {
+        "()I" => table.is_subtype_of_any(callee.class, WORK_COUNTERS),
+        "(Ljava/lang/Object;)I" => table.is_subtype_of_any(callee.class, WORK_COUNTER_UPDATERS),
+        _ => false,
+    }
+}
+
 /// Extension: a lock effect on a receiver known to be a read lock, in read mode.
 pub fn in_read_mode(effect: LockEffect) -> LockEffect {
     match effect {

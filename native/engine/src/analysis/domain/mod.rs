@@ -107,6 +107,10 @@ pub enum Attr {
     ReadLockHandle,
     /// A Kotlin coroutine dispatcher of background threads (`Dispatchers.IO`, `Dispatchers.Default`).
     BackgroundDispatcher,
+    /// The count a work-in-progress counter had before `getAndIncrement()` (lock-precision
+    /// extension): where it was zero, the caller runs the drain loop the counter guards, one
+    /// thread at a time, as if it held a lock.
+    WorkGuard,
 }
 
 /// The thread that code handed to another thread runs on (thread-handoffs extension).
@@ -163,6 +167,11 @@ pub struct Summary {
     pub read_locks: u8,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub read_releases: u8,
+    /// Locks held on return on some paths only, beyond `locks` (a helper that locks each slot
+    /// of a list in a loop and returns them): a caller's release of one of them is no release
+    /// of a lock the caller's callers took (callee-releases extension).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub may_locks: u8,
     /// Sorted by key.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accesses: Vec<Access>,
@@ -227,6 +236,7 @@ impl Summary {
             releases: 0,
             read_locks: 0,
             read_releases: 0,
+            may_locks: 0,
             accesses: Vec::new(),
             return_ownership: Own::Unowned,
             return_attribute: None,

@@ -8,7 +8,7 @@ use std::collections::hash_map::Entry;
 use crate::classfile::model::*;
 
 use super::super::domain::*;
-use super::locks::{acquire, acquire_read, apply_lock_thread, protects, release, release_read};
+use super::locks::{acquire, acquire_maybe, acquire_read, apply_lock_thread, protects, release, release_read};
 use super::ownership::{escape_value, keep_arguments, own, own_e};
 use super::held_fields::through_held_field;
 use super::state::*;
@@ -58,6 +58,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.run_in_callee(st, &s.param_runs, args);
         }
         acquire(st, s.locks);
+        // Locks the callee left held on some paths: what the caller releases of them next was
+        // taken below it, not by its callers.
+        acquire_maybe(st, s.may_locks);
         // A read lock the callee took and kept (`acquireRead()`) protects the caller's reads.
         acquire_read(st, s.read_locks);
         // The caller goes on under a lock it took through the callee (`acquire() {

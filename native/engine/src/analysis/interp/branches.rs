@@ -18,8 +18,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             let fall = take_state(st);
             return (taken, fall);
         }
-        // (value expression, jump-taken means the value is `taken_bool`)
-        let (subject, taken_bool): (Option<Expr>, Option<bool>) = match kind {
+        // (value expression, jump-taken means the value is `taken_bool`, the value was
+        // compared with zero)
+        let (subject, taken_bool, with_zero): (Option<Expr>, Option<bool>, bool) = match kind {
             IfKind::Zero(cmp) | IfKind::Null(cmp) => {
                 let v = pop(st, false);
                 self.read_expr(st, &v);
@@ -28,7 +29,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     Cmp::Ne => Some(true),
                     Cmp::Other => None,
                 };
-                (Some(v), b)
+                (Some(v), b, true)
             }
             IfKind::Two(cmp) => {
                 let rhs = pop(st, false);
@@ -45,7 +46,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     (Cmp::Ne, Some(c)) => Some(c == 0),
                     _ => None,
                 };
-                (v, b)
+                (v, b, c == Some(0))
             }
         };
         let mut taken = st.clone();
@@ -57,6 +58,14 @@ impl<'a, 'e> Interp<'a, 'e> {
                     let precise = self.env.extensions.lock_precision;
                     assume_lock(&mut taken, b, precise);
                     assume_lock(&mut fall, !b, precise);
+                }
+                // A work counter found at zero lets this caller alone into the drain loop. Not
+                // evidence of concurrency: the libraries built on it order their calls by
+                // protocol (reactive streams signal a subscriber serially), which the
+                // rules would take for races (docs/analysis.md, "Locks").
+                Some(Attr::WorkGuard) if with_zero => {
+                    assume_lock(&mut taken, !b, true);
+                    assume_lock(&mut fall, b, true);
                 }
                 Some(Attr::OnMainThread) => {
                     assume_main(&mut taken, b);

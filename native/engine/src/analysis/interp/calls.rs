@@ -136,6 +136,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             if cf.returns_read_lock {
                 st.attrs.set(&ret, Some(Attr::ReadLockHandle));
             }
+            if cf.counts_work {
+                st.attrs.set(&ret, Some(Attr::WorkGuard));
+            }
             if cf.returns_new_executor {
                 st.attrs.set(&ret, Some(Attr::ExecutorMadeAt(self.pc as u32)));
             }
@@ -178,7 +181,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         if let Some(w) = ret_kind {
             // Models and annotations of the callee say more of its result than its body.
             let value = match returned {
-                Some(e) if !cf.functional && !cf.returns_ownership && !cf.returns_read_lock && cf.handoff.is_none() => e,
+                Some(e) if !cf.functional && !cf.returns_ownership && !cf.returns_read_lock && !cf.counts_work && cf.handoff.is_none() => e,
                 _ => match unmodelled_target.filter(|_| self.env.extensions.native_results && !w && cf.handoff.is_none()) {
                     // A native method's result no model or attribute says more of.
                     Some(m) if st.attrs.get(&ret).is_none() && !own(st, &ret).is_owned() => {

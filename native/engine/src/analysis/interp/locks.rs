@@ -111,6 +111,11 @@ pub(super) fn acquire(st: &mut State, n: u8) {
     st.may_locks = st.may_locks.saturating_add(n).min(LOCK_TOP);
 }
 
+/// Counts `n` locks as held on some paths only (a callee's, see `Summary::may_locks`).
+pub(super) fn acquire_maybe(st: &mut State, n: u8) {
+    st.may_locks = st.may_locks.saturating_add(n).min(LOCK_TOP);
+}
+
 /// Takes `n` read-mode locks (a callee's count comes from a summary file: saturating).
 pub(super) fn acquire_read(st: &mut State, n: u8) {
     st.read_locks = st.read_locks.saturating_add(n).min(LOCK_TOP);

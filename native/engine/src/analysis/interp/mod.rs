@@ -637,6 +637,12 @@ impl<'a, 'e> Interp<'a, 'e> {
             None => (exit.locks, 0),
         };
         let (read_locks, read_releases) = exit.returned.map_or((0, 0), |r| (r.read_locks, r.read_released));
+        // What some return paths hold beyond what all do (the same count above a synchronized
+        // method's own monitor).
+        let may_locks = match exit.returned {
+            Some(r) if ext.callee_releases => r.may_locks.saturating_sub(r.locks),
+            _ => 0,
+        };
         if synchronized {
             // The count started with the method's own monitor: a path that released below it
             // released a caller's lock.
@@ -671,6 +677,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             releases,
             read_locks,
             read_releases,
+            may_locks,
             accesses,
             return_ownership,
             return_attribute,

@@ -141,7 +141,7 @@ impl Decoder {
     }
 
     fn decode(&self, i: usize) -> Result<Summary, String> {
-        let (_, threads, locks, releases, read_locks, read_releases, ret_own, ret_attr, sync, accesses, escapes, stores, returned, handoffs, holds) =
+        let (_, threads, locks, releases, read_locks, read_releases, may_locks, ret_own, ret_attr, sync, accesses, escapes, stores, returned, handoffs, holds) =
             &self.encoded.summaries[i];
         let (deltas, lines, traces) = accesses;
         if lines.len() != deltas.len() || traces.len() != deltas.len() {
@@ -164,6 +164,7 @@ impl Decoder {
             releases: *releases,
             read_locks: *read_locks,
             read_releases: *read_releases,
+            may_locks: *may_locks,
             accesses: decoded,
             return_ownership: own_of(*ret_own),
             return_attribute: attr_of(*ret_attr),

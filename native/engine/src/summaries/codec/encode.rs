@@ -288,6 +288,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
             s.releases,
             s.read_locks,
             s.read_releases,
+            s.may_locks,
             own_code(s.return_ownership),
             attr_code(s.return_attribute),
             sync,

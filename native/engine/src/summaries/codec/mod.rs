@@ -37,7 +37,7 @@ pub struct Encoded {
     /// recur in the summaries of many methods of the chunk (a caller carries its callees').
     pub keys: KeyColumns,
     /// One per summarised method: `[method, threads, locks, releases, read locks, read
-    /// releases, return ownership, return attribute or -1, synchronized field paths,
+    /// releases, locks held on some return paths only, return ownership, return attribute or -1, synchronized field paths,
     /// accesses, escaping formals with the ownership they escape to, formals stored with the
     /// path they are stored into, the path the method returns or none, formals' code handed
     /// off or run, and the fields of the fresh result holding objects: each a one-step path
@@ -45,6 +45,7 @@ pub struct Encoded {
     #[allow(clippy::type_complexity)]
     pub summaries: Vec<(
         u32,
+        u8,
         u8,
         u8,
         u8,
@@ -192,6 +193,7 @@ fn attr_code(a: Option<Attr>) -> i8 {
         Some(Attr::ReadLockHandle) => 9,
         Some(Attr::OffMainThread) => 10,
         Some(Attr::BackgroundDispatcher) => 11,
+        Some(Attr::WorkGuard) => 12,
     }
 }
 
@@ -241,6 +243,7 @@ fn attr_of(c: i8) -> Option<Attr> {
         9 => Some(Attr::ReadLockHandle),
         10 => Some(Attr::OffMainThread),
         11 => Some(Attr::BackgroundDispatcher),
+        12 => Some(Attr::WorkGuard),
         _ => None,
     }
 }
@@ -383,7 +386,7 @@ mod tests {
     fn an_access_key_index_out_of_range_is_an_error() {
         let a = summary(vec![Access { key: KeyRef::new(SharedKey::new(key("f"))), site: Site { line: 1, trace: Trace::empty() } }]);
         let mut encoded = encode(&[(method("a"), &a)]);
-        encoded.summaries[0].9 .0[0] = 5;
+        encoded.summaries[0].10 .0[0] = 5;
         let decoder = Decoder::new(encoded).unwrap();
         assert_eq!(decoder.get(&method("a")).err().unwrap(), "access key index 5 out of range");
     }
@@ -398,7 +401,7 @@ mod tests {
         far.keys.path_steps[0] = 3;
         assert_eq!(Decoder::new(far).err().unwrap(), "access key path index 3 out of range");
         let mut lines = encode(&[(method("a"), &a)]);
-        lines.summaries[0].9 .1.push(9);
+        lines.summaries[0].10 .1.push(9);
         let decoder = Decoder::new(lines).unwrap();
         assert_eq!(decoder.get(&method("a")).err().unwrap(), "access columns of different lengths");
     }
