@@ -37,11 +37,12 @@ pub struct Encoded {
     /// recur in the summaries of many methods of the chunk (a caller carries its callees').
     pub keys: KeyColumns,
     /// One per summarised method: `[method, threads, locks, releases, read locks, read
-    /// releases, locks held on some return paths only, return ownership, return attribute or -1, synchronized field paths,
-    /// accesses, escaping formals with the ownership they escape to, formals stored with the
-    /// path they are stored into, the path the method returns or none, formals' code handed
-    /// off or run, and the fields of the fresh result holding objects: each a one-step path
-    /// over `this` (standing for the result) with the path it holds]`.
+    /// releases, locks held on some return paths only, return ownership, return attribute or
+    /// -1, synchronized field paths, accesses, escaping formals with the ownership they escape
+    /// to, formals stored with the path they are stored into, the path the method returns or
+    /// none, formals' code handed off or run, and the fields of the fresh result holding
+    /// objects: each a one-step path over `this` (standing for the result) with the path it
+    /// holds]`.
     #[allow(clippy::type_complexity)]
     pub summaries: Vec<(
         u32,
@@ -344,11 +345,21 @@ mod tests {
             Attr::WorkerHandler,
             Attr::ReadLockHandle,
             Attr::BackgroundDispatcher,
+            Attr::WorkGuard,
         ];
         for a in all {
             assert_eq!(attr_of(attr_code(Some(a))), Some(a), "{a:?}");
         }
         assert_eq!(attr_code(Some(Attr::Handed(3))), -1);
+    }
+
+    /// The lock counts a caller applies keep their values downstream, the locks held on some
+    /// return paths only included (a caller's release of those is none of its callers').
+    #[test]
+    fn lock_counts_keep_their_values() {
+        let s = Summary { locks: 1, releases: 2, read_locks: 3, read_releases: 4, may_locks: 5, ..Summary::empty() };
+        let decoder = Decoder::new(encode(&[(method("pool"), &s)])).unwrap();
+        assert_eq!(*decoder.get(&method("pool")).unwrap().unwrap(), s);
     }
 
     #[test]
