@@ -60,7 +60,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         acquire(st, s.locks);
         // Locks the callee left held on some paths: what the caller releases of them next was
         // taken below it, not by its callers.
-        acquire_maybe(st, s.may_locks);
+        if ext.callee_releases {
+            acquire_maybe(st, s.may_locks);
+        }
         // A read lock the callee took and kept (`acquireRead()`) protects the caller's reads.
         acquire_read(st, s.read_locks);
         // The caller goes on under a lock it took through the callee (`acquire() {

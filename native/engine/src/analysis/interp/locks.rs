@@ -108,10 +108,11 @@ pub(super) fn acquire(st: &mut State, n: u8) {
         st.lock_on = None;
     }
     st.locks = st.locks.saturating_add(n).min(LOCK_TOP);
-    st.may_locks = st.may_locks.saturating_add(n).min(LOCK_TOP);
+    acquire_maybe(st, n);
 }
 
-/// Counts `n` locks as held on some paths only (a callee's, see `Summary::may_locks`).
+/// Counts `n` more locks as held on some paths (with `acquire`, on all of them; alone, a
+/// callee's held on some return paths only, see `Summary::may_locks`).
 pub(super) fn acquire_maybe(st: &mut State, n: u8) {
     st.may_locks = st.may_locks.saturating_add(n).min(LOCK_TOP);
 }
