@@ -97,6 +97,12 @@ pub struct Extensions {
     /// does not protect static fields: threads working on two objects of the class do not
     /// exclude each other.
     pub object_monitors: bool,
+    /// Threads: a method whose only evidence of other threads is a lock on another object (a
+    /// static one, or the outer object of an inner class), with none of its own object's
+    /// fields accessed under it, says that object is shared, not its own: its accesses to its
+    /// own fields are not on any thread (an object a static pool lends, an iterator locking
+    /// the collection that made it).
+    pub foreign_locks: bool,
     /// Locks: an access knows the lock it is made under when that is one lock of known
     /// identity (a monitor of `this`, of a field's object, a lock held in a field); a write
     /// under a known lock other than the one a field's `@GuardedBy` names breaks the annotation.
@@ -194,6 +200,7 @@ impl Extensions {
         fresh_receiver_dispatch: true,
         field_receiver_dispatch: true,
         object_monitors: true,
+        foreign_locks: true,
         lock_identities: true,
         different_locks: false,
         high_confidence: false,
@@ -235,6 +242,7 @@ impl Extensions {
         fresh_receiver_dispatch: false,
         field_receiver_dispatch: false,
         object_monitors: false,
+        foreign_locks: false,
         lock_identities: false,
         different_locks: false,
         high_confidence: false,

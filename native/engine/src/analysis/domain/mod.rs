@@ -156,6 +156,11 @@ fn is_zero(n: &u8) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     pub threads: Threads,
+    /// Foreign-locks extension: the method runs on any thread only by locks on other objects
+    /// than its own (a static lock, an inner class's outer object), none of its own fields
+    /// accessed under a lock: its accesses to its own fields are not on any thread.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub own_fields_unshared: bool,
     pub locks: u8,
     /// Locks released that the method did not take (a helper calling `unlock()`): its
     /// callers no longer hold them after the call. Applied before `locks`.
@@ -232,6 +237,7 @@ impl Summary {
     pub fn empty() -> Summary {
         Summary {
             threads: Threads::NoThread,
+            own_fields_unshared: false,
             locks: 0,
             releases: 0,
             read_locks: 0,

@@ -194,6 +194,7 @@ pub(super) fn main_and_current(a: Option<Attr>, b: Option<Attr>) -> bool {
 fn take_state(st: &mut State) -> State {
     let empty = State {
         threads: Threads::NoThread,
+        foreign_lock_threads: false,
         locks: 0,
         lock_on: None,
         object_locks: 0,

@@ -80,7 +80,10 @@ impl<'a, 'e> Interp<'a, 'e> {
             // 5b. thread assertions and queries
             match cf.thread {
                 Some(ThreadEffect::AssertMain) => st.threads = Threads::AnyThreadButSelf,
-                Some(ThreadEffect::AssertBackground) => st.threads = Threads::AnyThread,
+                Some(ThreadEffect::AssertBackground) => {
+                    st.threads = Threads::AnyThread;
+                    st.foreign_lock_threads = false;
+                }
                 Some(ThreadEffect::IsMainQuery) => st.attrs.set(&ret, Some(Attr::OnMainThread)),
                 Some(effect) if self.env.extensions.android_threads => {
                     let receiver = args.first().and_then(|a| attr_e(st, a));
@@ -112,7 +115,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                         }
                         let ext = self.env.extensions;
                         let lock = args.first().and_then(|r| lock_identity(r, ext.lock_identities));
-                        apply_lock_effect(st, effect, ext.callee_releases, lock)
+                        apply_lock_effect(st, effect, ext.callee_releases, lock, ext.foreign_locks)
                     }
                 }
                 None if cf.ignored => {}

@@ -146,6 +146,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             Insn::PutStatic(f) => {
                 let value = pop(st, f.is_wide());
+                self.publishes_own_object |= value.is_this();
                 let declaring = self.declaring(f);
                 match Path::of(Base::Static(declaring)).field(declaring, f.name) {
                     Some(lhs) => {
@@ -208,7 +209,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     exit_own_monitor(st);
                 }
                 let ext = self.env.extensions;
-                apply_lock_effect(st, effect, ext.callee_releases, lock_identity(&v, ext.lock_identities));
+                apply_lock_effect(st, effect, ext.callee_releases, lock_identity(&v, ext.lock_identities), ext.foreign_locks);
                 if own_monitor && effect == LockEffect::Acquire {
                     enter_own_monitor(st);
                 }

@@ -80,13 +80,45 @@ impl<'a, 'e> Interp<'a, 'e> {
 pub(super) fn apply_lock_thread(st: &mut State) {
     if st.threads != Threads::AnyThreadButSelf {
         st.threads = Threads::AnyThread;
+        st.foreign_lock_threads = false;
     }
+}
+
+/// A lock taken on another object than the method's own (foreign-locks extension): a static
+/// one, or the outer object of an inner class. It says that object is shared; the method
+/// runs on any thread, but, unless some other evidence says so too or the method's own fields
+/// are accessed under a lock, not with its own object shared (`Summary::own_fields_unshared`).
+fn acquire_foreign(st: &mut State) {
+    if st.threads == Threads::NoThread {
+        st.threads = Threads::AnyThread;
+        st.foreign_lock_threads = true;
+    }
+}
+
+/// Whether a lock is on another object than the method's own (see [`acquire_foreign`]).
+pub(super) fn is_foreign_lock(lock: LockPath) -> bool {
+    let path = lock.path();
+    match path.base {
+        Base::Static(_) => true,
+        Base::This => path.steps.first().is_some_and(Step::is_outer_instance),
+        _ => false,
+    }
+}
+
+/// Joins two `threads` values, each with whether it is `AnyThread` only by foreign locks: the
+/// join is so only if every side that runs on any thread is.
+pub(super) fn join_threads((a, a_foreign): (Threads, bool), (b, b_foreign): (Threads, bool)) -> (Threads, bool) {
+    let threads = a.join(b);
+    let foreign = |t: Threads, f: bool| t != Threads::AnyThread || f;
+    (threads, threads == Threads::AnyThread && foreign(a, a_foreign) && foreign(b, b_foreign))
 }
 
 /// `track_releases`: count the releases of locks the method did not take (callee-releases
 /// extension), for its summary. `lock` is the lock's identity, when known (see
-/// [`lock_identity`]).
-pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect, track_releases: bool, lock: Option<LockPath>) {
+/// [`lock_identity`]); with `foreign_locks`, a lock on another object is evidence of other
+/// threads for that object only (see [`acquire_foreign`]).
+pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect, track_releases: bool, lock: Option<LockPath>, foreign_locks: bool) {
+    let acquires = matches!(effect, LockEffect::Acquire | LockEffect::AcquireRead);
     match effect {
         LockEffect::Acquire => acquire_known(st, lock),
         LockEffect::Release => release(st, 1, track_releases),
@@ -99,7 +131,14 @@ pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect, track_releas
         LockEffect::ReleaseAny if st.locks > 0 => release(st, 1, track_releases),
         LockEffect::ReleaseAny => release_read(st, 1, track_releases),
     }
-    apply_lock_thread(st);
+    if !foreign_locks {
+        apply_lock_thread(st);
+    } else if acquires && lock.is_some_and(is_foreign_lock) {
+        acquire_foreign(st);
+    } else if acquires || st.threads == Threads::NoThread {
+        // A release says no more than the acquire before it, if any.
+        apply_lock_thread(st);
+    }
 }
 
 /// Takes `n` locks whose identities are not known.
@@ -204,6 +243,7 @@ pub(super) fn assume_lock(st: &mut State, held: bool, precise: bool) {
 
 pub(super) fn assume_main(st: &mut State, on_main: bool) {
     st.threads = if on_main { Threads::AnyThreadButSelf } else { Threads::AnyThread };
+    st.foreign_lock_threads = false;
 }
 
 /// The locks a boolean method holds where it answers true and where it answers false (none:

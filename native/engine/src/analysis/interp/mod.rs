@@ -14,6 +14,7 @@ use crate::sym::Sym;
 use super::annotations::{is_initializer, AnnotationConfig, MethodFacts};
 use super::cfg::Cfg;
 use super::domain::*;
+use locks::join_threads;
 use super::extensions::Extensions;
 use super::facts::Facts;
 use super::models;
@@ -73,6 +74,9 @@ struct Exit {
     /// Attribute map joined over the exits (kept for constructors and class initialisers).
     attrs: Option<PathMap<Attr>>,
     threads: Threads,
+    /// `threads` is `AnyThread` only by locks on other objects (see `State`), on every exit
+    /// that runs on any thread.
+    foreign_lock_threads: bool,
     locks: u8,
     /// The lock state of the normal returns (`return`, not `athrow`): what a caller resumes
     /// with.
@@ -133,6 +137,7 @@ impl ReturnedLocks {
 fn handler_entry(st: &State) -> State {
     State {
         threads: st.threads,
+        foreign_lock_threads: st.foreign_lock_threads,
         locks: st.locks,
         lock_on: st.lock_on,
         object_locks: st.object_locks,
@@ -226,6 +231,9 @@ struct Interp<'a, 'e> {
     param_handoffs: Vec<ParamHandoff>,
     /// See [`Summary::param_runs`].
     param_runs: Vec<ParamRun>,
+    /// Whether the method stores its own object into a static field (`sInstance = this`):
+    /// then its object is shared whatever lock it takes (see `Summary::own_fields_unshared`).
+    publishes_own_object: bool,
     /// Whether the block being run is in a loop (it may run more than once per call).
     in_loop: bool,
     /// A constructor handing code to another thread at one call only (see `handoffs.rs`).
@@ -249,7 +257,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
         }
     }
     let hands_once = handoffs::constructor_hands_once(env, &input.mref, body);
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_prepended: None, last_callee: None, recording: true, own_monitor_statics: Vec::new(), param_handoffs: Vec::new(), param_runs: Vec::new(), in_loop: false, hands_once, joins: Default::default() };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_prepended: None, last_callee: None, recording: true, own_monitor_statics: Vec::new(), param_handoffs: Vec::new(), param_runs: Vec::new(), publishes_own_object: false, in_loop: false, hands_once, joins: Default::default() };
     interp.run();
     interp.summary()
 }
@@ -273,6 +281,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         State {
             threads: self.input.facts.initial_threads,
+            foreign_lock_threads: false,
             locks: if synchronized { 1 } else { 0 },
             // A synchronized method holds the monitor of its object, or of its class.
             lock_on: (synchronized && self.env.extensions.lock_identities)
@@ -548,6 +557,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 self.exit = Some(Exit {
                     attrs,
                     threads: st.threads,
+                    foreign_lock_threads: st.foreign_lock_threads,
                     locks: st.locks,
                     returned,
                     ret_own: ro,
@@ -578,7 +588,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                 if let Some(a) = &e.attrs {
                     e.attrs = Some(a.merge(&st.attrs, |x, y| (x == y).then_some(x), false));
                 }
-                e.threads = e.threads.join(st.threads);
+                (e.threads, e.foreign_lock_threads) =
+                    join_threads((e.threads, e.foreign_lock_threads), (st.threads, st.foreign_lock_threads));
                 e.locks = if self.env.extensions.lock_precision { e.locks.min(st.locks) } else { e.locks.max(st.locks) };
                 e.ret_own = match (e.ret_own, ro) {
                     (Some(a), Some(b)) => Some(a.join(b)),
@@ -671,8 +682,15 @@ impl<'a, 'e> Interp<'a, 'e> {
         let mut param_runs = self.param_runs;
         param_runs.sort();
         param_runs.dedup();
+        // A lock on another object guards what it is taken for: a field of the method's own
+        // object accessed under a lock says that object is shared too.
+        let own_fields_unshared = exit.threads == Threads::AnyThread
+            && exit.foreign_lock_threads
+            && !self.publishes_own_object
+            && !accesses.iter().any(|a| a.key.lock && a.key.kind.path().is_from_own_object());
         Summary {
             threads: exit.threads,
+            own_fields_unshared,
             locks,
             releases,
             read_locks,

@@ -106,6 +106,9 @@ pub(super) enum Slot {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct State {
     pub(super) threads: Threads,
+    /// `threads` is `AnyThread` only because of locks taken on other objects than the
+    /// method's own (foreign-locks extension; see [`super::locks::acquire_foreign`]).
+    pub(super) foreign_lock_threads: bool,
     pub(super) locks: u8,
     /// The one lock held, when it is known which (lock-identities extension): no other is
     /// held on any path, in any mode. `None` when no lock or an unknown one is held.
@@ -307,8 +310,10 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool, alternatives: b
         let n = a.stack.len().min(b.stack.len());
         a.stack[..n].to_vec()
     };
+    let (threads, foreign_lock_threads) = super::locks::join_threads((a.threads, a.foreign_lock_threads), (b.threads, b.foreign_lock_threads));
     State {
-        threads: a.threads.join(b.threads),
+        threads,
+        foreign_lock_threads,
         // May-hold (the reference) or, with the extension, must-hold: a lock taken on
         // only one branch does not protect what follows the join.
         locks: if must_hold { a.locks.min(b.locks) } else { a.locks.max(b.locks) },

@@ -283,7 +283,13 @@ impl<'a> ClassReporter<'a> {
         for &i in &reportable {
             let summary = &self.analysis.summaries[i];
             for a in summary.accesses.iter().filter(stable(summary)) {
-                grouper.push_own(a, i, rank, summary.threads);
+                // Only another object's lock says the method runs on any thread (foreign locks).
+                let threads = if summary.own_fields_unshared && a.key.kind.path().is_from_own_object() {
+                    Threads::NoThread
+                } else {
+                    summary.threads
+                };
+                grouper.push_own(a, i, rank, threads);
             }
             rank += 1;
         }

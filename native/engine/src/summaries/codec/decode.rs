@@ -158,8 +158,10 @@ impl Decoder {
             };
             decoded.push(Access { key: self.key(key)?, site: Site { line: *line, trace } });
         }
+        let (threads, own_fields_unshared) = summary_threads_of(*threads)?;
         Ok(Summary {
-            threads: threads_of(*threads)?,
+            threads,
+            own_fields_unshared,
             locks: *locks,
             releases: *releases,
             read_locks: *read_locks,

@@ -283,7 +283,7 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         let accesses = columns;
         out_summaries.push((
             enc.methods[&method_id(m)],
-            threads_code(s.threads),
+            summary_threads_code(s),
             s.locks,
             s.releases,
             s.read_locks,

@@ -143,6 +143,19 @@ fn threads_of(c: u8) -> Result<Threads, String> {
     })
 }
 
+/// A summary's thread, plus `OWN_FIELDS_UNSHARED` when its summary says so.
+const OWN_FIELDS_UNSHARED: u8 = 16;
+
+/// The code of a summary's thread and whether its own fields are unshared.
+fn summary_threads_code(s: &Summary) -> u8 {
+    threads_code(s.threads) | if s.own_fields_unshared { OWN_FIELDS_UNSHARED } else { 0 }
+}
+
+/// A summary's thread and whether its own fields are unshared, from their code.
+fn summary_threads_of(c: u8) -> Result<(Threads, bool), String> {
+    Ok((threads_of(c & !OWN_FIELDS_UNSHARED)?, c & OWN_FIELDS_UNSHARED != 0))
+}
+
 /// An access's thread, plus `HANDED` for accesses of handed code (older files have none).
 const HANDED: u8 = 4;
 /// Plus `STARTED` for handed code of a started thread object on its own fields.
@@ -360,6 +373,19 @@ mod tests {
         let s = Summary { locks: 1, releases: 2, read_locks: 3, read_releases: 4, may_locks: 5, ..Summary::empty() };
         let decoder = Decoder::new(encode(&[(method("pool"), &s)])).unwrap();
         assert_eq!(*decoder.get(&method("pool")).unwrap().unwrap(), s);
+    }
+
+    /// A method that runs on any thread only by another object's lock says so downstream, for
+    /// each thread value.
+    #[test]
+    fn foreign_lock_threads_keep_their_mark() {
+        for threads in [Threads::NoThread, Threads::AnyThreadButSelf, Threads::AnyThread] {
+            for own_fields_unshared in [false, true] {
+                let s = Summary { threads, own_fields_unshared, ..Summary::empty() };
+                let decoder = Decoder::new(encode(&[(method("lend"), &s)])).unwrap();
+                assert_eq!(*decoder.get(&method("lend")).unwrap().unwrap(), s);
+            }
+        }
     }
 
     #[test]
