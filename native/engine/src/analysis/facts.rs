@@ -136,6 +136,31 @@ pub fn is_confined_field(table: &ClassTable, class: Sym, name: Sym) -> bool {
 /// initialised once, before any thread can use it (JLS 12.4.2). `bodies` are every method body
 /// of the analysed classes, with their method: a store made anywhere else (a lenient older class
 /// file) keeps the field out.
+/// The analysed classes whose code stores into a static field of their own class's type (a
+/// singleton's `sInstance`, the head of a pool of its objects): an object such a class keeps in
+/// a static is reached by any thread, whatever lock its methods take (foreign-locks extension).
+/// `bodies` are the method bodies of the analysed classes, with their method.
+pub fn self_holding_classes<'a>(bodies: impl ParallelIterator<Item = (&'a MethodRef, &'a Body)>) -> FxHashSet<Sym> {
+    bodies
+        .filter(|(m, body)| {
+            body.insns.iter().any(|insn| match insn {
+                Insn::PutStatic(f) => f.class == m.class && is_type_of(f.descriptor, m.class),
+                _ => false,
+            })
+        })
+        .map(|(m, _)| m.class)
+        .collect()
+}
+
+/// Whether a field descriptor (`Lp/C;`) is the type of the class named `class` (`p.C`).
+fn is_type_of(descriptor: Sym, class: Sym) -> bool {
+    let (d, c) = (descriptor.as_str(), class.as_str());
+    d.len() == c.len() + 2
+        && d.starts_with('L')
+        && d.ends_with(';')
+        && d[1..d.len() - 1].bytes().zip(c.bytes()).all(|(x, y)| x == y || (x == b'/' && y == b'.'))
+}
+
 pub fn init_only_statics<'a>(
     table: &ClassTable,
     analysed: impl Iterator<Item = &'a ClassHeader>,
@@ -263,6 +288,9 @@ pub struct Facts {
     /// Static final fields of the analysed classes written by their class initializer only, by
     /// (declaring class, name): filled in by the scheduler, which sees every body.
     pub init_only_statics: FxHashSet<(Sym, Sym)>,
+    /// Foreign locks: the analysed classes whose code uses a static field of their own class's
+    /// type (see [`self_holding_classes`]): filled in by the scheduler.
+    pub self_holding_classes: FxHashSet<Sym>,
 }
 
 /// The facts of the references made by `referencing` (the bodies that may be analysed), and
@@ -377,7 +405,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, init_only_statics: FxHashSet::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, init_only_statics: FxHashSet::default(), self_holding_classes: FxHashSet::default() }
 }
 
 #[cfg(test)]

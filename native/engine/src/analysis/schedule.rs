@@ -237,6 +237,11 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         inputs.classes.iter().map(|c| &*c.header),
         methods.par_iter().filter_map(|e| bodies[e.class][e.index].as_ref().map(|b| (&e.mref, b))),
     );
+    if inputs.extensions.foreign_locks {
+        facts.self_holding_classes = super::facts::self_holding_classes(
+            methods.par_iter().filter_map(|e| bodies[e.class][e.index].as_ref().map(|b| (&e.mref, b))),
+        );
+    }
     free_unreachable_bodies(&mut bodies, &methods, &edges, may_need);
     phase(start, "bodies no round needs freed");
     let cells: Vec<OnceCell<Arc<Summary>>> = (0..methods.len()).map(|_| OnceCell::new()).collect();

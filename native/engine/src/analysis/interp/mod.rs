@@ -687,6 +687,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let own_fields_unshared = exit.threads == Threads::AnyThread
             && exit.foreign_lock_threads
             && !self.publishes_own_object
+            && !self.env.facts.self_holding_classes.contains(&self.input.mref.class)
             && !accesses.iter().any(|a| a.key.lock && a.key.kind.path().is_from_own_object());
         Summary {
             threads: exit.threads,
