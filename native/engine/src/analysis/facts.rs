@@ -130,12 +130,6 @@ pub fn is_confined_field(table: &ClassTable, class: Sym, name: Sym) -> bool {
     })
 }
 
-/// The static final fields of the analysed classes that no code but their own class
-/// initializer writes. Reading one races with nothing: the JVM lets only the declaring class's
-/// `<clinit>` set a final static (JVMS 6.5 `putstatic`; javac emits nothing else), and a class is
-/// initialised once, before any thread can use it (JLS 12.4.2). `bodies` are every method body
-/// of the analysed classes, with their method: a store made anywhere else (a lenient older class
-/// file) keeps the field out.
 /// The analysed classes whose code stores into a static field of their own class's type (a
 /// singleton's `sInstance`, the head of a pool of its objects): an object such a class keeps in
 /// a static is reached by any thread, whatever lock its methods take (foreign-locks extension).
@@ -161,6 +155,12 @@ fn is_type_of(descriptor: Sym, class: Sym) -> bool {
         && d[1..d.len() - 1].bytes().zip(c.bytes()).all(|(x, y)| x == y || (x == b'/' && y == b'.'))
 }
 
+/// The static final fields of the analysed classes that no code but their own class
+/// initializer writes. Reading one races with nothing: the JVM lets only the declaring class's
+/// `<clinit>` set a final static (JVMS 6.5 `putstatic`; javac emits nothing else), and a class is
+/// initialised once, before any thread can use it (JLS 12.4.2). `bodies` are every method body
+/// of the analysed classes, with their method: a store made anywhere else (a lenient older class
+/// file) keeps the field out.
 pub fn init_only_statics<'a>(
     table: &ClassTable,
     analysed: impl Iterator<Item = &'a ClassHeader>,
@@ -288,8 +288,8 @@ pub struct Facts {
     /// Static final fields of the analysed classes written by their class initializer only, by
     /// (declaring class, name): filled in by the scheduler, which sees every body.
     pub init_only_statics: FxHashSet<(Sym, Sym)>,
-    /// Foreign locks: the analysed classes whose code uses a static field of their own class's
-    /// type (see [`self_holding_classes`]): filled in by the scheduler.
+    /// Foreign locks: the analysed classes whose code stores into a static field of their own
+    /// class's type (see [`self_holding_classes`]): filled in by the scheduler.
     pub self_holding_classes: FxHashSet<Sym>,
 }
 
@@ -429,6 +429,14 @@ mod tests {
             methods: Vec::new(),
             source_file: None,
         })
+    }
+
+    /// A field of the class's own type names the class with slashes, in an object descriptor.
+    #[test]
+    fn a_descriptor_names_its_own_class_type_only() {
+        let own = |d: &str| is_type_of(Sym::new(d), Sym::new("p.q.Registry"));
+        assert!(own("Lp/q/Registry;"));
+        assert!(!own("Lp/q/Registry2;") && !own("Lp/q/Regist;") && !own("[Lp/q/Registry;") && !own("Lp.q.Registry;x"));
     }
 
     /// Facts are found by the address of the interned reference the instructions hold; a
