@@ -4,6 +4,7 @@
 
 use rayon::prelude::*;
 
+use crate::classfile::descriptor::is_object_of;
 use crate::classfile::model::*;
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::hierarchy::ClassTable;
@@ -130,68 +131,51 @@ pub fn is_confined_field(table: &ClassTable, class: Sym, name: Sym) -> bool {
     })
 }
 
-/// The analysed classes whose code stores into a static field of their own class's type (a
-/// singleton's `sInstance`, the head of a pool of its objects): an object such a class keeps in
-/// a static is reached by any thread, whatever lock its methods take (foreign-locks extension).
-/// `bodies` are the method bodies of the analysed classes, with their method.
-pub fn self_holding_classes<'a>(bodies: impl ParallelIterator<Item = (&'a MethodRef, &'a Body)>) -> FxHashSet<Sym> {
-    bodies
-        .filter(|(m, body)| {
-            body.insns.iter().any(|insn| match insn {
-                Insn::PutStatic(f) => f.class == m.class && is_type_of(f.descriptor, m.class),
-                _ => false,
-            })
-        })
-        .map(|(m, _)| m.class)
-        .collect()
-}
-
-/// Whether a field descriptor (`Lp/C;`) is the type of the class named `class` (`p.C`).
-fn is_type_of(descriptor: Sym, class: Sym) -> bool {
-    let (d, c) = (descriptor.as_str(), class.as_str());
-    d.len() == c.len() + 2
-        && d.starts_with('L')
-        && d.ends_with(';')
-        && d[1..d.len() - 1].bytes().zip(c.bytes()).all(|(x, y)| x == y || (x == b'/' && y == b'.'))
-}
-
-/// The static final fields of the analysed classes that no code but their own class
-/// initializer writes. Reading one races with nothing: the JVM lets only the declaring class's
-/// `<clinit>` set a final static (JVMS 6.5 `putstatic`; javac emits nothing else), and a class is
-/// initialised once, before any thread can use it (JLS 12.4.2). `bodies` are every method body
-/// of the analysed classes, with their method: a store made anywhere else (a lenient older class
-/// file) keeps the field out.
-pub fn init_only_statics<'a>(
+/// What the analysed code's static stores say, found in one pass over every method body of
+/// the analysed classes (`bodies`, with their method):
+/// - the static final fields that no code but their own class initializer writes. Reading one
+///   races with nothing: the JVM lets only the declaring class's `<clinit>` set a final static
+///   (JVMS 6.5 `putstatic`; javac emits nothing else), and a class is initialised once, before
+///   any thread can use it (JLS 12.4.2). A store made anywhere else (a lenient older class file)
+///   keeps the field out;
+/// - the classes whose code stores into a static field of their own class's type (a singleton's
+///   `sInstance`, the head of a pool of its objects): an object such a class keeps in a static
+///   is reached by any thread, whatever lock its methods take (foreign-locks extension).
+pub fn static_stores<'a>(
     table: &ClassTable,
     analysed: impl Iterator<Item = &'a ClassHeader>,
     bodies: impl ParallelIterator<Item = (&'a MethodRef, &'a Body)>,
-) -> FxHashSet<(Sym, Sym)> {
-    let written_elsewhere: FxHashSet<(Sym, Sym)> = bodies
-        .fold(FxHashSet::default, |mut set, (m, body)| {
+) -> (FxHashSet<(Sym, Sym)>, FxHashSet<Sym>) {
+    let (written_elsewhere, self_holding): (FxHashSet<(Sym, Sym)>, FxHashSet<Sym>) = bodies
+        .fold(Default::default, |(mut elsewhere, mut holding): (FxHashSet<(Sym, Sym)>, FxHashSet<Sym>), (m, body)| {
             for insn in &body.insns {
                 if let Insn::PutStatic(f) = insn {
                     let declaring = table.resolve_field(f.class, f.name);
                     if m.name.as_str() != "<clinit>" || m.class != declaring {
-                        set.insert((declaring, f.name));
+                        elsewhere.insert((declaring, f.name));
+                    }
+                    if f.class == m.class && is_object_of(f.descriptor.as_str(), m.class.as_str()) {
+                        holding.insert(m.class);
                     }
                 }
             }
-            set
+            (elsewhere, holding)
         })
-        .reduce(FxHashSet::default, |mut a, b| {
+        .reduce(Default::default, |(mut a, mut x), (b, y)| {
             a.extend(b);
-            a
+            x.extend(y);
+            (a, x)
         });
-    let mut out = FxHashSet::default();
+    let mut init_only = FxHashSet::default();
     for class in analysed {
         for f in &class.fields {
             let key = (class.name, f.name);
             if f.flags & (ACC_STATIC | ACC_FINAL) == ACC_STATIC | ACC_FINAL && !written_elsewhere.contains(&key) {
-                out.insert(key);
+                init_only.insert(key);
             }
         }
     }
-    out
+    (init_only, self_holding)
 }
 
 /// Every store in `body` into a field that can hold a read lock and be locked as a `Lock`
@@ -289,7 +273,7 @@ pub struct Facts {
     /// (declaring class, name): filled in by the scheduler, which sees every body.
     pub init_only_statics: FxHashSet<(Sym, Sym)>,
     /// Foreign locks: the analysed classes whose code stores into a static field of their own
-    /// class's type (see [`self_holding_classes`]): filled in by the scheduler.
+    /// class's type (see [`static_stores`]): filled in by the scheduler.
     pub self_holding_classes: FxHashSet<Sym>,
 }
 
@@ -429,14 +413,6 @@ mod tests {
             methods: Vec::new(),
             source_file: None,
         })
-    }
-
-    /// A field of the class's own type names the class with slashes, in an object descriptor.
-    #[test]
-    fn a_descriptor_names_its_own_class_type_only() {
-        let own = |d: &str| is_type_of(Sym::new(d), Sym::new("p.q.Registry"));
-        assert!(own("Lp/q/Registry;"));
-        assert!(!own("Lp/q/Registry2;") && !own("Lp/q/Regist;") && !own("[Lp/q/Registry;") && !own("Lp.q.Registry;x"));
     }
 
     /// Facts are found by the address of the interned reference the instructions hold; a

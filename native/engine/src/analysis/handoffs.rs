@@ -252,7 +252,7 @@ pub fn is_kotlin_lambda_class(table: &ClassTable, class: Sym) -> bool {
 /// (and of an `object`), read where the lambda is given instead of allocating it.
 pub fn is_singleton_instance(f: &FieldRef) -> bool {
     f.name.as_str() == "INSTANCE"
-        && f.descriptor.as_str().strip_prefix('L').and_then(|d| d.strip_suffix(';')).is_some_and(|d| d.replace('/', ".") == f.class.as_str())
+        && crate::classfile::descriptor::is_object_of(f.descriptor.as_str(), f.class.as_str())
 }
 
 /// For an `AsyncTask` subclass, the `doInBackground` it runs (`None` inside: none of its own):

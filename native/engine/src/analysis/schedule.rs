@@ -232,15 +232,14 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     facts.handed_classes = handed_classes;
     facts.field_classes = field_classes;
     facts.fresh_fields = fresh_fields;
-    facts.init_only_statics = super::facts::init_only_statics(
+    let (init_only_statics, self_holding_classes) = super::facts::static_stores(
         table,
         inputs.classes.iter().map(|c| &*c.header),
         methods.par_iter().filter_map(|e| bodies[e.class][e.index].as_ref().map(|b| (&e.mref, b))),
     );
+    facts.init_only_statics = init_only_statics;
     if inputs.extensions.foreign_locks {
-        facts.self_holding_classes = super::facts::self_holding_classes(
-            methods.par_iter().filter_map(|e| bodies[e.class][e.index].as_ref().map(|b| (&e.mref, b))),
-        );
+        facts.self_holding_classes = self_holding_classes;
     }
     free_unreachable_bodies(&mut bodies, &methods, &edges, may_need);
     phase(start, "bodies no round needs freed");

@@ -101,9 +101,25 @@ pub fn object_class(descriptor: &str) -> Option<String> {
     Some(d.replace('/', "."))
 }
 
+/// Whether an object field descriptor (`Lp/C;`) is the type of the class named `class`
+/// (`p.C`), compared in place.
+pub fn is_object_of(descriptor: &str, class: &str) -> bool {
+    descriptor.strip_prefix('L').and_then(|d| d.strip_suffix(';')).is_some_and(|d| {
+        d.len() == class.len() && d.bytes().zip(class.bytes()).all(|(x, y)| x == y || (x == b'/' && y == b'.'))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A field of a class's own type names the class with slashes, in an object descriptor.
+    #[test]
+    fn a_descriptor_names_its_own_class_type_only() {
+        let own = |d: &str| is_object_of(d, "p.q.Registry");
+        assert!(own("Lp/q/Registry;"));
+        assert!(!own("Lp/q/Registry2;") && !own("Lp/q/Regist;") && !own("[Lp/q/Registry;") && !own("Lp/q/Registry"));
+    }
 
     #[test]
     fn widths_and_returns() {
