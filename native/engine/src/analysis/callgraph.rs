@@ -12,7 +12,7 @@ use crate::interned::ByAddress;
 use crate::sym::Sym;
 
 use super::extensions::Extensions;
-use super::field_classes::{self, FieldClasses};
+use super::field_classes::{self, FieldClasses, FieldLambdas};
 use super::handoffs::{self, HandoffModel};
 use super::interp::MAX_INLINE_DEPTH;
 use super::models::{self, LockEffect};
@@ -72,6 +72,8 @@ pub struct Scan<'a> {
     pub upstream_queries: &'a FxHashSet<MethodRef>,
     /// Fields holding objects of one known class (field_receiver_dispatch).
     pub field_classes: &'a FieldClasses,
+    /// Fields holding one lambda (thread handoffs).
+    pub field_lambdas: &'a FieldLambdas,
     pub extensions: Extensions,
 }
 
@@ -91,7 +93,9 @@ impl Scan<'_> {
             may_return_locked: Vec::new(),
         };
         let mut passes_this = Vec::with_capacity(scanned.len());
-        for (method, (out, own)) in self.methods.iter().zip(scanned) {
+        let mut held_code = Vec::new();
+        for (i, (method, (out, own))) in self.methods.iter().zip(scanned).enumerate() {
+            held_code.extend(own.held_code.iter().map(|&b| (i, b)));
             graph.edges.push(out);
             graph.own_code_concurrent.push(own.concurrent);
             graph.hands_off.push(own.hands);
@@ -103,7 +107,9 @@ impl Scan<'_> {
             passes_this.push(own.passes_this);
         }
         if self.extensions.thread_handoffs {
-            self.own_body_edges(&mut graph.edges, &passes_this);
+            let mut candidates = self.own_body_edges(&passes_this);
+            candidates.extend(held_code);
+            add_edges_closing_no_cycle(&mut graph.edges, candidates);
         }
         graph
     }
@@ -111,31 +117,15 @@ impl Scan<'_> {
     /// `helper.remove(this)` in a `Runnable` may hand the object to another thread through
     /// the helper's summary, and the caller then applies its class's own `run()`: an edge
     /// from such a method to that body, so that the summary is made first whatever the
-    /// timing. Not where the body reaches the method (a cycle would cost both precision; the
-    /// caller then sees no summary, as inside a recursion). Reaching is decided on the graph
-    /// without these edges: two of them may still close a cycle, an SCC like any other.
-    fn own_body_edges(&self, edges: &mut [Vec<usize>], passes_this: &[bool]) {
+    /// timing (see [`add_edges_closing_no_cycle`]).
+    fn own_body_edges(&self, passes_this: &[bool]) -> Vec<(usize, usize)> {
         let passing = || (0..self.methods.len()).filter(|&i| passes_this[i]);
         let classes: FxHashSet<Sym> = passing().map(|i| self.methods[i].mref.class).collect();
         let own_body: FxHashMap<Sym, usize> = classes
             .into_par_iter()
             .filter_map(|c| Some((c, self.analysed_index(&handoffs::body_of_class(self.table, c)?)?)))
             .collect();
-        let candidates: Vec<(usize, usize)> = passing()
-            .filter_map(|i| own_body.get(&self.methods[i].mref.class).map(|&b| (i, b)))
-            .filter(|&(i, b)| b != i && !edges[i].contains(&b))
-            .collect();
-        // What each body reaches, on the graph before any of these edges.
-        let mut bodies: Vec<usize> = candidates.iter().map(|&(_, b)| b).collect();
-        bodies.sort_unstable();
-        bodies.dedup();
-        let graph: &[Vec<usize>] = edges;
-        let reached: FxHashMap<usize, FxHashSet<usize>> = bodies.into_par_iter().map(|b| (b, reachable(graph, b))).collect();
-        for (i, body) in candidates {
-            if !reached[&body].contains(&i) {
-                edges[i].push(body);
-            }
-        }
+        passing().filter_map(|i| own_body.get(&self.methods[i].mref.class).map(|&b| (i, b))).filter(|&(i, b)| b != i).collect()
     }
 
     fn body(&self, i: usize) -> Option<&Body> {
@@ -145,6 +135,27 @@ impl Scan<'_> {
         } else {
             None
         }
+    }
+
+    /// The code held by the fields of its own class that method `i` reads (see
+    /// `handoffs::field_held_code`), which a handoff there may run.
+    fn field_held_bodies(&self, i: usize, body: &Body) -> Vec<usize> {
+        let class = self.methods[i].mref.class;
+        let mut out = Vec::new();
+        for insn in &body.insns {
+            if let Insn::GetField(f) | Insn::GetStatic(f) = insn {
+                if f.class != class {
+                    continue;
+                }
+                let held = handoffs::field_held_code(self.table, self.field_classes, self.field_lambdas, f.class, f.name);
+                if let Some(b) = held.and_then(|h| self.analysed_index(&h.body)) {
+                    if b != i && !out.contains(&b) {
+                        out.push(b);
+                    }
+                }
+            }
+        }
+        out
     }
 
     fn analysed_index(&self, m: &MethodRef) -> Option<usize> {
@@ -186,8 +197,10 @@ impl Scan<'_> {
         let (mut concurrent, mut hands, mut queries) = (false, false, false);
         let (mut passes_this, mut requires_held_lock) = (false, false);
         let (mut acquires, mut releases) = (false, false);
+        let mut hands_over_code = false;
         let Some(body) = self.body(i) else {
-            return (out, OwnCode { concurrent, hands, queries, passes_this, requires_held_lock, acquires, releases });
+            let held_code = Vec::new();
+            return (out, OwnCode { concurrent, hands, queries, passes_this, requires_held_lock, acquires, releases, held_code });
         };
         let mut edge_to = |callee: Option<usize>| {
             if let Some(c) = callee {
@@ -240,6 +253,7 @@ impl Scan<'_> {
                                 edge_to(self.analysed_index(&b));
                             }
                         }
+                        hands_over_code = true;
                     }
                     if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
                         for &class in &allocated {
@@ -262,7 +276,29 @@ impl Scan<'_> {
         }
         // `this` may go to a callee whose summary hands it on (see `own_body_edges`).
         passes_this = passes_this && body.insns.iter().any(|insn| matches!(insn, Insn::Load { slot: 0, wide: false }));
-        (out, OwnCode { concurrent, hands, queries, passes_this, requires_held_lock, acquires, releases })
+        // `executor.execute(tick)`: the code the fields it reads hold.
+        let held_code = if hands_over_code { self.field_held_bodies(i, body) } else { Vec::new() };
+        (out, OwnCode { concurrent, hands, queries, passes_this, requires_held_lock, acquires, releases, held_code })
+    }
+}
+
+/// Edges from methods to code they may run through a summary or a handoff that the call
+/// graph does not show (`(method, body)` pairs): so that the body's summary is made first.
+/// Not where the body reaches the method (a cycle would cost both precision; the caller then
+/// sees no summary, as inside a recursion). Reaching is decided on the graph without these
+/// edges: two of them may still close a cycle, an SCC like any other.
+fn add_edges_closing_no_cycle(edges: &mut [Vec<usize>], candidates: Vec<(usize, usize)>) {
+    let candidates: Vec<(usize, usize)> = candidates.into_iter().filter(|&(i, b)| !edges[i].contains(&b)).collect();
+    // What each body reaches, on the graph before any of these edges.
+    let mut bodies: Vec<usize> = candidates.iter().map(|&(_, b)| b).collect();
+    bodies.sort_unstable();
+    bodies.dedup();
+    let graph: &[Vec<usize>] = edges;
+    let reached: FxHashMap<usize, FxHashSet<usize>> = bodies.into_par_iter().map(|b| (b, reachable(graph, b))).collect();
+    for (i, body) in candidates {
+        if !reached[&body].contains(&i) && !edges[i].contains(&body) {
+            edges[i].push(body);
+        }
     }
 }
 
@@ -292,6 +328,8 @@ struct OwnCode {
     /// It takes a lock (in either mode), or releases one.
     acquires: bool,
     releases: bool,
+    /// The analysed code held by fields it reads and may hand over (see `field_held_bodies`).
+    held_code: Vec<usize>,
 }
 
 fn asks_held_lock(named: &MethodRef) -> bool {

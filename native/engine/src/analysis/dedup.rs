@@ -1,15 +1,17 @@
 //! End-location de-duplication (extension of 9.1, last paragraph): one report per race.
 //! Some races belong to one place however they are reached: one that ends in another
 //! top-level class than the reporting method's (a racy static cache in a helper class,
-//! reached from every caller), and one on a static location reached through a call (one
-//! location, raced on in the method that accesses it). Such reports are the same race when
+//! reached from every caller), one on a static location reached through a call (one
+//! location, raced on in the method that accesses it), and one of code handed to another
+//! thread reached through a call (the code's race, whoever calls the helper that hands it
+//! over). Such reports are the same race when
 //! their accesses end in the same method on the same location (whatever the line, the kind
 //! of access and the conflicting access), and the race is reported once, from the entry
 //! point with the shortest trace, which counts the other entry points that reach it. When
 //! that is the method making the access (a trace of no call), each of its direct accesses
 //! there keeps its report, and no caller reports the race again.
 //!
-//! Races on the object's own fields inside the reporting class are not merged: RacerD's own
+//! Other races on the object's own fields inside the reporting class are not merged: RacerD's own
 //! de-duplication (9.1) already applies, and each method that reaches one through a private
 //! helper stays visible.
 //!

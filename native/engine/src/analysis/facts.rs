@@ -251,6 +251,9 @@ pub struct Facts {
     /// Field-receiver dispatch: the class of the objects a field holds, when every store gives
     /// it a new object of that class, by (declaring class, name) (filled in by the scheduler).
     pub field_classes: super::field_classes::FieldClasses,
+    /// Thread handoffs: the lambda a field holds, when every store gives it the same one, by
+    /// (declaring class, name) (filled in by the scheduler).
+    pub field_lambdas: super::field_classes::FieldLambdas,
     /// Threads (`thread_kept_objects`): the private or final fields every store gives a new
     /// object, by (declaring class, name) (filled in by the scheduler).
     pub fresh_fields: FxHashSet<(Sym, Sym)>,
@@ -389,7 +392,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, init_only_statics: FxHashSet::default(), self_holding_classes: FxHashSet::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, init_only_statics: FxHashSet::default(), self_holding_classes: FxHashSet::default() }
 }
 
 #[cfg(test)]

@@ -40,6 +40,9 @@ pub struct HeldClass {
 /// By (declaring class, name).
 pub type FieldClasses = FxHashMap<(Sym, Sym), HeldClass>;
 
+/// The implementation method of the lambda a field holds, by (declaring class, name).
+pub type FieldLambdas = FxHashMap<(Sym, Sym), MethodRef>;
+
 /// Where a value stored into a field comes from, as the storing code shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
@@ -50,6 +53,9 @@ pub enum Source {
     Static(FieldRef),
     /// No object (`cache = enabled ? new Cache() : null`): nothing is called or reached through it.
     Null,
+    /// A lambda or method reference (its implementation method) capturing nothing, or only
+    /// the storing method's own object (`private final Runnable tick = () -> ticks++`).
+    Lambda(MethodRef),
 }
 
 /// What the stores seen so far give a field: values from these sources, or (None) anything
@@ -123,6 +129,7 @@ fn classes_of(table: &ClassTable, stored: &Stores, key: (Sym, Sym), sources: &[S
         match source {
             Source::New(class) => classes.push(*class),
             Source::Null => {}
+            Source::Lambda(_) => return None,
             Source::Static(f) => {
                 let held = fact_field(table, f)?;
                 let same_class = held.0 == key.0;
@@ -133,7 +140,7 @@ fn classes_of(table: &ClassTable, stored: &Stores, key: (Sym, Sym), sources: &[S
                     let class = match inner {
                         Source::New(class) => class,
                         Source::Null => continue,
-                        Source::Static(_) => return None,
+                        Source::Static(_) | Source::Lambda(_) => return None,
                     };
                     if !same_class && file(*class) != file(key.0) {
                         return None;
@@ -166,7 +173,7 @@ pub fn value_sources(
     while matches!(insns[at], Insn::CheckCast) {
         at = at.checked_sub(1)?;
     }
-    if !matches!(insns[at], Insn::Invoke { .. } | Insn::GetStatic(_) | Insn::Const { value: ConstVal::Null, .. }) {
+    if !matches!(insns[at], Insn::Invoke { .. } | Insn::InvokeDynamic(_) | Insn::GetStatic(_) | Insn::Const { value: ConstVal::Null, .. }) {
         return None;
     }
     let targets = targets.get_or_insert_with(|| jump_targets(body));
@@ -219,8 +226,28 @@ fn source_at(insns: &[Insn], targets: &[bool], mut at: usize, static_getter: &dy
         Insn::GetStatic(f) => Some(Source::Static(**f)),
         Insn::Const { value: ConstVal::Null, .. } => Some(Source::Null),
         Insn::Invoke { method, kind: InvokeKind::Static } => static_getter(method).map(Source::Static),
+        Insn::InvokeDynamic(DynamicCall { lambda: Some(body), descriptor }) => {
+            let captures = descriptor.as_str().split(')').next().unwrap_or("(");
+            let captures_own_object = at > 0
+                && matches!(insns[at - 1], Insn::Load { slot: 0, wide: false })
+                && captures == format!("(L{};", body.class.as_str().replace('.', "/"));
+            (captures == "(" || captures_own_object).then_some(Source::Lambda(*body))
+        }
         _ => None,
     }
+}
+
+/// The lambdas held by fields (see [`Source::Lambda`]): the fields every store gives the same
+/// lambda (or null), by (declaring class, name), with the lambda's implementation method.
+pub fn lambdas(stored: &Stores) -> FieldLambdas {
+    stored
+        .iter()
+        .filter_map(|(key, (sources, _))| {
+            let mut held = sources.as_ref()?.iter().filter(|s| !matches!(s, Source::Null));
+            let Some(Source::Lambda(body)) = held.next() else { return None };
+            held.all(|s| *s == Source::Lambda(*body)).then_some((*key, *body))
+        })
+        .collect()
 }
 
 /// The (declaring class, name) of a field a fact can be about: private or final, of an analysed

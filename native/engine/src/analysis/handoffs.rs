@@ -6,7 +6,10 @@
 
 use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
+use crate::issue::top_level_class;
 use crate::sym::Sym;
+
+use super::field_classes::{FieldClasses, FieldLambdas};
 
 pub use super::domain::Target;
 
@@ -206,6 +209,29 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     BODIES.iter().find_map(|&(name, descriptor)| {
         table.resolve_method(&MethodRef { class, name, descriptor }).filter(|r| r.class.as_str() != "java.lang.Thread")
     })
+}
+
+/// The code a field holds (see [`field_held_code`]).
+pub struct HeldCode {
+    /// The method the code runs: a class's `run()` or `call()`, or a lambda's body.
+    pub body: MethodRef,
+    /// A lambda (its body's formals are what it captured: the storing method's own object, or
+    /// nothing), not an object of a class.
+    pub lambda: bool,
+}
+
+/// The code a `Runnable` (or `Callable`, or `Thread`) read from field `name` of `class` runs
+/// when handed over (`executor.execute(tick)`): the `run()` or `call()` of the one class every
+/// store of the analysed code gives the field (`private final Runnable tick = new Runnable()
+/// {...}`, see `field_classes`), or the one lambda they give it (`() -> ticks++`), when that
+/// code is of the field's source file: a module analysed alone then has the same code.
+pub fn field_held_code(table: &ClassTable, classes: &FieldClasses, lambdas: &FieldLambdas, class: Sym, name: Sym) -> Option<HeldCode> {
+    let same_file = |code: Sym| top_level_class(code.as_str()) == top_level_class(class.as_str());
+    if let Some(held) = classes.get(&(class, name)).filter(|h| same_file(h.class)) {
+        return Some(HeldCode { body: body_of_class(table, held.class)?, lambda: false });
+    }
+    let lambda = lambdas.get(&(class, name)).filter(|l| same_file(l.class))?;
+    Some(HeldCode { body: table.resolve_method(lambda).unwrap_or(*lambda), lambda: true })
 }
 
 /// A Kotlin suspend lambda's body: kotlinc makes each a direct subclass of `SuspendLambda`

@@ -153,6 +153,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let field_classes =
         if ext.field_receiver_dispatch { super::field_classes::collect(table, ext, &stored) } else { Default::default() };
     let fresh_fields = if ext.thread_kept_objects { super::field_classes::fresh_fields(&stored) } else { Default::default() };
+    let field_lambdas = if ext.thread_handoffs { super::field_classes::lambdas(&stored) } else { Default::default() };
     drop(stored);
     phase(start, "method facts");
     // Upstream methods whose summaries hand code to a background thread, theirs or their
@@ -175,6 +176,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         upstream_hands: &upstream_hands,
         upstream_queries: &upstream_queries,
         field_classes: &field_classes,
+        field_lambdas: &field_lambdas,
         extensions: inputs.extensions,
     }
     .build();
@@ -231,6 +233,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let needed: Vec<AtomicBool> = needed.into_iter().map(AtomicBool::new).collect();
     facts.handed_classes = handed_classes;
     facts.field_classes = field_classes;
+    facts.field_lambdas = field_lambdas;
     facts.fresh_fields = fresh_fields;
     let (init_only_statics, self_holding_classes) = super::facts::static_stores(
         table,

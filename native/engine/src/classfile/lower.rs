@@ -397,7 +397,7 @@ fn note_calls_on_stored_objects(cf: &ClassFile<'_>, methods: &[Method]) {
         for source in value_sources(body, store, &mut targets[b], &static_getter).into_iter().flatten() {
             match source {
                 Source::New(class) => classes.push(class),
-                Source::Null => {}
+                Source::Null | Source::Lambda(_) => {}
                 Source::Static(s) => classes.extend(made.iter().filter(|(g, _)| *g == s).map(|(_, c)| *c)),
             }
         }

@@ -8,7 +8,7 @@ use crate::classfile::model::*;
 
 use super::super::annotations::is_lambda_body_name;
 use super::super::domain::*;
-use super::super::handoffs::{context_dispatcher, is_kotlin_lambda_class, ExecutorKind, HandoffModel, Target};
+use super::super::handoffs::{context_dispatcher, field_held_code, is_kotlin_lambda_class, ExecutorKind, HandoffModel, Target};
 use super::access_set::NewKey;
 use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
@@ -335,8 +335,28 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let body = super::super::handoffs::body_of_class(self.env.table, class)?;
                 Some(Handed { body, captured: vec![value.clone()], capture: Capture::Formals, inline: false, object: None, started: false, serial: false })
             }
-            _ => None,
+            _ => self.field_held_code(value),
         }
+    }
+
+    /// `executor.execute(tick)` on a field of this method's class, read here, that holds code
+    /// of one known class or one lambda (see `handoffs::field_held_code`): an object's code
+    /// runs on the object the field holds, whose holder is the outer instance of an inner
+    /// class; a lambda's captured the holder, if anything.
+    fn field_held_code(&self, value: &Expr) -> Option<Handed> {
+        let Expr::Path(p) = value else { return None };
+        let Some(Step::Field { class, name }) = p.steps.last() else { return None };
+        if *class != self.input.mref.class || !names_shared_object(value) {
+            return None;
+        }
+        let reads_it = self.body.insns.iter().any(|i| matches!(i, Insn::GetField(f) | Insn::GetStatic(f) if f.class == *class && f.name == *name));
+        let facts = self.env.facts;
+        let held = reads_it.then(|| field_held_code(self.env.table, &facts.field_classes, &facts.field_lambdas, *class, *name))??;
+        let holder = Path { base: p.base, steps: Steps::from(&p.steps[..p.steps.len() - 1]) };
+        // A static field's holder is no object.
+        let captured = if holder.steps.is_empty() && matches!(holder.base, Base::Static(_)) { Vec::new() } else { vec![Expr::Path(holder)] };
+        let (capture, object) = if held.lambda { (Capture::Formals, None) } else { (Capture::OuterInstance, Some(value.clone())) };
+        Some(Handed { body: held.body, captured, capture, inline: false, object, started: false, serial: false })
     }
 
     /// `worker.start()` on a field or parameter whose class (the one the call names) is a

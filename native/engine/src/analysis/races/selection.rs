@@ -124,12 +124,15 @@ impl<'a> ClassReporter<'a> {
     }
 
     /// Is the access one race whichever entry point reaches it, reported once (see
-    /// [`dedup`])? So it is when it ends in another top-level class, and when it is on a
-    /// static location: one location, raced on in the method that accesses it (which, when
-    /// it is an entry point itself, reports it directly).
+    /// [`dedup`])? So it is when it ends in another top-level class, when it is on a static
+    /// location (one location, raced on in the method that accesses it, which, when it is an
+    /// entry point itself, reports it directly), and when it is handed code's reached through
+    /// a call (the helper that hands the code over reports it).
     pub(super) fn merges(&self, e: &Entry<'a>) -> bool {
         self.cfg.extensions.end_location_dedup
-            && (self.ends_elsewhere(e) || matches!(e.access.key.kind.path().base, Base::Static(_)))
+            && (self.ends_elsewhere(e)
+                || matches!(e.access.key.kind.path().base, Base::Static(_))
+                || (e.access.key.handed && !e.access.site.trace.is_empty()))
     }
 
     /// Does the access end in another top-level class than this one?
