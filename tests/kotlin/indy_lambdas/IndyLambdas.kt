@@ -67,3 +67,15 @@ class LockingHelperLeaky {
 
     fun peek(): Int = n // expect: LockingHelperLeaky peek this.n
 }
+
+// Racy: a lambda kept in a property, given to an executor later.
+class HeldIndyTicker(private val executor: java.util.concurrent.Executor) {
+    private var ticks = 0
+    private val tick = Runnable { ticks++ }
+
+    fun start() {
+        executor.execute(tick) // expect: HeldIndyTicker start this.ticks
+    }
+
+    fun ticks(): Int = ticks // expect: HeldIndyTicker ticks this.ticks
+}
