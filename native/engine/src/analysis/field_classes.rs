@@ -18,6 +18,7 @@
 
 use rayon::prelude::*;
 
+use crate::classfile::descriptor::is_object_of;
 use crate::classfile::model::*;
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::hierarchy::{ClassTable, Origin};
@@ -227,11 +228,12 @@ fn source_at(insns: &[Insn], targets: &[bool], mut at: usize, static_getter: &dy
         Insn::Const { value: ConstVal::Null, .. } => Some(Source::Null),
         Insn::Invoke { method, kind: InvokeKind::Static } => static_getter(method).map(Source::Static),
         Insn::InvokeDynamic(DynamicCall { lambda: Some(body), descriptor }) => {
-            let captures = descriptor.as_str().split(')').next().unwrap_or("(");
+            // The captured values are the call site's parameters: none, or `this` alone.
+            let captures = descriptor.as_str().strip_prefix('(')?.split(')').next()?;
             let captures_own_object = at > 0
                 && matches!(insns[at - 1], Insn::Load { slot: 0, wide: false })
-                && captures == format!("(L{};", body.class.as_str().replace('.', "/"));
-            (captures == "(" || captures_own_object).then_some(Source::Lambda(*body))
+                && is_object_of(captures, body.class.as_str());
+            (captures.is_empty() || captures_own_object).then_some(Source::Lambda(*body))
         }
         _ => None,
     }

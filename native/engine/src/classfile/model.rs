@@ -346,6 +346,11 @@ impl Body {
         })
     }
 
+    /// Whether the body reads field `name` named through `class` (`getfield`, `getstatic`).
+    pub fn reads_field(&self, class: Sym, name: Sym) -> bool {
+        self.insns.iter().any(|i| matches!(i, Insn::GetField(f) | Insn::GetStatic(f) if f.class == class && f.name == name))
+    }
+
     /// The call made by instruction `at`, if it is one.
     pub fn call_at(&self, at: Option<usize>) -> Option<&'static MethodRef> {
         match at.map(|i| &self.insns[i]) {

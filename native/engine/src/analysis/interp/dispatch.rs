@@ -51,7 +51,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         };
         let Some(Step::Field { class, name }) = receiver.steps.last() else { return None };
         let held = facts.get(&(*class, *name)).filter(|h| *class == self.input.mref.class && h.declared == named.class)?;
-        let reads_it = self.body.insns.iter().any(|i| matches!(i, Insn::GetField(f) | Insn::GetStatic(f) if f.class == *class && f.name == *name));
+        let reads_it = self.body.reads_field(*class, *name);
         if !reads_it {
             return None;
         }

@@ -335,7 +335,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let body = super::super::handoffs::body_of_class(self.env.table, class)?;
                 Some(Handed { body, captured: vec![value.clone()], capture: Capture::Formals, inline: false, object: None, started: false, serial: false })
             }
-            _ => self.field_held_code(value),
+            _ => self.code_held_by_field(value),
         }
     }
 
@@ -343,15 +343,17 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// of one known class or one lambda (see `handoffs::field_held_code`): an object's code
     /// runs on the object the field holds, whose holder is the outer instance of an inner
     /// class; a lambda's captured the holder, if anything.
-    fn field_held_code(&self, value: &Expr) -> Option<Handed> {
+    fn code_held_by_field(&self, value: &Expr) -> Option<Handed> {
         let Expr::Path(p) = value else { return None };
         let Some(Step::Field { class, name }) = p.steps.last() else { return None };
         if *class != self.input.mref.class || !names_shared_object(value) {
             return None;
         }
-        let reads_it = self.body.insns.iter().any(|i| matches!(i, Insn::GetField(f) | Insn::GetStatic(f) if f.class == *class && f.name == *name));
+        if !self.body.reads_field(*class, *name) {
+            return None;
+        }
         let facts = self.env.facts;
-        let held = reads_it.then(|| field_held_code(self.env.table, &facts.field_classes, &facts.field_lambdas, *class, *name))??;
+        let held = field_held_code(self.env.table, &facts.field_classes, &facts.field_lambdas, *class, *name)?;
         let holder = Path { base: p.base, steps: Steps::from(&p.steps[..p.steps.len() - 1]) };
         // A static field's holder is no object.
         let captured = if holder.steps.is_empty() && matches!(holder.base, Base::Static(_)) { Vec::new() } else { vec![Expr::Path(holder)] };
