@@ -1260,6 +1260,42 @@ gradle_in "$stable" "$log" racerCheck
 check "highConfidence = true: racerCheck re-runs and leaves out the access through the replaced buffer" "$log" \
     has "$log" "racer found 1 race in project 'high-confidence'"
 
+# ---------------------------------------------------------------- withoutExtensions
+echo "== withoutExtensions"
+handed="$projects/without-extensions"
+write "$handed/settings.gradle" <<<"rootProject.name = 'without-extensions'"
+write "$handed/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'java'
+apply plugin: 'dev.racer'
+racer { ignoreFailures = true }
+EOF
+# The task handed to the executor writes count on another thread (thread handoffs, an
+# extension of the default mode): it races with itself and with read().
+write "$handed/src/main/java/p/Handed.java" <<'EOF'
+package p;
+import java.util.concurrent.Executor;
+public class Handed {
+    private int count;
+    public void start(Executor executor) { executor.execute(() -> count++); }
+    public int read() { return count; }
+}
+EOF
+log="$logs/without-extensions-default.log"
+gradle_in "$handed" "$log" racerCheck
+check "withoutExtensions: the handed task's races are reported by default" "$log" \
+    has "$log" "racer found 2 races in project 'without-extensions'"
+printf "\nracer { withoutExtensions = ['thread-handoffs'] }\n" >>"$handed/build.gradle"
+log="$logs/without-extensions-off.log"
+gradle_in "$handed" "$log" racerCheck
+check "withoutExtensions = ['thread-handoffs']: racerCheck re-runs and reports no race" "$log" \
+    lacks "$log" "racer found"
+printf "\nracer { withoutExtensions = ['thread-handof'] }\n" >>"$handed/build.gradle"
+log="$logs/without-extensions-unknown.log"
+gradle_in "$handed" "$log" racerCheck
+check "withoutExtensions: an unknown name fails racerCheck with the engine's one-line error" "$log" \
+    has "$log" 'no analysis extension is named `thread-handof`'
+
 # ---------------------------------------------------------------- Gradle 8.10 API
 echo "== Gradle 8.10 API: compile the plugin against it, look up the reflective calls"
 log="$logs/gradle-api.log"

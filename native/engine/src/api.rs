@@ -74,6 +74,10 @@ pub struct Options {
     /// (itself or in a callee), which may reach different objects at different times (spec
     /// 11.1, RacerDX's stability). Fewer reports, some true races among those dropped.
     pub high_confidence: bool,
+    /// Extensions of the default mode turned off one by one, by name (`thread_handoffs`; see
+    /// `analysis::extensions`): for a codebase where one adds noise, and to measure what each
+    /// costs. With `racerd_compat` every extension is off already (the names are still checked).
+    pub without_extensions: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

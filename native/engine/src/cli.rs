@@ -102,6 +102,10 @@ struct AnalyzeArgs {
     /// assigns (fewer reports, some true races among those left out)
     #[arg(long)]
     high_confidence: bool,
+    /// Turn one extension of the default mode off (`thread-handoffs`; repeatable; names in
+    /// docs/analysis.md, "Turning one extension off")
+    #[arg(long, value_name = "NAME")]
+    without_extension: Vec<String>,
     /// Stop with an error when the analysis holds more than SIZE of memory (512m, 2g)
     #[arg(long, value_name = "SIZE", value_parser = parse_memory_mb)]
     max_memory: Option<u64>,
@@ -191,6 +195,7 @@ fn analyze(args: AnalyzeArgs) -> Result<Command, String> {
     options.racerd_compat = args.racerd_compat;
     options.different_locks = args.different_locks;
     options.high_confidence = args.high_confidence;
+    options.without_extensions = args.without_extension;
     options.max_memory_mb = args.max_memory.unwrap_or(0);
     Ok(Command::Analyze(Box::new(Analyze {
         request,
@@ -225,6 +230,7 @@ mod tests {
             "--summaries-in", "s2.json", "--summaries-out", "o.json", "--threads", "2",
             "--fail-on-issues", "--quiet", "--baseline", "b.json", "--write-baseline=nb.json",
             "--filter", "f.json", "--console-limit", "5", "--racerd-compat", "--different-locks", "--high-confidence", "--max-memory", "2g",
+            "--without-extension", "thread-handoffs", "--without-extension", "converged_loops",
             "--ignore-class", "a.gen.*", "classes", "--", "--odd-dir",
         ]);
         assert_eq!(a.format, Format::Sarif);
@@ -243,6 +249,7 @@ mod tests {
         assert_eq!(r.console_limit, Some(5));
         assert!(r.options.racerd_compat && r.options.different_locks && r.options.high_confidence);
         assert_eq!(r.options.max_memory_mb, 2048);
+        assert_eq!(r.options.without_extensions, ["thread-handoffs", "converged_loops"]);
         assert_eq!(r.options.library_packages, ["v."]);
         assert_eq!(r.options.threads, 2);
         assert_eq!(r.source_paths, [PathBuf::from("src")]);

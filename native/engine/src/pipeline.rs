@@ -39,6 +39,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     if request.inputs.is_empty() {
         return Err(Error("racer: no input class directories or jars given".into()));
     }
+    let extensions = Extensions::from_options(&request.options).map_err(|e| Error(format!("racer: {e}")))?;
     let triage = Triage::load(request)?;
     let progress = Progress::new();
     let mut diagnostics = Vec::new();
@@ -77,7 +78,6 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let mut index = ClasspathIndex::build(&request.classpath, &mut diagnostics);
     index.add_context(context);
     let loading = Instant::now();
-    let extensions = Extensions::from_options(&request.options);
     let inherited = context::Inherited {
         extensions,
         thread_safe_aliases: &request.options.thread_safe_annotations,

@@ -242,6 +242,43 @@ fn usage_errors_exit_2_with_one_line() {
     }
 }
 
+/// Code handed to an executor: its write races with its other runs and with `read()` (thread
+/// handoffs, an extension of the default mode).
+const HANDED: &str = "import java.util.concurrent.Executor;\n\
+class Handed {\n\
+    private int count;\n\
+    void start(Executor executor) {\n\
+        executor.execute(() -> count++);\n\
+    }\n\
+    int read() {\n\
+        return count;\n\
+    }\n\
+}\n";
+
+#[test]
+fn one_extension_is_turned_off_by_name() {
+    let tmp = tempdir("without-extension");
+    let classes = javac(tmp.path(), &[("Handed.java", HANDED)]);
+    let lines = |extra: &[&str]| -> Vec<(String, u64)> {
+        let mut args: Vec<&dyn AsRef<OsStr>> = vec![&"analyze", &"--format", &"json"];
+        args.extend(extra.iter().map(|a| a as &dyn AsRef<OsStr>));
+        args.push(&classes);
+        let out = racer(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let report = json(&out);
+        report["issues"].as_array().unwrap().iter().map(|i| (i["method"].as_str().unwrap().to_string(), i["line"].as_u64().unwrap())).collect()
+    };
+    assert_eq!(lines(&[]), [("start".to_string(), 5), ("read".to_string(), 8)]);
+    assert_eq!(lines(&["--without-extension", "thread-handoffs"]), []);
+    // Another extension off leaves the handed race.
+    assert_eq!(lines(&["--without-extension", "converged-loops"]).len(), 2);
+    let out = racer(&[&"analyze", &"--without-extension", &"thread-handof", &classes]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("racer: error: no analysis extension is named `thread-handof` (known: "), "{err}");
+}
+
 // ---- report formats ---------------------------------------------------------------------
 
 #[test]

@@ -2,7 +2,7 @@
 def check = { ok, String what -> if (!ok) throw new AssertionError(what) }
 def log = new File(basedir, 'build.log').text
 def builds = log.split(/(?m)^\[INFO\] Scanning for projects\.\.\./).findAll { it.contains('racer') }
-check(builds.size() == 3, "three invocations logged, found ${builds.size()}")
+check(builds.size() == 4, "four invocations logged, found ${builds.size()}")
 def failure = { String build -> build.readLines().find { it.startsWith('[ERROR] Failed to execute goal dev.racer:racer-maven-plugin') } }
 
 def corrupt = failure(builds[0])
@@ -18,6 +18,11 @@ def noLibrary = failure(builds[2])
 check(noLibrary != null, 'the racer goal fails the build without its native library')
 check(noLibrary =~ /racer could not analyse tool-errors: .*\/nonexistent\/libracer_jni\.so/,
         "the message names the library: $noLibrary")
+
+def unknownExtension = failure(builds[3])
+check(unknownExtension != null, 'the racer goal fails the build on an unknown extension name')
+check(unknownExtension.contains('no analysis extension is named `thread-handof`'),
+        "the message names the extension: $unknownExtension")
 
 check(!log.contains('hs_err_pid') && !log.contains('panicked'), 'no native crash')
 return true

@@ -1,7 +1,8 @@
 //! The analysis extensions beyond RacerD (spec 11.3), one switch each. All but four are on
 //! by default; `racerd_compat` turns every one off and reproduces the reference.
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Extensions {
     /// Reporting: races on different fields of one line are all reported.
     pub report_per_field: bool,
@@ -160,12 +161,40 @@ pub struct Extensions {
 
 impl Extensions {
     /// The extensions a request's options ask for: pure RacerD (`racerd_compat`), or the
-    /// default mode with the opt-in rules the options turn on.
-    pub fn from_options(options: &crate::api::Options) -> Extensions {
+    /// default mode with the opt-in rules the options turn on and without the extensions they
+    /// turn off. Errs on a name in `without_extensions` that is no extension, in either mode.
+    pub fn from_options(options: &crate::api::Options) -> Result<Extensions, String> {
+        let chosen = Extensions { different_locks: options.different_locks, high_confidence: options.high_confidence, ..Extensions::ALL }
+            .without(&options.without_extensions)?;
         if options.racerd_compat {
-            return Extensions { high_confidence: options.high_confidence, ..Extensions::NONE };
+            return Ok(Extensions { high_confidence: options.high_confidence, ..Extensions::NONE });
         }
-        Extensions { different_locks: options.different_locks, high_confidence: options.high_confidence, ..Extensions::ALL }
+        Ok(chosen)
+    }
+
+    /// These extensions turned off, by field name (`thread_handoffs`; `thread-handoffs` too).
+    /// The fields are the names: they are looked up through the serialised form, so a new
+    /// extension needs no entry anywhere else.
+    pub fn without(self, names: &[String]) -> Result<Extensions, String> {
+        if names.is_empty() {
+            return Ok(self);
+        }
+        let serde_json::Value::Object(mut switches) = serde_json::to_value(self).map_err(|e| e.to_string())? else {
+            unreachable!("a struct serialises to an object")
+        };
+        // Options with their own switch, not extensions of the default mode.
+        switches.retain(|name, _| !matches!(name.as_str(), "different_locks" | "high_confidence"));
+        for name in names {
+            match switches.get_mut(&name.trim().replace('-', "_")) {
+                Some(on) => *on = serde_json::Value::Bool(false),
+                None => {
+                    let known: Vec<String> = switches.keys().map(|k| k.replace('_', "-")).collect();
+                    return Err(format!("no analysis extension is named `{name}` (known: {})", known.join(", ")));
+                }
+            }
+        }
+        let turned_off: Extensions = serde_json::from_value(serde_json::Value::Object(switches)).map_err(|e| e.to_string())?;
+        Ok(Extensions { different_locks: self.different_locks, high_confidence: self.high_confidence, ..turned_off })
     }
 
     /// The default mode: every extension except `callee_lock_evidence`,
@@ -260,5 +289,28 @@ impl Extensions {
 impl Default for Extensions {
     fn default() -> Extensions {
         Extensions::ALL
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_extension_is_turned_off_by_its_name_in_either_spelling() {
+        let names = ["thread-handoffs".to_string(), " converged_loops".to_string()];
+        let chosen = Extensions::ALL.without(&names).unwrap();
+        assert_eq!(chosen, Extensions { thread_handoffs: false, converged_loops: false, ..Extensions::ALL });
+        assert_eq!(Extensions::ALL.without(&[]).unwrap(), Extensions::ALL);
+        let opted_in = Extensions { different_locks: true, ..Extensions::ALL };
+        assert_eq!(opted_in.without(&names).unwrap().different_locks, true, "an option is kept as it was");
+        assert!(Extensions::ALL.without(&["different-locks".to_string()]).is_err(), "an option is no extension");
+    }
+
+    #[test]
+    fn an_unknown_name_is_an_error_listing_the_names() {
+        let err = Extensions::ALL.without(&["thread-handof".to_string()]).unwrap_err();
+        assert!(err.starts_with("no analysis extension is named `thread-handof` (known: android-threads, callee-lock-evidence, callee-releases, collection-models, constant-branches, constant-values, converged-loops, end-location-dedup, "), "{err}");
+        assert!(err.contains("thread-handoffs"), "{err}");
     }
 }

@@ -36,6 +36,7 @@ public final class AnalysisRequest {
     private final boolean racerdCompat;
     private final boolean differentLocks;
     private final boolean highConfidence;
+    private final List<String> withoutExtensions;
 
     private AnalysisRequest(Builder b) {
         inputs = copy(b.inputs);
@@ -56,6 +57,7 @@ public final class AnalysisRequest {
         racerdCompat = b.racerdCompat;
         differentLocks = b.differentLocks;
         highConfidence = b.highConfidence;
+        withoutExtensions = copy(b.withoutExtensions);
     }
 
     public static Builder builder() {
@@ -144,6 +146,11 @@ public final class AnalysisRequest {
         return highConfidence;
     }
 
+    /** Extensions of the default mode turned off, by name ({@code thread-handoffs}). */
+    public List<String> withoutExtensions() {
+        return withoutExtensions;
+    }
+
     /**
      * The report most useful to a person, for failure messages: HTML, else text, else SARIF, else
      * JSON; null when no report is requested.
@@ -184,6 +191,9 @@ public final class AnalysisRequest {
         }
         if (maxMemoryMb > 0) {
             options.put("max_memory_mb", maxMemoryMb);
+        }
+        if (!withoutExtensions.isEmpty()) {
+            options.put("without_extensions", withoutExtensions);
         }
         root.put("options", options);
         Map<String, Object> reportFiles = new LinkedHashMap<String, Object>();
@@ -244,6 +254,7 @@ public final class AnalysisRequest {
         private boolean racerdCompat;
         private boolean differentLocks;
         private boolean highConfidence;
+        private final List<String> withoutExtensions = new ArrayList<String>();
 
         private Builder() {
         }
@@ -415,6 +426,15 @@ public final class AnalysisRequest {
          */
         public Builder highConfidence(boolean on) {
             highConfidence = on;
+            return this;
+        }
+
+        /**
+         * Turns these extensions of the default mode off, by name ({@code thread-handoffs}; the
+         * engine rejects an unknown name); the others stay on.
+         */
+        public Builder withoutExtensions(Collection<String> names) {
+            addAll(withoutExtensions, names);
             return this;
         }
 

@@ -118,11 +118,12 @@ class JsonTest {
                 .differentLocks(true)
                 .highConfidence(true)
                 .maxMemoryMb(2048)
+                .withoutExtensions(Arrays.asList("thread-handoffs"))
                 .build().toJson();
         assertEquals("{\"request_version\":2,\"inputs\":[\"/x/classes\"],\"classpath\":[],\"summaries_in\":[],"
                 + "\"options\":{\"thread_safe_annotations\":[],\"ignore_classes\":[\"com.example.generated.*\"],"
                 + "\"library_packages\":[],\"threads\":0,\"racerd_compat\":true,\"different_locks\":true,\"high_confidence\":true,"
-                + "\"max_memory_mb\":2048},"
+                + "\"max_memory_mb\":2048,\"without_extensions\":[\"thread-handoffs\"]},"
                 + "\"reports\":{},\"source_paths\":[],\"baseline\":\"/x/racer-baseline.json\","
                 + "\"write_baseline\":\"/x/new-baseline.json\",\"filter\":\"/x/filter.json\",\"console_limit\":5}",
                 json);

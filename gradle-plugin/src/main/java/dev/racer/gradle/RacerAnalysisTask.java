@@ -46,6 +46,7 @@ public abstract class RacerAnalysisTask extends DefaultTask {
     private Boolean racerdCompat;
     private Boolean differentLocks;
     private Boolean highConfidence;
+    private List<String> withoutExtensions;
     private String maxMemory;
     private String isolation;
     private Integer threads;
@@ -183,6 +184,16 @@ public abstract class RacerAnalysisTask extends DefaultTask {
         this.highConfidence = highConfidence;
     }
 
+    /** Extensions of the default mode turned off, by name ({@code thread-handoffs}). */
+    @Input
+    public List<String> getWithoutExtensions() {
+        return withoutExtensions != null ? withoutExtensions : defaults.getWithoutExtensions();
+    }
+
+    public void setWithoutExtensions(List<String> names) {
+        this.withoutExtensions = new ArrayList<String>(names);
+    }
+
     /** Engine memory limit such as {@code 2g} or {@code 512m}; null or {@code 0}: unlimited. */
     @Internal
     public String getMaxMemory() {
@@ -291,6 +302,7 @@ public abstract class RacerAnalysisTask extends DefaultTask {
                 .racerdCompat(isRacerdCompat())
                 .differentLocks(isDifferentLocks())
                 .highConfidence(isHighConfidence())
+                .withoutExtensions(getWithoutExtensions())
                 .maxMemory(getMaxMemory())
                 .threads(getThreads())
                 .sourcePaths(existingSourceRoots());

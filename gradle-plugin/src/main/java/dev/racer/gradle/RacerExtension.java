@@ -22,6 +22,7 @@ import org.gradle.api.Action;
  *     racerdCompat = false            // true: RacerD's own rules only, none of racer's extensions
  *     differentLocks = false          // true: also report a field accessed under two different locks
  *     highConfidence = false          // true: report only races on stable paths (fewer reports)
+ *     withoutExtensions = []          // extensions of the default mode turned off ('thread-handoffs')
  *     libraryPackages = ['com.example.vendored']
  *     reportsDir = file("$buildDir/reports/racer")
  *     reports { text = true; json = true; sarif = true; html = true }
@@ -55,6 +56,7 @@ public class RacerExtension {
     private boolean racerdCompat;
     private boolean differentLocks;
     private boolean highConfidence;
+    private List<String> withoutExtensions = new ArrayList<String>();
     private final Reports reports = new Reports();
 
     public boolean isIgnoreFailures() {
@@ -209,6 +211,15 @@ public class RacerExtension {
 
     public void setHighConfidence(boolean highConfidence) {
         this.highConfidence = highConfidence;
+    }
+
+    /** Extensions of the default mode turned off, by name ({@code thread-handoffs}). */
+    public List<String> getWithoutExtensions() {
+        return withoutExtensions;
+    }
+
+    public void setWithoutExtensions(List<String> names) {
+        this.withoutExtensions = new ArrayList<String>(names);
     }
 
     /** Engine memory limit ({@code 512m}, {@code 2g}); null or empty: none. */

@@ -94,6 +94,10 @@ abstract class AbstractRacerMojo extends AbstractMojo {
     @Parameter(property = "racer.highConfidence", defaultValue = "false")
     private boolean highConfidence;
 
+    /** Extensions of the default mode turned off, by name ({@code thread-handoffs}); the others stay on. */
+    @Parameter(property = "racer.withoutExtensions")
+    private List<String> withoutExtensions;
+
     /** Memory limit of the engine ({@code 512m}, {@code 2g}): past it the analysis stops with an error. Default: none. */
     @Parameter(property = "racer.maxMemory")
     private String maxMemory;
@@ -172,7 +176,8 @@ abstract class AbstractRacerMojo extends AbstractMojo {
                 .filter(filter)
                 .racerdCompat(racerdCompat)
                 .differentLocks(differentLocks)
-                .highConfidence(highConfidence);
+                .highConfidence(highConfidence)
+                .withoutExtensions(trimmed(withoutExtensions));
         try {
             builder.threads(threads).maxMemory(maxMemory);
         } catch (IllegalArgumentException | RacerException e) {
