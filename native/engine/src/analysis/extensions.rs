@@ -2,7 +2,6 @@
 //! by default; `racerd_compat` turns every one off and reproduces the reference.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
 pub struct Extensions {
     /// Reporting: races on different fields of one line are all reported.
     pub report_per_field: bool,
@@ -111,6 +110,8 @@ pub struct Extensions {
     /// Reporting: the wide form of `lock_identities`: two accesses under two different known
     /// locks do not exclude each other. Off by default (an option turns it on): code that
     /// guards one field by several locks, each method by its own, is reported everywhere.
+    // An option of its own (`--different-locks`), not a name `without` knows.
+    #[serde(skip)]
     pub different_locks: bool,
     /// Reporting: a method its callers must call with a lock held, annotated `@GuardedBy` (or
     /// the Checker Framework's `@Holding`) or named so (`updateLocked`, and the Android
@@ -156,6 +157,8 @@ pub struct Extensions {
     /// Reporting, the high-confidence mode (RacerDX's stability, spec 11.1): an access through
     /// a field its method assigns takes no part in reporting. Off unless an option turns it on,
     /// in either mode: it drops true races too.
+    // An option of its own (`--high-confidence`), not a name `without` knows.
+    #[serde(skip)]
     pub high_confidence: bool,
 }
 
@@ -182,8 +185,6 @@ impl Extensions {
         let serde_json::Value::Object(mut switches) = serde_json::to_value(self).map_err(|e| e.to_string())? else {
             unreachable!("a struct serialises to an object")
         };
-        // Options with their own switch, not extensions of the default mode.
-        switches.retain(|name, _| !matches!(name.as_str(), "different_locks" | "high_confidence"));
         for name in names {
             match switches.get_mut(&name.trim().replace('-', "_")) {
                 Some(on) => *on = serde_json::Value::Bool(false),
