@@ -1296,6 +1296,49 @@ gradle_in "$handed" "$log" racerCheck
 check "withoutExtensions: an unknown name fails racerCheck with the engine's one-line error" "$log" \
     has "$log" 'no analysis extension is named `thread-handof`'
 
+# An upstream module analysed without an extension hands its summaries to a module analysed
+# with every one: the downstream module names the file made under other rules, once.
+modes="$projects/mixed-modes"
+write "$modes/settings.gradle" <<'EOF'
+rootProject.name = 'mixed-modes'
+include 'lib', 'app'
+EOF
+write "$modes/build.gradle" <<<"// Each subproject applies the plugin itself."
+for m in lib app; do
+    write "$modes/$m/build.gradle" <<EOF
+$buildscript_files
+apply plugin: 'java'
+apply plugin: 'dev.racer'
+racer { ignoreFailures = true }
+EOF
+done
+printf "\nracer { withoutExtensions = ['thread-handoffs'] }\n" >>"$modes/lib/build.gradle"
+printf "\ndependencies { compile project(':lib') }\n" >>"$modes/app/build.gradle"
+write "$modes/lib/src/main/java/lib/Counter.java" <<'EOF'
+package lib;
+public class Counter {
+    private int count;
+    public void add() { count++; }
+}
+EOF
+write "$modes/app/src/main/java/app/Uses.java" <<'EOF'
+package app;
+public class Uses {
+    private final lib.Counter counter = new lib.Counter();
+    public void use() { counter.add(); }
+}
+EOF
+mixed_warning="summaries made in default without thread-handoffs mode, but this run is in default mode"
+log="$logs/mixed-modes.log"
+gradle_in "$modes" "$log" racerCheck
+check "withoutExtensions in the upstream module only: the downstream module warns once, naming both modes" "$log" \
+    test "$(grep -cF -- "$mixed_warning" "$log")" -eq 1
+printf "\nracer { withoutExtensions = ['thread-handoffs'] }\n" >>"$modes/app/build.gradle"
+log="$logs/mixed-modes-same.log"
+gradle_in "$modes" "$log" racerCheck
+check "withoutExtensions the same in both modules: racerCheck re-runs with no warning" "$log" \
+    bash -c "grep -qxE ':app:racerCheck' '$log' && ! grep -qF 'summaries made in' '$log'"
+
 # ---------------------------------------------------------------- Gradle 8.10 API
 echo "== Gradle 8.10 API: compile the plugin against it, look up the reflective calls"
 log="$logs/gradle-api.log"

@@ -64,6 +64,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         context.extend(listed.context);
     }
     let upstream_files = summaries::UpstreamFiles::open(&request.summaries_in)?;
+    diagnostics.extend(upstream_files.made_in_other_modes(&extensions.mode()));
     crate::memory::check();
 
     let mut classes = load_inputs(&units, &mut diagnostics);
@@ -137,7 +138,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let (triaged, summary_file) = rayon::join(
         || triage.apply(&table, races::report(&analysis, &classes, &report_config)),
         || match (&request.summaries_out, &for_file) {
-            (Some(out), Some(for_file)) => write_summaries(out, &classes, &analysis, for_file),
+            (Some(out), Some(for_file)) => write_summaries(out, &extensions.mode(), &classes, &analysis, for_file),
             _ => Ok(()),
         },
     );
@@ -322,6 +323,7 @@ impl Duplicates {
 /// can reach (see [`summaries::downstream_methods`]).
 fn write_summaries(
     path: &std::path::Path,
+    mode: &str,
     classes: &[Arc<Class>],
     analysis: &Analysis,
     for_file: &FxHashSet<MethodRef>,
@@ -334,5 +336,5 @@ fn write_summaries(
         .filter(|(_, e)| !crate::analysis::annotations::is_lambda_body_name(e.mref.name.as_str()))
         .filter_map(|(_, e)| classes[e.class].methods[e.index].inline_shape.clone().map(|s| (e.mref, s)))
         .collect();
-    summaries::write(path, classes.iter().map(|c| summaries::downstream_view(&c.header)).collect(), inline, methods)
+    summaries::write(path, mode, classes.iter().map(|c| summaries::downstream_view(&c.header)).collect(), inline, methods)
 }

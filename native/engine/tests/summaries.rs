@@ -352,6 +352,51 @@ fn summary_files_are_deterministic_and_portable() {
     assert!(methods.contains(&"add") && !methods.contains(&"bump"), "no summaries of private methods: {methods:?}");
 }
 
+/// A module analysed against an upstream file made under other rules says so, once per file,
+/// naming both modes; the same rules say nothing. The dump shows the file's mode.
+#[test]
+fn upstream_summaries_made_in_another_mode_are_named_in_a_warning() {
+    let tmp = TempDir::new("racer-summaries-modes");
+    let (support, outs) = compile_modules("pair", &["a", "b"], tmp.path());
+    let made_in = |tag: &str, options: &dyn Fn(&mut Options)| {
+        let out = tmp.join(format!("a-{tag}.summaries"));
+        let mut r = request(vec![outs[0].clone()], vec![support.clone()], vec![], Some(out.clone()));
+        options(&mut r.options);
+        run(&r);
+        out
+    };
+    let compat = made_in("compat", &|o| o.racerd_compat = true);
+    let without = made_in("without", &|o| o.without_extensions = vec!["thread-handoffs".into(), "converged-loops".into()]);
+    let default = made_in("default", &|_| {});
+    let warnings = |upstream: &Path, options: &dyn Fn(&mut Options)| -> Vec<String> {
+        let mut r = request(vec![outs[1].clone()], vec![support.clone()], vec![upstream.to_path_buf()], None);
+        options(&mut r.options);
+        run(&r).diagnostics.iter().map(|d| format!("{}: {}", d.file, d.message)).collect()
+    };
+    let advice = "calls into these classes follow the other mode's rules; give every module the same racerd-compat and without-extension options";
+    assert_eq!(
+        warnings(&compat, &|_| {}),
+        [format!("{}: summaries made in racerd-compat mode, but this run is in default mode: {advice}", compat.display())]
+    );
+    assert_eq!(
+        warnings(&without, &|_| {}),
+        [format!(
+            "{}: summaries made in default without converged-loops, thread-handoffs mode, but this run is in default mode: {advice}",
+            without.display()
+        )]
+    );
+    assert_eq!(
+        warnings(&default, &|o| o.racerd_compat = true),
+        [format!("{}: summaries made in default mode, but this run is in racerd-compat mode: {advice}", default.display())]
+    );
+    assert!(warnings(&default, &|_| {}).is_empty());
+    assert!(warnings(&compat, &|o| o.racerd_compat = true).is_empty());
+    // The reporting options leave summaries alone: no warning.
+    assert!(warnings(&default, &|o| { o.high_confidence = true; o.different_locks = true }).is_empty());
+    let dump: serde_json::Value = serde_json::from_str(&racer::summaries::dump(&without).expect("dump")).expect("json");
+    assert_eq!(dump["analysis_mode"], "default without converged-loops, thread-handoffs");
+}
+
 /// Replaces the first occurrence of `from` by `to` (same length), then recomputes the index
 /// checksum when `fix_index` is set, as a file written that way would carry.
 fn patched(bytes: &[u8], from: &[u8], to: &[u8], fix_index: bool) -> Vec<u8> {

@@ -198,6 +198,32 @@ impl Extensions {
         Ok(Extensions { different_locks: self.different_locks, high_confidence: self.high_confidence, ..turned_off })
     }
 
+    /// The mode these switches make, in words: `racerd-compat`, `default`, or `default`
+    /// followed by the switches that differ from it (`default without thread-handoffs`).
+    /// Summary files record it, so that a module can tell when an upstream one was analysed
+    /// under other rules. The two reporting options (`different_locks`, `high_confidence`)
+    /// leave summaries alone and are not part of it.
+    pub fn mode(&self) -> String {
+        let switches = |e: &Extensions| match serde_json::to_value(e) {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => unreachable!("a struct of booleans serialises to an object"),
+        };
+        let (chosen, default) = (switches(self), switches(&Extensions::ALL));
+        if chosen == switches(&Extensions::NONE) {
+            return "racerd-compat".to_string();
+        }
+        let named = |on: bool| -> Vec<String> {
+            chosen.iter().filter(|(k, v)| **v == on && default[*k] != on).map(|(k, _)| k.replace('_', "-")).collect()
+        };
+        let mut mode = "default".to_string();
+        for (word, names) in [("with", named(true)), ("without", named(false))] {
+            if !names.is_empty() {
+                mode += &format!(" {word} {}", names.join(", "));
+            }
+        }
+        mode
+    }
+
     /// The default mode: every extension except `callee_lock_evidence`,
     /// `inherited_accesses` and `locked_location_evidence`, which the corpus shows to add
     /// mostly false alarms (docs/analysis.md) and are kept for measurement, and
@@ -306,6 +332,18 @@ mod tests {
         let opted_in = Extensions { different_locks: true, ..Extensions::ALL };
         assert_eq!(opted_in.without(&names).unwrap().different_locks, true, "an option is kept as it was");
         assert!(Extensions::ALL.without(&["different-locks".to_string()]).is_err(), "an option is no extension");
+    }
+
+    #[test]
+    fn a_mode_names_what_differs_from_the_default() {
+        assert_eq!(Extensions::ALL.mode(), "default");
+        assert_eq!(Extensions { high_confidence: true, different_locks: true, ..Extensions::ALL }.mode(), "default");
+        assert_eq!(Extensions::NONE.mode(), "racerd-compat");
+        assert_eq!(Extensions { high_confidence: true, ..Extensions::NONE }.mode(), "racerd-compat");
+        let names = ["thread-handoffs".to_string(), "converged-loops".to_string()];
+        assert_eq!(Extensions::ALL.without(&names).unwrap().mode(), "default without converged-loops, thread-handoffs");
+        let mixed = Extensions { inherited_accesses: true, thread_handoffs: false, ..Extensions::ALL };
+        assert_eq!(mixed.mode(), "default with inherited-accesses without thread-handoffs");
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //!
 //! ```text
 //! prefix    magic "RACERSUM" | format version u32 | index length u32 | index CRC-32 u32   (20 bytes, little endian)
-//! index     postcard: tool version, then one entry per chunk (package, first and last
-//!           class, offset, length, uncompressed length, CRC-32 of the stored bytes)
+//! index     postcard: tool version, the analysis mode (`Extensions::mode`), then one entry
+//!           per chunk (package, first and last class, offset, length, uncompressed length,
+//!           CRC-32 of the stored bytes)
 //! chunks    zstd-compressed [`Chunk`]s, each the classes of one package (at most
 //!           CHUNK_CLASSES of them): a directory (postcard: class names, and where each
 //!           class's header ends), the class headers (postcard, one after the other), then
@@ -172,7 +173,7 @@ pub fn decode_rest(package: &str, bytes: &[u8]) -> Result<(Vec<(MethodRef, Inlin
 
 /// The prefix and index of a file whose chunks, of the entries' lengths, follow it in order
 /// (offsets filled in).
-pub fn encode_index(tool_version: &str, entries: &mut [ChunkEntry], format_version: u32) -> Vec<u8> {
+pub fn encode_index(tool_version: &str, mode: &str, entries: &mut [ChunkEntry], format_version: u32) -> Vec<u8> {
     // Offsets depend on the index length, which depends on the offsets' varint widths:
     // iterate until stable (two rounds in practice).
     let mut index_len = 0usize;
@@ -182,7 +183,7 @@ pub fn encode_index(tool_version: &str, entries: &mut [ChunkEntry], format_versi
             e.offset = offset;
             offset += e.len as u64;
         }
-        let index = postcard::to_stdvec(&(tool_version, &*entries)).expect("index always serialises");
+        let index = postcard::to_stdvec(&(tool_version, mode, &*entries)).expect("index always serialises");
         if index.len() == index_len {
             let mut out = Vec::with_capacity(PREFIX_LEN + index.len());
             out.extend_from_slice(MAGIC);
@@ -212,11 +213,11 @@ pub fn decode_prefix(bytes: &[u8; PREFIX_LEN]) -> Option<Prefix> {
 }
 
 /// The tool version alone first (so that a file from another version is reported as
-/// such, whatever its index looks like), then the chunk entries.
-pub fn decode_index(index: &[u8]) -> Result<(String, impl FnOnce() -> Result<Vec<ChunkEntry>, String> + '_), String> {
-    let (tool, rest) =
-        postcard::take_from_bytes::<String>(index).map_err(|e| format!("malformed summary file: index: {e}"))?;
-    Ok((tool, move || postcard::from_bytes::<Vec<ChunkEntry>>(rest).map_err(|e| format!("malformed summary file: index: {e}"))))
+/// such, whatever its index looks like), then the analysis mode and the chunk entries.
+pub fn decode_index(index: &[u8]) -> Result<(String, impl FnOnce() -> Result<(String, Vec<ChunkEntry>), String> + '_), String> {
+    let malformed = |e: postcard::Error| format!("malformed summary file: index: {e}");
+    let (tool, rest) = postcard::take_from_bytes::<String>(index).map_err(malformed)?;
+    Ok((tool, move || postcard::from_bytes::<(String, Vec<ChunkEntry>)>(rest).map_err(malformed)))
 }
 
 #[cfg(test)]

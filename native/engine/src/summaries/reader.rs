@@ -15,7 +15,7 @@ use once_cell::sync::OnceCell;
 use super::format::{self, ChunkEntry, PREFIX_LEN};
 use super::{bad, codec, FORMAT_VERSION};
 use crate::analysis::domain::Summary;
-use crate::api::{Error, TOOL_VERSION};
+use crate::api::{Diagnostic, Error, TOOL_VERSION};
 use crate::classfile::model::{ClassHeader, InlineShape, MethodRef};
 use crate::fxhash::FxHashMap;
 use crate::sym::Sym;
@@ -84,6 +84,8 @@ impl Loaded {
 
 struct OpenFile {
     path: PathBuf,
+    /// The analysis mode that made the file (`Extensions::mode`).
+    mode: String,
     file: Mutex<File>,
     chunks: Vec<ChunkEntry>,
     loaded: Vec<OnceCell<Arc<Loaded>>>,
@@ -110,6 +112,29 @@ impl UpstreamFiles {
 
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
+    }
+
+    /// A warning for each file made in another analysis mode than `mode`: calls into its
+    /// classes then follow the other mode's rules (an extension turned off upstream misses
+    /// there what it would find here), so the module's reports may differ from those of
+    /// analysing everything at once.
+    pub fn made_in_other_modes(&self, mode: &str) -> Vec<Diagnostic> {
+        self.files
+            .iter()
+            .filter(|f| f.mode != mode)
+            .map(|f| Diagnostic {
+                file: f.path.display().to_string(),
+                message: format!(
+                    "summaries made in {} mode, but this run is in {mode} mode: calls into these classes follow the other mode's rules; give every module the same racerd-compat and without-extension options",
+                    f.mode
+                ),
+            })
+            .collect()
+    }
+
+    /// The analysis mode that made the first file (`racer summaries dump` opens one).
+    pub fn first_mode(&self) -> Option<&str> {
+        self.files.first().map(|f| f.mode.as_str())
     }
 
     /// Whether any file has classes in a package starting with `prefix`.
@@ -211,12 +236,12 @@ fn open(path: &Path) -> Result<OpenFile, Error> {
     if written_by != TOOL_VERSION {
         return Err(bad(path, &format!("written by racer {written_by}, but this is racer {TOOL_VERSION}")));
     }
-    let chunks = entries().map_err(|e| bad(path, &e))?;
+    let (mode, chunks) = entries().map_err(|e| bad(path, &e))?;
     if let Some(c) = chunks.iter().find(|c| c.offset + c.len as u64 > size) {
         return Err(bad(path, &format!("truncated summary file (package '{}' is cut off)", c.package)));
     }
     let loaded = (0..chunks.len()).map(|_| OnceCell::new()).collect();
-    Ok(OpenFile { path: path.to_path_buf(), file: Mutex::new(file), chunks, loaded })
+    Ok(OpenFile { path: path.to_path_buf(), mode, file: Mutex::new(file), chunks, loaded })
 }
 
 /// What a file without the magic number is: an old JSON summary file says its version.
