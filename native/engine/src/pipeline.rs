@@ -40,6 +40,8 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         return Err(Error("racer: no input class directories or jars given".into()));
     }
     let extensions = Extensions::from_options(&request.options).map_err(|e| Error(format!("racer: {e}")))?;
+    // Summary files record it; upstream ones made in another mode are named in a warning.
+    let mode = extensions.mode();
     let triage = Triage::load(request)?;
     let progress = Progress::new();
     let mut diagnostics = Vec::new();
@@ -64,7 +66,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         context.extend(listed.context);
     }
     let upstream_files = summaries::UpstreamFiles::open(&request.summaries_in)?;
-    diagnostics.extend(upstream_files.made_in_other_modes(&extensions.mode()));
+    diagnostics.extend(upstream_files.made_in_other_modes(&mode));
     crate::memory::check();
 
     let mut classes = load_inputs(&units, &mut diagnostics);
@@ -138,7 +140,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let (triaged, summary_file) = rayon::join(
         || triage.apply(&table, races::report(&analysis, &classes, &report_config)),
         || match (&request.summaries_out, &for_file) {
-            (Some(out), Some(for_file)) => write_summaries(out, &extensions.mode(), &classes, &analysis, for_file),
+            (Some(out), Some(for_file)) => write_summaries(out, &mode, &classes, &analysis, for_file),
             _ => Ok(()),
         },
     );
