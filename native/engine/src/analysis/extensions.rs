@@ -182,14 +182,12 @@ impl Extensions {
         if names.is_empty() {
             return Ok(self);
         }
-        let serde_json::Value::Object(mut switches) = serde_json::to_value(self).map_err(|e| e.to_string())? else {
-            unreachable!("a struct serialises to an object")
-        };
+        let mut switches = self.switches();
         for name in names {
             match switches.get_mut(&name.trim().replace('-', "_")) {
                 Some(on) => *on = serde_json::Value::Bool(false),
                 None => {
-                    let known: Vec<String> = switches.keys().map(|k| k.replace('_', "-")).collect();
+                    let known: Vec<String> = switches.keys().map(|k| dashed(k)).collect();
                     return Err(format!("no analysis extension is named `{name}` (known: {})", known.join(", ")));
                 }
             }
@@ -204,16 +202,12 @@ impl Extensions {
     /// under other rules. The two reporting options (`different_locks`, `high_confidence`)
     /// leave summaries alone and are not part of it.
     pub fn mode(&self) -> String {
-        let switches = |e: &Extensions| match serde_json::to_value(e) {
-            Ok(serde_json::Value::Object(map)) => map,
-            _ => unreachable!("a struct of booleans serialises to an object"),
-        };
-        let (chosen, default) = (switches(self), switches(&Extensions::ALL));
-        if chosen == switches(&Extensions::NONE) {
+        let (chosen, default) = (self.switches(), Extensions::ALL.switches());
+        if chosen == Extensions::NONE.switches() {
             return "racerd-compat".to_string();
         }
         let named = |on: bool| -> Vec<String> {
-            chosen.iter().filter(|(k, v)| **v == on && default[*k] != on).map(|(k, _)| k.replace('_', "-")).collect()
+            chosen.iter().filter(|(k, v)| **v == on && default[*k] != on).map(|(k, _)| dashed(k)).collect()
         };
         let mut mode = "default".to_string();
         for (word, names) in [("with", named(true)), ("without", named(false))] {
@@ -222,6 +216,15 @@ impl Extensions {
             }
         }
         mode
+    }
+
+    /// The extension switches by field name, in name order (the two options are no switches:
+    /// `#[serde(skip)]`).
+    fn switches(&self) -> serde_json::Map<String, serde_json::Value> {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => unreachable!("a struct of booleans serialises to an object"),
+        }
     }
 
     /// The default mode: every extension except `callee_lock_evidence`,
@@ -311,6 +314,11 @@ impl Extensions {
         self_locking_collections: false,
         suspend_resumes: false,
     };
+}
+
+/// A switch's name as users write it (`thread-handoffs`).
+fn dashed(field: &str) -> String {
+    field.replace('_', "-")
 }
 
 impl Default for Extensions {
