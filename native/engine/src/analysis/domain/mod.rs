@@ -148,6 +148,14 @@ pub struct Access {
     pub site: Site,
 }
 
+/// Asks for the key of the access a few places after `accesses[n]` (see [`crate::prefetch`]).
+#[inline(always)]
+pub fn prefetch_key_ahead(accesses: &[Access], n: usize) {
+    if let Some(ahead) = accesses.get(n + crate::prefetch::AHEAD) {
+        crate::prefetch::prefetch(KeyRef::as_ptr(&ahead.key));
+    }
+}
+
 fn is_zero(n: &u8) -> bool {
     *n == 0
 }

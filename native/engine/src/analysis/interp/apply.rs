@@ -163,7 +163,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         self.accesses.reserve(s.accesses.len());
         let mut last_lock: Option<(LockPath, Option<LockPath>)> = None;
-        for acc in &s.accesses {
+        for (n, acc) in s.accesses.iter().enumerate() {
+            prefetch_key_ahead(&s.accesses, n);
             let path = acc.key.kind.path();
             // The callee reassigned the formal before this access: it is not on the caller's
             // argument, whose accesses depend on its ownership. (`Unowned` may also be the

@@ -523,7 +523,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         };
         let identities = self.env.extensions.lock_identities;
         let running = st.running.any();
-        for acc in &summary.accesses {
+        for (n, acc) in summary.accesses.iter().enumerate() {
+            prefetch_key_ahead(&summary.accesses, n);
             let Some((new_path, owns)) = seen_here(acc.key.kind.path()) else { continue };
             let Some(new_path) = new_path.filter(|p| p.base.is_reportable()) else { continue };
             let lock_on = acc.key.lock_on.filter(|_| identities).and_then(|l| LockPath::of(seen_here(l.path())?.0?));

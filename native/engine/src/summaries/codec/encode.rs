@@ -176,7 +176,11 @@ impl<'s> Symbols<'s> {
             collect_symbols(&result_field(*step), &mut self.strings, &mut self.fields);
             collect_symbols(p, &mut self.strings, &mut self.fields);
         }
-        for a in &s.accesses {
+        for (n, a) in s.accesses.iter().enumerate() {
+            // A trace node met first is read, a cache miss each (see `crate::prefetch`).
+            if let Some(ahead) = s.accesses.get(n + crate::prefetch::AHEAD) {
+                crate::prefetch::prefetch(ahead.site.trace.tail_id() as *const u8);
+            }
             let slot = match self.key_slots.get(&key_address(a)) {
                 Some(&slot) => slot,
                 None => {
