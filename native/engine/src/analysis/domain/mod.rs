@@ -151,9 +151,7 @@ pub struct Access {
 /// Asks for the key of the access a few places after `accesses[n]` (see [`crate::prefetch`]).
 #[inline(always)]
 pub fn prefetch_key_ahead(accesses: &[Access], n: usize) {
-    if let Some(ahead) = accesses.get(n + crate::prefetch::AHEAD) {
-        crate::prefetch::prefetch(KeyRef::as_ptr(&ahead.key));
-    }
+    crate::prefetch::ahead(accesses, n, |a| KeyRef::as_ptr(&a.key));
 }
 
 fn is_zero(n: &u8) -> bool {

@@ -178,9 +178,7 @@ impl<'s> Symbols<'s> {
         }
         for (n, a) in s.accesses.iter().enumerate() {
             // A trace node met first is read, a cache miss each (see `crate::prefetch`).
-            if let Some(ahead) = s.accesses.get(n + crate::prefetch::AHEAD) {
-                crate::prefetch::prefetch(ahead.site.trace.tail_id() as *const u8);
-            }
+            crate::prefetch::ahead(&s.accesses, n, |a| a.site.trace.tail_id() as *const u8);
             let slot = match self.key_slots.get(&key_address(a)) {
                 Some(&slot) => slot,
                 None => {
