@@ -280,9 +280,16 @@ impl<'a> ClassReporter<'a> {
             let assigned = self.cfg.extensions.high_confidence.then(|| stability::Assigned::of(summary));
             move |a: &&'a Access| assigned.as_ref().map_or(true, |assigned| !assigned.unstable(a.key.kind.path()))
         };
-        for &i in &reportable {
+        let own_filters: Vec<_> = reportable.iter().map(|&i| stable(&self.analysis.summaries[i])).collect();
+        let inherited_filters: Vec<_> = inherited.iter().map(|(_, summary)| stable(summary)).collect();
+        let on_this = |a: &&'a Access| a.key.kind.path().base == Base::This;
+        let written = WrittenSteps::of(
+            reportable.iter().zip(&own_filters).flat_map(|(&i, stable)| self.analysis.summaries[i].accesses.iter().filter(stable)),
+            inherited.iter().zip(&inherited_filters).flat_map(|((_, summary), stable)| summary.accesses.iter().filter(on_this).filter(stable)),
+        );
+        for (&i, stable) in reportable.iter().zip(&own_filters) {
             let summary = &self.analysis.summaries[i];
-            for a in summary.accesses.iter().filter(stable(summary)) {
+            for a in summary.accesses.iter().filter(stable).filter(|a| written.may_race(a)) {
                 // Only another object's lock says the method runs on any thread (foreign locks).
                 let threads = if summary.own_fields_unshared && a.key.kind.path().is_from_own_object() {
                     Threads::NoThread
@@ -294,8 +301,8 @@ impl<'a> ClassReporter<'a> {
             rank += 1;
         }
         // After the class's own entries, so that their conflicts are found first.
-        for (mref, summary) in &inherited {
-            for a in summary.accesses.iter().filter(|a| a.key.kind.path().base == Base::This).filter(stable(summary)) {
+        for ((mref, summary), stable) in inherited.iter().zip(&inherited_filters) {
+            for a in summary.accesses.iter().filter(on_this).filter(stable).filter(|a| written.may_race(a)) {
                 grouper.push_inherited(a, mref, rank, summary.threads);
             }
             rank += 1;
@@ -693,6 +700,64 @@ fn same_property(a: &str, b: &str) -> bool {
     match (x.next(), y.next()) {
         (Some(p), Some(q)) => p.eq_ignore_ascii_case(&q) && x.as_str() == y.as_str(),
         _ => false,
+    }
+}
+
+/// The last steps of the locations a class's pool writes. Every rule that reports a plain
+/// read needs a write of the same location in its group (8.7.4, 8.7.5; the `@GuardedBy` check
+/// looks at writes only), so a read whose last step no write of the pool ends with can race
+/// with nothing: it is left out of the groups, which on large code are mostly such reads.
+struct WrittenSteps(FxHashSet<(usize, usize)>);
+
+impl WrittenSteps {
+    fn of<'a>(own: impl Iterator<Item = &'a Access>, inherited: impl Iterator<Item = &'a Access>) -> WrittenSteps {
+        let last_written = |a: &'a Access| if a.key.kind.is_write() { a.key.kind.path().steps.last().map(step_identity) } else { None };
+        WrittenSteps(own.chain(inherited).filter_map(last_written).collect())
+    }
+
+    fn may_race(&self, a: &Access) -> bool {
+        match &a.key.kind {
+            AccessKind::Read(path) => path.steps.last().map_or(true, |step| self.0.contains(&step_identity(step))),
+            _ => true,
+        }
+    }
+}
+
+/// A step as the addresses of its names: hashed without reading them.
+fn step_identity(step: &Step) -> (usize, usize) {
+    match step {
+        Step::Field { class, name } => (class.address(), name.address()),
+        Step::Array => (0, 0),
+    }
+}
+
+#[cfg(test)]
+mod written_steps_tests {
+    use super::*;
+    use crate::analysis::domain::{Base, Own, Path, SharedKey, Trace};
+
+    fn access(kind: fn(Path) -> AccessKind, base: Base, field: Option<&str>) -> Access {
+        let path = match field {
+            Some(name) => Path::of(base).field(Sym::new("p.C"), Sym::new(name)).expect("a one-field path"),
+            None => Path::of(base),
+        };
+        let key = AccessKey { kind: kind(path), thread: Threads::AnyThread, lock: false, lock_on: None, own_pre: Own::Unowned, handed: false, started: false, once: false, joined: None, during: false };
+        Access { key: KeyRef::new(SharedKey::new(key)), site: Site { line: 1, trace: Trace::empty() } }
+    }
+
+    #[test]
+    fn a_read_is_grouped_only_when_the_pool_writes_a_location_ending_like_it() {
+        let own = [access(AccessKind::Write, Base::This, Some("f")), access(AccessKind::Read, Base::This, Some("g"))];
+        // An inherited method's write counts as the class's own do.
+        let inherited = [access(AccessKind::Write, Base::This, Some("h"))];
+        let written = WrittenSteps::of(own.iter(), inherited.iter());
+        // The same last step through another base may still be the same location in a group.
+        assert!(written.may_race(&access(AccessKind::Read, Base::Static(Sym::new("p.C")), Some("f"))));
+        assert!(written.may_race(&access(AccessKind::Read, Base::This, Some("h"))));
+        assert!(!written.may_race(&access(AccessKind::Read, Base::This, Some("g"))));
+        // Writes are always grouped, and so is a read of no field.
+        assert!(written.may_race(&access(AccessKind::Write, Base::This, Some("g"))));
+        assert!(written.may_race(&access(AccessKind::Read, Base::This, None)));
     }
 }
 
