@@ -706,7 +706,7 @@ fn same_property(a: &str, b: &str) -> bool {
 /// The last steps of the locations a class's pool writes. Every rule that reports a plain
 /// read needs a write of the same location in its group (8.7.4, 8.7.5; the `@GuardedBy` check
 /// looks at writes only), so a read whose last step no write of the pool ends with can race
-/// with nothing: it is left out of the groups, which on large code are mostly such reads.
+/// with nothing: it is left out of the groups (on large code, most groups hold only such reads).
 struct WrittenSteps(FxHashSet<(usize, usize)>);
 
 impl WrittenSteps {
@@ -751,7 +751,7 @@ mod written_steps_tests {
         // An inherited method's write counts as the class's own do.
         let inherited = [access(AccessKind::Write, Base::This, Some("h"))];
         let written = WrittenSteps::of(own.iter(), inherited.iter());
-        // The same last step through another base may still be the same location in a group.
+        // Kept whatever its base: the last steps are coarser than the groups.
         assert!(written.may_race(&access(AccessKind::Read, Base::Static(Sym::new("p.C")), Some("f"))));
         assert!(written.may_race(&access(AccessKind::Read, Base::This, Some("h"))));
         assert!(!written.may_race(&access(AccessKind::Read, Base::This, Some("g"))));
