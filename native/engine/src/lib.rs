@@ -12,7 +12,7 @@ pub mod input;
 pub mod interned;
 pub mod issue;
 pub mod pipeline;
-pub mod prefetch;
+mod prefetch;
 mod recent;
 pub mod report;
 pub mod fxhash;

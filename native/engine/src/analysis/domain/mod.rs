@@ -148,7 +148,7 @@ pub struct Access {
     pub site: Site,
 }
 
-/// Asks for the key of the access a few places after `accesses[n]` (see [`crate::prefetch`]).
+/// Asks for the key of the access a few places after `accesses[n]` (see `crate::prefetch`).
 #[inline(always)]
 pub fn prefetch_key_ahead(accesses: &[Access], n: usize) {
     crate::prefetch::ahead(accesses, n, |a| KeyRef::as_ptr(&a.key));

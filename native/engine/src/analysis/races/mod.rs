@@ -748,7 +748,7 @@ mod written_steps_tests {
     #[test]
     fn a_read_is_grouped_only_when_the_pool_writes_a_location_ending_like_it() {
         let own = [access(AccessKind::Write, Base::This, Some("f")), access(AccessKind::Read, Base::This, Some("g"))];
-        // An inherited method's write counts as the class's own do.
+        // An inherited method's write counts as the class's own writes do.
         let inherited = [access(AccessKind::Write, Base::This, Some("h"))];
         let written = WrittenSteps::of(own.iter(), inherited.iter());
         // Kept whatever its base: the last steps are coarser than the groups.
