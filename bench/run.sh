@@ -6,7 +6,8 @@
 # 1. per jar of the corpus (scripts/corpus.sh): classes, issues, wall time, peak memory;
 # 2. the whole corpus in one run: median wall time and peak memory of `racer analyze`, and,
 #    with --floor, the same-run median of the parse-floor tool (read+unzip+parse of the same
-#    jars) and the ratio between the two;
+#    jars) and the ratio between the two; the same for `--racerd-compat`, which shows what the
+#    default mode's extensions cost;
 # 3. compositional summaries on a real pair (h2 depends on lucene-core): analysing h2 with
 #    lucene's summaries vs with lucene analysed from scratch, summary loading vs re-analysis,
 #    and summary file sizes vs class bytes;
@@ -66,10 +67,12 @@ if [ -n "$floor" ]; then
     floor_bin="$(dirname "$floor")/target/release/parse-floor"
 fi
 # racer and the floor alternate, so that both see the same machine conditions.
-walls=(); peaks=(); floors=()
+walls=(); peaks=(); floors=(); compat_walls=()
 for _ in $(seq "$runs"); do
     read -r wall kb _ < <(time_racer "$tmp/all.json" "${jars[@]}")
     walls+=("$wall"); peaks+=("$kb")
+    read -r wall _ _ < <(time_racer "$tmp/compat.json" --racerd-compat "${jars[@]}")
+    compat_walls+=("$wall")
     if [ -n "$floor" ]; then
         floors+=("$("$floor_bin" --runs 1 --mode parse "${jars[@]}" 2>/dev/null | awk '/^ +read\+unzip\+parse/ {print $2}')")
     fi
@@ -83,6 +86,12 @@ if [ -n "$floor" ]; then
     echo "- parse floor (read+unzip+parse, same jars, alternating with racer): ${floor_wall} s"
     echo "- ratio racer / floor: ${ratio}x"
 fi
+compat_wall=$(printf '%s\n' "${compat_walls[@]}" | median)
+compat_ratio=""
+if [ -n "$floor" ]; then
+    compat_ratio=" ($(python3 -c "print(f'{$compat_wall / $floor_wall:.2f}')")x the floor)"
+fi
+echo "- racer analyze --racerd-compat (all jars): ${compat_wall} s wall${compat_ratio}, $(issues_in "$tmp/compat.json") issues"
 
 echo
 echo "## Compositional summaries (h2 uses lucene-core)"
