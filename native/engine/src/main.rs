@@ -36,7 +36,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: cli::Analyze) -> ExitCode {
-    pages::fit_to_input(&cli.request.inputs);
+    pages::fit_to_run(&cli.request.inputs, cli.request.summaries_out.is_some());
     // The run ends with `exit_without_freeing`.
     racer::memory::process_ends_after_run();
     let response = match racer::analyze(&cli.request) {
