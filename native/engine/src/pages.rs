@@ -9,10 +9,10 @@
 //!   they make the peak grow in 2 MiB steps.
 //! - **Freed pages.** By default the allocator gives freed pages back to the kernel after a
 //!   delay, and the kernel zeroes them again when they are reused: on the corpus that is a
-//!   tenth of the run, on the Android framework jar about 4% of it. The process keeps its
+//!   tenth of the run, on the Android framework jar about 3% of it. The process keeps its
 //!   freed pages (it exits at the end of the run anyway), except when its input is above
 //!   [`LARGE_INPUT_BYTES`] and it writes a summary file too: that run holds the most, and
-//!   giving the pages back keeps its peak some 50 MB lower (on the Android framework jar,
+//!   giving the pages back keeps its peak up to 50 MB lower (on the Android framework jar,
 //!   under 2 GiB either way in report mode, within 70 MB of it in plugin mode).
 //!
 //! Only the `racer` command does this: the JNI bridge runs inside a build's JVM, which lives
@@ -74,14 +74,21 @@ fn purge_delay() -> i64 {
 mod tests {
     use super::*;
 
-    #[test]
-    fn only_files_given_as_inputs_count_toward_a_large_input() {
-        let dir = std::env::temp_dir().join(format!("racer-pages-{}", std::process::id()));
+    /// A new directory (named after `test`) holding a small jar and a jar just above the size
+    /// of a large input.
+    fn small_and_large_jars(test: &str) -> (PathBuf, PathBuf, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("racer-pages-{test}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let (small, big) = (dir.join("small.jar"), dir.join("big.jar"));
         std::fs::write(&small, b"PK").unwrap();
         // Sparse: the size is what counts, nothing is written.
         std::fs::File::create(&big).unwrap().set_len(LARGE_INPUT_BYTES + 1).unwrap();
+        (dir, small, big)
+    }
+
+    #[test]
+    fn only_files_given_as_inputs_count_toward_a_large_input() {
+        let (dir, small, big) = small_and_large_jars("size");
         assert!(!is_large(&[small.clone(), dir.clone()]));
         assert!(is_large(&[small, big]));
         assert!(!is_large(&[dir.join("missing.jar")]));
@@ -90,11 +97,7 @@ mod tests {
 
     #[test]
     fn only_a_large_input_that_also_writes_summaries_gives_freed_pages_back() {
-        let dir = std::env::temp_dir().join(format!("racer-pages-rule-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (small, big) = (dir.join("small.jar"), dir.join("big.jar"));
-        std::fs::write(&small, b"PK").unwrap();
-        std::fs::File::create(&big).unwrap().set_len(LARGE_INPUT_BYTES + 1).unwrap();
+        let (dir, small, big) = small_and_large_jars("rule");
         assert!(keeps_freed_pages(&[small.clone()], false));
         assert!(keeps_freed_pages(&[small], true));
         assert!(keeps_freed_pages(&[big.clone()], false));
