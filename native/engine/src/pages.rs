@@ -106,9 +106,9 @@ mod tests {
     }
 
     #[test]
-    fn small_inputs_keep_freed_pages() {
+    fn keeping_freed_pages_sets_the_purge_delay_to_never() {
         // A nonzero default shows the index names the purge delay (0 would be another option
-        // left at its default); the command's small-input setting then reads back.
+        // left at its default); the setting of the runs that keep their pages then reads back.
         assert!(purge_delay() > 0, "default purge delay {}", purge_delay());
         keep_freed_pages();
         assert_eq!(purge_delay(), -1);
