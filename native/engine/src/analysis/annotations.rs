@@ -7,6 +7,7 @@ use crate::sym::Sym;
 
 use super::android;
 use super::domain::Threads;
+use super::extensions::Extensions;
 
 const UI_THREAD_ANNOTATIONS: &[&str] = &["MainThread", "UiThread", "OnBind", "OnEvent", "OnMount", "OnUnbind", "OnUnmount"];
 
@@ -153,6 +154,28 @@ pub fn is_lambda_body_name(name: &str) -> bool {
     name.starts_with("lambda$") || name.contains("$lambda$") || name.contains("$lambda-")
 }
 
+/// A helper a compiler writes for callers of the method it serves: javac's accessor of a
+/// private member for a nested class (`access$108`), kotlinc's default-argument helper
+/// (`bump$default`) and the body of an open suspend function (`work$suspendImpl`, which
+/// `work` calls). Its accesses are its caller's own (the `synthetic_helpers` extension).
+pub fn is_compiler_helper_name(name: &str) -> bool {
+    name.starts_with("access$") || name.ends_with("$default") || name.ends_with("$suspendImpl")
+}
+
+/// 8.2 and 4.3 for one method: named with `$` by its compiler (lambda bodies, accessors,
+/// default-argument helpers), so neither analysed for itself nor reported on. With
+/// `kotlin_internal`, a Kotlin `internal` function is source code although its name carries its
+/// module's (`findTask$kotlinx_coroutines_core`): kotlinc marks its own helpers synthetic, and
+/// not these.
+pub fn is_compiler_named(class: &ClassHeader, m: &MethodHeader, ext: Extensions) -> bool {
+    is_synthetic_name(m.name) && !(ext.kotlin_internal && is_kotlin_internal(class, m))
+}
+
+fn is_kotlin_internal(class: &ClassHeader, m: &MethodHeader) -> bool {
+    let name = m.name.as_str();
+    m.flags & ACC_SYNTHETIC == 0 && name.contains('$') && !is_lambda_body_name(name) && class.has_annotation("kotlin.Metadata")
+}
+
 /// 8.2 and 4.3: names of synthetic methods that are never analysed.
 pub fn is_synthetic_name(name: Sym) -> bool {
     let n = name.as_str();
@@ -170,6 +193,16 @@ mod tests {
         }
         for name in ["run", "access$get", "submit$default", "getLambda"] {
             assert!(!is_lambda_body_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn accessors_and_default_argument_helpers_are_compiler_helpers() {
+        for name in ["access$108", "access$000", "access$getCount$p", "bump$default", "launch$default", "work$suspendImpl"] {
+            assert!(is_compiler_helper_name(name), "{name}");
+        }
+        for name in ["lambda$run$0", "$values", "run", "default", "$jacocoInit", "access"] {
+            assert!(!is_compiler_helper_name(name), "{name}");
         }
     }
 }

@@ -231,7 +231,8 @@ pub(super) fn promotion_roots(
 /// needed for themselves; the others are needed as their callers' callees.
 fn pooled(inputs: &Inputs<'_>, methods: &[MethodEntry], i: usize) -> bool {
     let e = &methods[i];
-    super::races::contributes_to_pool(e, &inputs.classes[e.class].methods[e.index].header, inputs.extensions)
+    let class = &inputs.classes[e.class];
+    super::races::contributes_to_pool(e, &class.header, &class.methods[e.index].header, inputs.extensions)
 }
 
 /// `marked` with `roots` and everything they call, at any depth, marked too.

@@ -154,6 +154,23 @@ pub struct Extensions {
     /// machine reads back; and the coroutines `Mutex` is a lock (`lock`, `unlock`, `tryLock`,
     /// so the inlined `withLock`), held across the suspensions of its block.
     pub suspend_resumes: bool,
+    /// Calls: the helpers compilers write for their callers are analysed, so that what they do
+    /// is the caller's: javac's accessors of an outer class's private fields (`access$108` for
+    /// `count++` in an inner class of a class compiled for Java 10 or earlier), kotlinc's
+    /// default-argument helpers (`bump$default`, the call `bump()` makes) and bodies of open
+    /// suspend functions (`work$suspendImpl`, which `work` calls). The reference analyses no
+    /// method whose name holds `$` and follows only accessors of one instruction.
+    pub synthetic_helpers: bool,
+    /// Summaries: what a method gives back, and what a constructor or class initializer leaves
+    /// in the fields (a thread-safe container), are what its normal returns leave: a path that
+    /// throws (an argument check) returns no value and makes no object. The reference joins
+    /// the thrown exits in, so a constructor that checks its argument before it sets a field
+    /// to a `ConcurrentHashMap` loses the map's thread-safety.
+    pub normal_returns: bool,
+    /// Kotlin: an `internal` function compiles to a public method whose name carries its
+    /// module's (`findTask$kotlinx_coroutines_core`), which the reference skips as it skips
+    /// every name with `$`. It is source code: analysed and reported on as any method.
+    pub kotlin_internal: bool,
     /// Reporting, the high-confidence mode (RacerDX's stability, spec 11.1): an access through
     /// a field its method assigns takes no part in reporting. Off unless an option turns it on,
     /// in either mode: it drops true races too.
@@ -271,6 +288,9 @@ impl Extensions {
         thread_joins: true,
         self_locking_collections: true,
         suspend_resumes: true,
+        synthetic_helpers: true,
+        normal_returns: true,
+        kotlin_internal: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -313,6 +333,9 @@ impl Extensions {
         thread_joins: false,
         self_locking_collections: false,
         suspend_resumes: false,
+        synthetic_helpers: false,
+        normal_returns: false,
+        kotlin_internal: false,
     };
 }
 

@@ -6,7 +6,7 @@ use crate::fxhash::FxHashSet;
 use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
-use super::annotations::{is_synthetic_name, is_thread_safe_annotation};
+use super::annotations::{is_compiler_named, is_thread_safe_annotation};
 use super::extensions::Extensions;
 
 /// The inherited methods whose accesses `class` pools with its own: every one with
@@ -15,7 +15,7 @@ use super::extensions::Extensions;
 /// may run concurrently with anything the subclass does; else none.
 pub fn pooled_methods(table: &ClassTable, ext: Extensions, thread_safe_aliases: &[String], class: &ClassHeader) -> Vec<MethodRef> {
     if ext.inherited_accesses {
-        return inherited_methods(table, class);
+        return inherited_methods(table, ext, class);
     }
     if !ext.thread_safe_inherited {
         return Vec::new();
@@ -31,7 +31,7 @@ pub fn pooled_methods(table: &ClassTable, ext: Extensions, thread_safe_aliases: 
     if table.find_in_supertypes(class.name, marked).is_none() {
         return Vec::new();
     }
-    let mut methods = inherited_methods(table, class);
+    let mut methods = inherited_methods(table, ext, class);
     methods.retain(|m| table.lookup_l1(m, &|a| thread_safe(a)).is_some());
     methods
 }
@@ -41,7 +41,7 @@ pub fn pooled_methods(table: &ClassTable, ext: Extensions, thread_safe_aliases: 
 /// the subclass's objects). Superclasses missing from the table end the walk. A bridge of
 /// the subclass does not override the public method of a class that is not public: javac
 /// adds it only to make that method callable from other packages, and it calls it.
-pub fn inherited_methods(table: &ClassTable, class: &ClassHeader) -> Vec<MethodRef> {
+pub fn inherited_methods(table: &ClassTable, ext: Extensions, class: &ClassHeader) -> Vec<MethodRef> {
     let mut declared: FxHashSet<(Sym, Sym)> =
         class.methods.iter().filter(|m| m.flags & ACC_BRIDGE == 0).map(|m| (m.name, m.descriptor)).collect();
     let bridges: FxHashSet<(Sym, Sym)> =
@@ -65,7 +65,7 @@ pub fn inherited_methods(table: &ClassTable, class: &ClassHeader) -> Vec<MethodR
             }
             let entry_point = m.flags & (ACC_STATIC | ACC_PRIVATE | ACC_BRIDGE) == 0
                 && !matches!(m.name.as_str(), "<init>" | "<clinit>")
-                && !is_synthetic_name(m.name);
+                && !is_compiler_named(header, m, ext);
             if declared.insert((m.name, m.descriptor)) && entry_point {
                 out.push(MethodRef { class: s, name: m.name, descriptor: m.descriptor });
             }

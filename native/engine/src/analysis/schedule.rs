@@ -14,7 +14,7 @@ use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
-use super::annotations::{is_lambda_body_name, is_synthetic_name, method_facts, AnnotationConfig, MethodFacts};
+use super::annotations::{is_compiler_helper_name, is_compiler_named, is_lambda_body_name, method_facts, AnnotationConfig, MethodFacts};
 use super::bottom_up::BottomUp;
 use super::callgraph::CallGraph;
 use super::demand::*;
@@ -101,7 +101,9 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
             let facts = method_facts(table, inputs.config, &mref, &m.header);
             // Lambda bodies are analysed for the handoffs that run them (never reported themselves).
             let lambda = inputs.extensions.thread_handoffs && is_lambda_body_name(m.header.name.as_str());
-            let analysed = (lambda || !is_synthetic_name(m.header.name)) && !facts.assumed_thread_safe;
+            // And the helpers compilers write for callers, for what they do on the callers' behalf.
+            let helper = inputs.extensions.synthetic_helpers && is_compiler_helper_name(m.header.name.as_str());
+            let analysed = (lambda || helper || !is_compiler_named(&class.header, &m.header, inputs.extensions)) && !facts.assumed_thread_safe;
             // Only the few methods so named have their bodies looked at (those that check they
             // hold a lock are known from the call graph).
             let callers_hold_lock =

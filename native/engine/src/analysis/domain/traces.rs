@@ -6,6 +6,7 @@ use triomphe::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::classfile::model::MethodRef;
+use crate::sym::Sym;
 
 /// A call site on the way from a summary's method to an access.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -138,6 +139,23 @@ impl Site {
     pub fn outer_line(&self) -> u32 {
         self.trace.first().map_or(self.line, |c| c.line)
     }
+    /// The line shown for a method of `class` at this site: its own line, or, when its code
+    /// has no line numbers while the class has (a delegator kotlinc writes, `work` calling
+    /// `work$suspendImpl` with the body), the first line the trace reaches in code of that
+    /// class, whose source file it shares. 0: none.
+    pub fn line_in_class(&self, class: Sym) -> u32 {
+        let mut line = self.outer_line();
+        // Each step's callee holds the next step's line, the last callee the access's.
+        let inner_lines = self.trace.iter().skip(1).map(|c| c.line).chain(std::iter::once(self.line));
+        for (call, inner) in self.trace.iter().zip(inner_lines) {
+            if line != 0 || call.callee.class != class {
+                break;
+            }
+            line = inner;
+        }
+        line
+    }
+
     /// Deterministic preference between two sites of the same snapshot: the
     /// earliest in the method, then the shortest trace.
     pub fn preferred(a: Site, b: Site) -> Site {
@@ -155,6 +173,25 @@ impl Site {
 mod tests {
     use super::*;
     use crate::sym::Sym;
+
+    fn call(class: &str, line: u32) -> CallSite {
+        CallSite { callee: MethodRef { class: Sym::new(class), name: Sym::new("m"), descriptor: Sym::new("()V") }, line }
+    }
+
+    /// A method without line numbers shows the first line its trace reaches in its own class,
+    /// never one of another class's file.
+    #[test]
+    fn a_method_without_lines_shows_the_first_line_of_its_class_in_the_trace() {
+        let own = Sym::new("p.Own");
+        let site = |calls: Vec<CallSite>, line| Site { line, trace: Trace::from_vec(calls) };
+        assert_eq!(site(vec![call("p.Own", 7)], 12).line_in_class(own), 7, "a line of its own");
+        assert_eq!(site(vec![call("p.Own", 0)], 12).line_in_class(own), 12);
+        assert_eq!(site(vec![call("p.Own", 0), call("q.Other", 5)], 12).line_in_class(own), 5);
+        assert_eq!(site(vec![call("q.Other", 0)], 12).line_in_class(own), 0, "another class's line");
+        assert_eq!(site(vec![call("p.Own", 0), call("q.Other", 0)], 12).line_in_class(own), 0);
+        assert_eq!(site(vec![], 0).line_in_class(own), 0, "no line anywhere (javac -g:none)");
+    }
+
     /// Traces order like their lists of call sites, whether they share nodes or not.
     #[test]
     fn traces_order_by_their_sites_whether_they_share_a_tail_or_not() {

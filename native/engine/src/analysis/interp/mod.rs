@@ -71,7 +71,8 @@ pub struct Env<'a> {
 }
 
 struct Exit {
-    /// Attribute map joined over the exits (kept for constructors and class initialisers).
+    /// Attribute map joined over the exits that leave the object made (kept for constructors
+    /// and class initialisers; see `normal_returns`).
     attrs: Option<PathMap<Attr>>,
     threads: Threads,
     /// `threads` is `AnyThread` only by locks on other objects (see `State`), on every exit
@@ -534,13 +535,16 @@ impl<'a, 'e> Interp<'a, 'e> {
         if let Some(r) = ret {
             self.read_expr(st, r);
         }
+        // A thrown exit gives back no value and makes no object (`normal_returns`): what the
+        // result and the initialised fields hold comes from the normal returns.
+        let leaves_result = returns || !self.env.extensions.normal_returns;
         let (ro, ra) = match ret {
-            Some(r) => (Some(own_e(st, r)), Some(self.stored_attr(st, r))),
-            None => (None, None),
+            Some(r) if leaves_result => (Some(own_e(st, r)), Some(self.stored_attr(st, r))),
+            _ => (None, None),
         };
         let escapes = self.param_escapes(st);
         let name = self.input.mref.name.as_str();
-        let keeps_attrs = name == "<init>" || name == "<clinit>";
+        let fields_kept = (name == "<init>" || name == "<clinit>") && leaves_result;
         let must_hold = self.env.extensions.lock_precision;
         if returns {
             self.note_threads_at_return(st);
@@ -553,7 +557,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let answer = returns.then(|| ret.and_then(|r| self.constant_answer(st, r)).map(|b| LocksByAnswer::default().with(b, st.locks)));
         match &mut self.exit {
             None => {
-                let attrs = keeps_attrs.then(|| st.attrs.clone());
+                let attrs = fields_kept.then(|| st.attrs.clone());
                 self.exit = Some(Exit {
                     attrs,
                     threads: st.threads,
@@ -585,8 +589,12 @@ impl<'a, 'e> Interp<'a, 'e> {
                     (Some(a), Some(b)) => Some(a.join(b, must_hold)),
                     (a, b) => a.or(b),
                 };
-                if let Some(a) = &e.attrs {
-                    e.attrs = Some(a.merge(&st.attrs, |x, y| (x == y).then_some(x), false));
+                if fields_kept {
+                    e.attrs = Some(match &e.attrs {
+                        Some(a) => a.merge(&st.attrs, |x, y| (x == y).then_some(x), false),
+                        // Only thrown exits so far.
+                        None => st.attrs.clone(),
+                    });
                 }
                 (e.threads, e.foreign_lock_threads) =
                     join_threads((e.threads, e.foreign_lock_threads), (st.threads, st.foreign_lock_threads));

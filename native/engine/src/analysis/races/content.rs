@@ -16,6 +16,7 @@ impl<'a> ClassReporter<'a> {
 
     pub(super) fn build_issue(&self, kind: IssueKind, e: &Entry<'a>, conflict: Option<&Entry<'a>>, line: u32) -> Issue {
         let mref = self.analysis.methods[e.method].mref;
+        let line = if line == 0 { e.access.site.line_in_class(mref.class) } else { line };
         let path = render_path(e.access.key.kind.path(), self.formal_names(e.method));
         let trace = self.trace(e, &path, mref.class);
         let conflicts = conflict
@@ -26,7 +27,7 @@ impl<'a> ClassReporter<'a> {
                     class: cref.class.to_string(),
                     method: cref.name.to_string(),
                     descriptor: cref.descriptor.to_string(),
-                    line: c.access.site.outer_line(),
+                    line: c.access.site.line_in_class(cref.class),
                     access_path: cpath.clone(),
                     access: if c.is_write() { "write" } else { "read" }.into(),
                     // A synchronized view's write holds the view's own lock.

@@ -21,7 +21,7 @@ use crate::hierarchy::ClassTable;
 use crate::issue::{Issue, IssueKind};
 use crate::sym::Sym;
 
-use super::annotations::is_synthetic_name;
+use super::annotations::is_compiler_named;
 use super::dedup::{self, ClassReports, Decision, FirstPass, Selection};
 use super::pool::{Entry, Group, GroupKey, Grouper};
 use super::domain::*;
@@ -152,7 +152,7 @@ impl<'a> ClassReports for Reports<'a> {
 
 /// 8.2: whether a method contributes to its class's pool (the other methods' accesses count
 /// only as their callers' accesses).
-pub fn contributes_to_pool(e: &MethodEntry, h: &MethodHeader, ext: Extensions) -> bool {
+pub fn contributes_to_pool(e: &MethodEntry, class: &ClassHeader, h: &MethodHeader, ext: Extensions) -> bool {
     // A bridge only calls the method it stands for, which reports for itself.
     if ext.skip_bridges && h.flags & ACC_BRIDGE != 0 {
         return false;
@@ -170,7 +170,7 @@ pub fn contributes_to_pool(e: &MethodEntry, h: &MethodHeader, ext: Extensions) -
     }
     h.flags & ACC_PRIVATE == 0
         && h.name.as_str() != "<clinit>"
-        && !is_synthetic_name(h.name)
+        && !is_compiler_named(class, h, ext)
         && !h.has_annotation("VisibleForTesting")
 }
 
@@ -251,7 +251,7 @@ impl<'a> ClassReporter<'a> {
     /// 8.2: does method `i` contribute to its class's pool?
     fn is_reportable(&self, i: usize) -> bool {
         let e = &self.analysis.methods[i];
-        contributes_to_pool(e, &self.class.methods[e.index].header, self.cfg.extensions)
+        contributes_to_pool(e, &self.class.header, &self.class.methods[e.index].header, self.cfg.extensions)
     }
 
     /// The class's pool split into groups (8.6); none when no rule can report in it.

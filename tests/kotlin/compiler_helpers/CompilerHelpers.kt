@@ -1,0 +1,81 @@
+package kfixtures.compiler_helpers
+
+import javax.annotation.concurrent.ThreadSafe
+
+// A call that leaves out default arguments goes through the static helper kotlinc writes
+// (`bump$default`), which fills them in and calls the function.
+@ThreadSafe
+class Counter {
+    private var count = 0
+    private var label = ""
+
+    private fun bump(by: Int = 1) {
+        count += by
+    }
+
+    private fun rename(name: String = "none", suffix: String = "") {
+        label = name + suffix
+    }
+
+    fun increment() {
+        bump() // expect (default mode): Counter increment this.count
+    }
+
+    fun incrementBy(n: Int) {
+        bump(n) // expect: Counter incrementBy this.count
+    }
+
+    fun reset() {
+        rename() // expect (default mode): Counter reset this.label
+    }
+}
+
+// The same helpers called under the object's lock: nothing in either mode.
+@ThreadSafe
+class LockedCounter {
+    private var count = 0
+
+    private fun bump(by: Int = 1) {
+        count += by
+    }
+
+    @Synchronized
+    fun increment() {
+        bump()
+    }
+
+    @Synchronized
+    fun read(): Int = count
+}
+
+// The body of an open suspend function is the static helper `work$suspendImpl`, which `work`
+// calls; `work` itself has no line numbers, so its report shows the line of the body.
+@ThreadSafe
+open class SuspendingWorker {
+    private var count = 0
+
+    open suspend fun work() {
+        count++ // expect (default mode): SuspendingWorker work this.count
+    }
+
+    suspend fun runWork() {
+        work() // expect (default mode): SuspendingWorker runWork this.count
+    }
+}
+
+// The same, under a lock the helper takes: nothing.
+@ThreadSafe
+open class LockedSuspendingWorker {
+    private var count = 0
+    private val lock = Any()
+
+    open suspend fun work() {
+        synchronized(lock) {
+            count++
+        }
+    }
+
+    suspend fun runWork() {
+        work()
+    }
+}

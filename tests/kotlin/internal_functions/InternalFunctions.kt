@@ -1,0 +1,44 @@
+package kfixtures.internal_functions
+
+import javax.annotation.concurrent.ThreadSafe
+
+// An `internal` function compiles to a public method whose name carries the module's
+// (`grow$main`: kotlinc names the fixtures' module `main`), callable from any code of the
+// module, as a public one is from any code.
+@ThreadSafe
+class Registry {
+    private var size = 0
+    private var label = ""
+
+    internal fun grow() {
+        size++ // expect (default mode): Registry grow$main this.size
+    }
+
+    fun add() {
+        grow() // expect (default mode): Registry add this.size
+    }
+
+    internal var name: String
+        get() = label // expect (default mode): Registry getName$main this.label
+        set(value) {
+            label = value // expect (default mode): Registry setName$main this.label
+        }
+}
+
+// The same under the object's lock: nothing in either mode.
+@ThreadSafe
+class LockedRegistry {
+    private var size = 0
+
+    @Synchronized
+    internal fun grow() {
+        size++
+    }
+
+    fun add() {
+        grow()
+    }
+
+    @Synchronized
+    fun size(): Int = size
+}
