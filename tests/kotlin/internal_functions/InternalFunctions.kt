@@ -42,3 +42,23 @@ class LockedRegistry {
     @Synchronized
     fun size(): Int = size
 }
+
+// An internal function named for the lock its callers hold (`growLocked`, compiled to
+// `growLocked$main`): the name's rule reads the source name, so nothing in either mode.
+@ThreadSafe
+class LockedByCallers {
+    private val lock = Any()
+    private var size = 0
+
+    internal fun growLocked() {
+        size++
+    }
+
+    fun add() {
+        synchronized(lock) {
+            growLocked()
+        }
+    }
+
+    fun size(): Int = synchronized(lock) { size }
+}

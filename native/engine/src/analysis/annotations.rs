@@ -171,6 +171,17 @@ pub fn is_compiler_named(class: &ClassHeader, m: &MethodHeader, ext: Extensions)
     is_synthetic_name(m.name) && !(ext.kotlin_internal && is_kotlin_internal(class, m))
 }
 
+/// A method's name as its source gives it: a Kotlin internal function's without its module's
+/// suffix (`updateIndexLocked$kotlinx_coroutines_core` is `updateIndexLocked`), for the rules
+/// that read names.
+pub fn source_name<'m>(class: &ClassHeader, m: &'m MethodHeader, ext: Extensions) -> &'m str {
+    let name = m.name.as_str();
+    match name.rsplit_once('$') {
+        Some((source, _)) if ext.kotlin_internal && is_kotlin_internal(class, m) => source,
+        _ => name,
+    }
+}
+
 fn is_kotlin_internal(class: &ClassHeader, m: &MethodHeader) -> bool {
     let name = m.name.as_str();
     m.flags & ACC_SYNTHETIC == 0 && name.contains('$') && !is_lambda_body_name(name) && class.has_annotation("kotlin.Metadata")

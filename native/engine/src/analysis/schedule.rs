@@ -14,7 +14,7 @@ use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
-use super::annotations::{is_compiler_helper_name, is_compiler_named, is_lambda_body_name, method_facts, AnnotationConfig, MethodFacts};
+use super::annotations::{is_compiler_helper_name, is_compiler_named, is_lambda_body_name, method_facts, source_name, AnnotationConfig, MethodFacts};
 use super::bottom_up::BottomUp;
 use super::callgraph::CallGraph;
 use super::demand::*;
@@ -107,7 +107,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
             // Only the few methods so named have their bodies looked at (those that check they
             // hold a lock are known from the call graph).
             let callers_hold_lock =
-                super::races::names_lock_held_by_caller(m.header.name.as_str()) && takes_no_lock(ci, mi);
+                super::races::names_lock_held_by_caller(source_name(&class.header, &m.header, inputs.extensions)) && takes_no_lock(ci, mi);
             MethodEntry { class: ci, index: mi, mref, facts, analysed, callers_hold_lock }
         })
         .collect();
