@@ -184,7 +184,7 @@ pub fn source_name<'m>(class: &ClassHeader, m: &'m MethodHeader, ext: Extensions
 
 fn is_kotlin_internal(class: &ClassHeader, m: &MethodHeader) -> bool {
     let name = m.name.as_str();
-    m.flags & ACC_SYNTHETIC == 0 && name.contains('$') && !is_lambda_body_name(name) && class.has_annotation("kotlin.Metadata")
+    m.flags & ACC_SYNTHETIC == 0 && name.contains('$') && !is_lambda_body_name(name) && class.is_kotlin()
 }
 
 /// 8.2 and 4.3: names of synthetic methods that are never analysed.

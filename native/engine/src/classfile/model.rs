@@ -146,6 +146,10 @@ impl ClassHeader {
     pub fn has_annotation(&self, name: &str) -> bool {
         self.annotations.iter().any(|a| a.matches(name))
     }
+    /// Compiled by kotlinc, which marks every class it writes with `kotlin.Metadata`.
+    pub fn is_kotlin(&self) -> bool {
+        self.has_annotation("kotlin.Metadata")
+    }
     pub fn field(&self, name: Sym) -> Option<&FieldHeader> {
         self.fields.iter().find(|f| f.name == name)
     }

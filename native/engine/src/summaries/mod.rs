@@ -81,7 +81,7 @@ pub fn downstream_methods(classes: &[Arc<Class>]) -> FxHashSet<MethodRef> {
     for class in classes {
         // Kotlin inline functions may use their own anonymous classes in other modules (a
         // non-capturing lambda's singleton is not copied): Kotlin classes keep everything.
-        let unnamed = is_unnamed_class(class.header.name.as_str()) && !class.header.has_annotation("kotlin.Metadata");
+        let unnamed = is_unnamed_class(class.header.name.as_str()) && !class.header.is_kotlin();
         for m in &class.methods {
             let initializer = matches!(m.header.name.as_str(), "<init>" | "<clinit>");
             if downstream_visible(&m.header) && (!unnamed || initializer) {

@@ -14,9 +14,9 @@ impl<'a> ClassReporter<'a> {
         &self.class.methods[self.analysis.methods[i].index].formal_names
     }
 
-    pub(super) fn build_issue(&self, kind: IssueKind, e: &Entry<'a>, conflict: Option<&Entry<'a>>, line: u32) -> Issue {
+    pub(super) fn build_issue(&self, kind: IssueKind, e: &Entry<'a>, conflict: Option<&Entry<'a>>) -> Issue {
         let mref = self.analysis.methods[e.method].mref;
-        let line = if line == 0 { e.access.site.line_in_class(mref.class) } else { line };
+        let line = e.access.site.line_in_class(mref.class);
         let path = render_path(e.access.key.kind.path(), self.formal_names(e.method));
         let trace = self.trace(e, &path, mref.class);
         let conflicts = conflict

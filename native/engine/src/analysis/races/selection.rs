@@ -113,7 +113,7 @@ impl<'a> ClassReporter<'a> {
     pub(super) fn issues(&self, candidates: &[Candidate<'a>], selection: &Selection) -> Vec<Issue> {
         let issue = |&(i, others): &(usize, u32)| {
             let c = &candidates[i];
-            let mut issue = self.build_issue(c.kind, &c.entry, c.conflict.as_ref(), c.entry.access.site.outer_line());
+            let mut issue = self.build_issue(c.kind, &c.entry, c.conflict.as_ref());
             if others > 0 {
                 issue.other_entry_points = others;
                 issue.message.push_str(&dedup::other_entry_points_sentence(others));
