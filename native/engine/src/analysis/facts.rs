@@ -131,51 +131,91 @@ pub fn is_confined_field(table: &ClassTable, class: Sym, name: Sym) -> bool {
     })
 }
 
-/// What the analysed code's static stores say, found in one pass over every method body of
-/// the analysed classes (`bodies`, with their method):
-/// - the static final fields that no code but their own class initializer writes. Reading one
-///   races with nothing: the JVM lets only the declaring class's `<clinit>` set a final static
-///   (JVMS 6.5 `putstatic`; javac emits nothing else), and a class is initialised once, before
-///   any thread can use it (JLS 12.4.2). A store made anywhere else (a lenient older class file)
-///   keeps the field out;
-/// - the classes whose code stores into a static field of their own class's type (a singleton's
-///   `sInstance`, the head of a pool of its objects): an object such a class keeps in a static
-///   is reached by any thread, whatever lock its methods take (foreign-locks extension).
+/// What the analysed code's static stores say (see [`static_stores`]).
+#[derive(Default)]
+pub struct StaticStores {
+    /// The static final fields that no code but their own class initializer writes. Reading one
+    /// races with nothing: the JVM lets only the declaring class's `<clinit>` set a final static
+    /// (JVMS 6.5 `putstatic`; javac emits nothing else), and a class is initialised once, before
+    /// any thread can use it (JLS 12.4.2). A store made anywhere else (a lenient older class file)
+    /// keeps the field out.
+    pub init_only: FxHashSet<(Sym, Sym)>,
+    /// The classes whose code stores into a static field of their own class's type (a singleton's
+    /// `sInstance`), other than a pool's free list: an object such a class keeps in a static is
+    /// reached by any thread, whatever lock its methods take (foreign-locks extension).
+    pub self_holding: FxHashSet<Sym>,
+    /// The free lists of intrusive pools, by (class, static field): a static field of the class's
+    /// own type that a method returning that type pops, storing into it the link field of the
+    /// object it takes off (`sPool = m.next` in `Message.obtain()`). An object on the list is
+    /// reached by the next holder only, once it is taken off, as from any pool.
+    pub pool_heads: FxHashSet<(Sym, Sym)>,
+    /// The link fields of those free lists (`next`), by (class, field).
+    pub pool_links: FxHashSet<(Sym, Sym)>,
+}
+
+/// What the analysed code's static stores say (see [`StaticStores`]), found in one pass over
+/// every method body of the analysed classes (`bodies`, with their method).
 pub fn static_stores<'a>(
     table: &ClassTable,
     analysed: impl Iterator<Item = &'a ClassHeader>,
     bodies: impl ParallelIterator<Item = (&'a MethodRef, &'a Body)>,
-) -> (FxHashSet<(Sym, Sym)>, FxHashSet<Sym>) {
-    let (written_elsewhere, self_holding): (FxHashSet<(Sym, Sym)>, FxHashSet<Sym>) = bodies
-        .fold(Default::default, |(mut elsewhere, mut holding): (FxHashSet<(Sym, Sym)>, FxHashSet<Sym>), (m, body)| {
-            for insn in &body.insns {
-                if let Insn::PutStatic(f) = insn {
-                    let declaring = table.resolve_field(f.class, f.name);
-                    if m.name.as_str() != "<clinit>" || m.class != declaring {
-                        elsewhere.insert((declaring, f.name));
-                    }
-                    if f.class == m.class && is_object_of(f.descriptor.as_str(), m.class.as_str()) {
-                        holding.insert(m.class);
+) -> StaticStores {
+    #[derive(Default)]
+    struct Found {
+        written_elsewhere: FxHashSet<(Sym, Sym)>,
+        /// Static fields of their class's own type that its code stores into.
+        self_typed: FxHashSet<(Sym, Sym)>,
+        pops: FxHashSet<((Sym, Sym), (Sym, Sym))>,
+    }
+    let found = bodies
+        .fold(Found::default, |mut found, (m, body)| {
+            for (i, insn) in body.insns.iter().enumerate() {
+                let Insn::PutStatic(f) = insn else { continue };
+                let declaring = table.resolve_field(f.class, f.name);
+                if m.name.as_str() != "<clinit>" || m.class != declaring {
+                    found.written_elsewhere.insert((declaring, f.name));
+                }
+                if f.class == m.class && is_object_of(f.descriptor.as_str(), m.class.as_str()) {
+                    found.self_typed.insert((m.class, f.name));
+                    if let Some(link) = popped_link(m, body, i) {
+                        found.pops.insert(((m.class, f.name), (m.class, link)));
                     }
                 }
             }
-            (elsewhere, holding)
+            found
         })
-        .reduce(Default::default, |(mut a, mut x), (b, y)| {
-            a.extend(b);
-            x.extend(y);
-            (a, x)
+        .reduce(Found::default, |mut a, b| {
+            a.written_elsewhere.extend(b.written_elsewhere);
+            a.self_typed.extend(b.self_typed);
+            a.pops.extend(b.pops);
+            a
         });
     let mut init_only = FxHashSet::default();
     for class in analysed {
         for f in &class.fields {
             let key = (class.name, f.name);
-            if f.flags & (ACC_STATIC | ACC_FINAL) == ACC_STATIC | ACC_FINAL && !written_elsewhere.contains(&key) {
+            if f.flags & (ACC_STATIC | ACC_FINAL) == ACC_STATIC | ACC_FINAL && !found.written_elsewhere.contains(&key) {
                 init_only.insert(key);
             }
         }
     }
-    (init_only, self_holding)
+    let pool_heads: FxHashSet<(Sym, Sym)> = found.pops.iter().map(|(head, _)| *head).collect();
+    let pool_links = found.pops.iter().map(|(_, link)| *link).collect();
+    let self_holding = found.self_typed.iter().filter(|f| !pool_heads.contains(f)).map(|(class, _)| *class).collect();
+    StaticStores { init_only, self_holding, pool_heads, pool_links }
+}
+
+/// The link field whose value the store at `insns[at]` (into a static field of `m`'s class's
+/// own type) takes, when `m` returns an object of that type and the value stored is read
+/// right before from a field of the class's own type (`sPool = m.next;` in an `obtain()`).
+fn popped_link(m: &MethodRef, body: &Body, at: usize) -> Option<Sym> {
+    let returns_own_type = m.descriptor.as_str().rsplit(')').next().is_some_and(|r| is_object_of(r, m.class.as_str()));
+    match body.insns[..at].last()? {
+        Insn::GetField(link) if returns_own_type && link.class == m.class && is_object_of(link.descriptor.as_str(), m.class.as_str()) => {
+            Some(link.name)
+        }
+        _ => None,
+    }
 }
 
 /// Every store in `body` into a field that can hold a read lock and be locked as a `Lock`
@@ -275,9 +315,11 @@ pub struct Facts {
     /// Static final fields of the analysed classes written by their class initializer only, by
     /// (declaring class, name): filled in by the scheduler, which sees every body.
     pub init_only_statics: FxHashSet<(Sym, Sym)>,
-    /// Foreign locks: the analysed classes whose code stores into a static field of their own
-    /// class's type (see [`static_stores`]): filled in by the scheduler.
+    /// Foreign locks: what the analysed code's static stores say of the objects classes keep
+    /// in static fields of their own type (see [`StaticStores`]): filled in by the scheduler.
     pub self_holding_classes: FxHashSet<Sym>,
+    pub pool_heads: FxHashSet<(Sym, Sym)>,
+    pub pool_links: FxHashSet<(Sym, Sym)>,
 }
 
 /// The facts of the references made by `referencing` (the bodies that may be analysed), and
@@ -392,7 +434,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, init_only_statics: FxHashSet::default(), self_holding_classes: FxHashSet::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, init_only_statics: FxHashSet::default(), self_holding_classes: FxHashSet::default(), pool_heads: FxHashSet::default(), pool_links: FxHashSet::default() }
 }
 
 #[cfg(test)]

@@ -691,12 +691,17 @@ impl<'a, 'e> Interp<'a, 'e> {
         param_runs.sort();
         param_runs.dedup();
         // A lock on another object guards what it is taken for: a field of the method's own
-        // object accessed under a lock says that object is shared too.
+        // object accessed under a lock says that object is shared too, unless it is the link of
+        // a pool's free list, which the pool's lock guards.
+        let pool_link = |p: &Path| match (p.base, &p.steps[..]) {
+            (Base::This, [Step::Field { class, name }]) => self.env.facts.pool_links.contains(&(*class, *name)),
+            _ => false,
+        };
         let own_fields_unshared = exit.threads == Threads::AnyThread
             && exit.foreign_lock_threads
             && !self.publishes_own_object
             && !self.env.facts.self_holding_classes.contains(&self.input.mref.class)
-            && !accesses.iter().any(|a| a.key.lock && a.key.kind.path().is_from_own_object());
+            && !accesses.iter().any(|a| a.key.lock && a.key.kind.path().is_from_own_object() && !pool_link(a.key.kind.path()));
         Summary {
             threads: exit.threads,
             own_fields_unshared,
