@@ -11,9 +11,9 @@
 //! that is the method making the access (a trace of no call), each of its direct accesses
 //! there keeps its report, and no caller reports the race again.
 //!
-//! Other races on the object's own fields inside the reporting class are not merged: RacerD's own
-//! de-duplication (9.1) already applies, and each method that reaches one through a private
-//! helper stays visible.
+//! A race on the object's own fields inside the reporting class is reported from each method
+//! that reaches it while few do (RacerD's own de-duplication, 9.1, applies), and once, the same
+//! way, from [`FOLDED_ENTRY_POINTS`] entry points up.
 //!
 //! The entry point of each race is chosen before any report takes its line (RacerD keeps
 //! one report per method and call line): a report that is merged away never takes a line,
@@ -40,7 +40,31 @@ pub(super) struct RaceKey {
     pub kind: IssueKind,
     pub method: MethodRef,
     pub location: Path,
+    /// A race on the object's own fields, all of whose entry points are in the top-level class
+    /// where it ends ([`Merge::IfMany`]): apart from the races reported once whoever reaches
+    /// them, so that a module analysed alone reports as the whole build does.
+    pub own_fields: bool,
 }
+
+/// Whether, and when, a candidate's race is reported once (see `ClassReporter::merges`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Merge {
+    /// Never: RacerD's own de-duplication (9.1) only.
+    No,
+    /// However few entry points reach it: a race that belongs to one place (see the module's
+    /// comment).
+    Always,
+    /// When at least [`FOLDED_ENTRY_POINTS`] entry points reach it: a race on the object's own
+    /// fields.
+    IfMany,
+}
+
+/// The entry points from which a race on an object's own fields is reported once. A few each
+/// name a way into the race worth seeing (`close()` and `closeQuietly()` reaching one helper);
+/// a class whose every public method checks its state through one helper would repeat the
+/// helper's race from each of them (an RIL, a JDBC connection: dozens to hundreds of reports
+/// of one race).
+pub(super) const FOLDED_ENTRY_POINTS: usize = 4;
 
 /// The order in which a race's entry points are preferred: the shortest trace, then the
 /// report order (class, line, method, descriptor).
@@ -111,10 +135,13 @@ pub(super) trait ClassReports: Sync {
     fn issues(&self, pending: &Self::Pending, selection: &Selection) -> Vec<Issue>;
 }
 
+/// A candidate reaching a race: (rank, class, candidate, entry point).
+type Reach = (Rank, usize, usize, usize);
+
 /// One race's entry points, best first, and which one reports it.
 struct Race {
     /// (rank, class, candidate, entry point), sorted.
-    reaches: Vec<(Rank, usize, usize, usize)>,
+    reaches: Vec<Reach>,
     /// The next of `reaches` to hand the race to when its report loses its line.
     next: usize,
     /// The chosen candidate: (class, candidate).
@@ -130,7 +157,7 @@ pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
     let first: Vec<FirstPass<R::Pending>> = (0..reports.classes()).into_par_iter().map(|c| reports.first_pass(c)).collect();
     let mut issues: Vec<Vec<Issue>> = Vec::with_capacity(first.len());
     let mut pending_state: FxHashMap<usize, R::Pending> = FxHashMap::default();
-    let mut races: FxHashMap<RaceKey, Vec<(Rank, usize, usize, usize)>> = FxHashMap::default();
+    let mut races: FxHashMap<RaceKey, Vec<Reach>> = FxHashMap::default();
     for (class, pass) in first.into_iter().enumerate() {
         match pass {
             FirstPass::Done(done) => issues.push(done),
@@ -148,13 +175,22 @@ pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
     let mut race_of: FxHashMap<(usize, usize), usize> = FxHashMap::default();
     let mut chosen: FxHashMap<(usize, usize), usize> = FxHashMap::default();
     let mut race_list: Vec<Race> = Vec::with_capacity(races.len());
-    for mut reaches in races.into_values() {
+    for (key, mut reaches) in races {
         race_of.extend(reaches.iter().map(|r| ((r.1, r.2), race_list.len())));
         reaches.sort_unstable();
         let mut entry_points: Vec<usize> = reaches.iter().map(|r| r.3).collect();
         entry_points.sort_unstable();
         entry_points.dedup();
         let other_entry_points = entry_points.len() as u32 - 1;
+        // Few entry points reach a race on the object's own fields: each reports it.
+        if key.own_fields && entry_points.len() < FOLDED_ENTRY_POINTS {
+            for &(_, class, candidate, _) in &reaches {
+                chosen.insert((class, candidate), race_list.len());
+            }
+            let next = reaches.len();
+            race_list.push(Race { reaches, next, current: None, direct: true, other_entry_points: 0 });
+            continue;
+        }
         // The method where the race ends reports it directly when it is an entry point: each
         // of its direct accesses there (a read and a write are RacerD's two reports) is
         // chosen, and the race is never handed to a caller.
@@ -212,7 +248,7 @@ pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
                 if let Some(old) = r.current.take() {
                     chosen.remove(&old);
                 }
-                let blocked = |&(_, c, candidate, _): &(Rank, usize, usize, usize)| {
+                let blocked = |&(_, c, candidate, _): &Reach| {
                     selections.get(&c).is_some_and(|s| s.lost.binary_search(&candidate).is_ok())
                 };
                 while r.reaches.get(r.next).is_some_and(blocked) {

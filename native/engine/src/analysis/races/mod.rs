@@ -208,7 +208,7 @@ struct Candidate<'a> {
     conflict: Option<Entry<'a>>,
     class: WriteClass,
     /// Whether it reports a race reported once (see `ClassReporter::merges`).
-    merges: bool,
+    merge: super::dedup::Merge,
 }
 
 /// The candidates of one class, as its rules ask for them.

@@ -6,7 +6,7 @@ use crate::classfile::model::MethodRef;
 use crate::fxhash::FxHashSet;
 use crate::issue::{top_level_class, Issue, IssueKind};
 
-use super::super::dedup::{self, Decision, RaceKey, Reached, Selection};
+use super::super::dedup::{self, Decision, Merge, RaceKey, Reached, Selection};
 use super::super::domain::*;
 use super::super::pool::Entry;
 use super::{Candidate, ClassReporter, Proposals};
@@ -17,26 +17,31 @@ impl<'a> ClassReporter<'a> {
     pub(super) fn propose(&self, out: &mut Proposals<'a>, kind: IssueKind, e: &Entry<'a>, conflict: Option<&Entry<'a>>, class: WriteClass) {
         let line = e.access.site.outer_line();
         let fresh = out.sites.insert((e.method, line, self.site_detail(e, line)));
-        let merges = self.merges(e);
-        if fresh && (line != 0 || self.cfg.extensions.lineless_reports) && !merges {
+        let merge = self.merges(e);
+        if fresh && (line != 0 || self.cfg.extensions.lineless_reports) && merge == Merge::No {
             match class {
                 WriteClass::Write => out.settled.insert((e.method, true)),
                 WriteClass::Read => out.settled.insert((e.method, false)),
                 WriteClass::Interface => false,
             };
         }
-        out.list.push(Candidate { group: out.group, kind, entry: *e, conflict: conflict.copied(), class, merges });
+        out.list.push(Candidate { group: out.group, kind, entry: *e, conflict: conflict.copied(), class, merge });
     }
 
     /// The race a candidate reaches, if it is reported once whichever entry point reaches it.
     pub(super) fn reached(&self, c: &Candidate<'a>, candidate: usize) -> Option<Reached> {
-        if !c.merges {
+        if c.merge == Merge::No {
             return None;
         }
         let mref = self.analysis.methods[c.entry.method].mref;
         let site = &c.entry.access.site;
         Some(Reached {
-            key: RaceKey { kind: c.kind, method: self.race_end_method(&c.entry), location: c.entry.access.key.kind.path().clone() },
+            key: RaceKey {
+                kind: c.kind,
+                method: self.race_end_method(&c.entry),
+                location: c.entry.access.key.kind.path().clone(),
+                own_fields: c.merge == Merge::IfMany,
+            },
             rank: (site.trace.len(), mref.class, site.outer_line(), mref.name, mref.descriptor),
             entry_point: c.entry.method,
             candidate,
@@ -66,7 +71,7 @@ impl<'a> ClassReporter<'a> {
             if line == 0 && !ext.lineless_reports {
                 continue;
             }
-            let decision = if c.merges { Some(decide(i)) } else { None };
+            let decision = if c.merge != Merge::No { Some(decide(i)) } else { None };
             let site = (e.method, line, self.site_detail(e, line));
             let taken = sites.contains(&site)
                 || match c.class {
@@ -127,12 +132,19 @@ impl<'a> ClassReporter<'a> {
     /// [`dedup`])? So it is when it ends in another top-level class, when it is on a static
     /// location (one location, raced on in the method that accesses it, which, when it is an
     /// entry point itself, reports it directly), and when it is handed code's reached through
-    /// a call (the helper that hands the code over reports it).
-    pub(super) fn merges(&self, e: &Entry<'a>) -> bool {
-        self.cfg.extensions.end_location_dedup
-            && (self.ends_elsewhere(e)
-                || matches!(e.access.key.kind.path().base, Base::Static(_))
-                || (e.access.key.handed && !e.access.site.trace.is_empty()))
+    /// a call (the helper that hands the code over reports it). One on the object's own fields
+    /// is, when many entry points reach it.
+    pub(super) fn merges(&self, e: &Entry<'a>) -> Merge {
+        let base = e.access.key.kind.path().base;
+        if !self.cfg.extensions.end_location_dedup {
+            Merge::No
+        } else if self.ends_elsewhere(e) || matches!(base, Base::Static(_)) || (e.access.key.handed && !e.access.site.trace.is_empty()) {
+            Merge::Always
+        } else if base == Base::This {
+            Merge::IfMany
+        } else {
+            Merge::No
+        }
     }
 
     /// Does the access end in another top-level class than this one?
