@@ -182,7 +182,9 @@ pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
         entry_points.sort_unstable();
         entry_points.dedup();
         let other_entry_points = entry_points.len() as u32 - 1;
-        // Few entry points reach a race on the object's own fields: each reports it.
+        // Few entry points reach a race on the object's own fields: each reports it, and one
+        // that finds its line taken is dropped there, as RacerD's de-duplication drops it
+        // (`direct`: the race is handed to no other entry point).
         if key.own_fields && entry_points.len() < FOLDED_ENTRY_POINTS {
             for &(_, class, candidate, _) in &reaches {
                 chosen.insert((class, candidate), race_list.len());

@@ -318,6 +318,7 @@ pub struct Facts {
     /// Foreign locks: what the analysed code's static stores say of the objects classes keep
     /// in static fields of their own type (see [`StaticStores`]): filled in by the scheduler.
     pub self_holding_classes: FxHashSet<Sym>,
+    /// Foreign locks: the free lists of intrusive pools and their links (see [`StaticStores`]).
     pub pool_heads: FxHashSet<(Sym, Sym)>,
     pub pool_links: FxHashSet<(Sym, Sym)>,
 }

@@ -207,7 +207,7 @@ struct Candidate<'a> {
     entry: Entry<'a>,
     conflict: Option<Entry<'a>>,
     class: WriteClass,
-    /// Whether it reports a race reported once (see `ClassReporter::merges`).
+    /// Whether, and when, it reports a race reported once (see `ClassReporter::merges`).
     merge: super::dedup::Merge,
 }
 
