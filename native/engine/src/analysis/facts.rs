@@ -209,13 +209,10 @@ pub fn static_stores<'a>(
 /// own type) takes, when `m` returns an object of that type and the value stored is read
 /// right before from a field of the class's own type (`sPool = m.next;` in an `obtain()`).
 fn popped_link(m: &MethodRef, body: &Body, at: usize) -> Option<Sym> {
-    let returns_own_type = m.descriptor.as_str().rsplit(')').next().is_some_and(|r| is_object_of(r, m.class.as_str()));
-    match body.insns[..at].last()? {
-        Insn::GetField(link) if returns_own_type && link.class == m.class && is_object_of(link.descriptor.as_str(), m.class.as_str()) => {
-            Some(link.name)
-        }
-        _ => None,
-    }
+    let Insn::GetField(link) = body.insns[..at].last()? else { return None };
+    let own_type = |descriptor: &str| is_object_of(descriptor, m.class.as_str());
+    let returns_own_type = m.descriptor.as_str().rsplit(')').next().is_some_and(own_type);
+    (returns_own_type && link.class == m.class && own_type(link.descriptor.as_str())).then_some(link.name)
 }
 
 /// Every store in `body` into a field that can hold a read lock and be locked as a `Lock`
@@ -312,15 +309,9 @@ pub struct Facts {
     /// Lock precision: fields only ever given a read lock (`r = rwLock.readLock()`), by
     /// (declaring class, name): `lock()` on one is a read-mode acquisition.
     pub read_lock_fields: FxHashSet<(Sym, Sym)>,
-    /// Static final fields of the analysed classes written by their class initializer only, by
-    /// (declaring class, name): filled in by the scheduler, which sees every body.
-    pub init_only_statics: FxHashSet<(Sym, Sym)>,
-    /// Foreign locks: what the analysed code's static stores say of the objects classes keep
-    /// in static fields of their own type (see [`StaticStores`]): filled in by the scheduler.
-    pub self_holding_classes: FxHashSet<Sym>,
-    /// Foreign locks: the free lists of intrusive pools and their links (see [`StaticStores`]).
-    pub pool_heads: FxHashSet<(Sym, Sym)>,
-    pub pool_links: FxHashSet<(Sym, Sym)>,
+    /// What the analysed code's static stores say (see [`StaticStores`]): filled in by the
+    /// scheduler, which sees every body.
+    pub statics: StaticStores,
 }
 
 /// The facts of the references made by `referencing` (the bodies that may be analysed), and
@@ -435,7 +426,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, init_only_statics: FxHashSet::default(), self_holding_classes: FxHashSet::default(), pool_heads: FxHashSet::default(), pool_links: FxHashSet::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, statics: StaticStores::default() }
 }
 
 #[cfg(test)]

@@ -237,17 +237,13 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     facts.field_classes = field_classes;
     facts.field_lambdas = field_lambdas;
     facts.fresh_fields = fresh_fields;
-    let statics = super::facts::static_stores(
+    // What it says of objects kept in statics only matters with `foreign_locks` (see
+    // `Summary::own_fields_unshared`).
+    facts.statics = super::facts::static_stores(
         table,
         inputs.classes.iter().map(|c| &*c.header),
         methods.par_iter().filter_map(|e| bodies[e.class][e.index].as_ref().map(|b| (&e.mref, b))),
     );
-    facts.init_only_statics = statics.init_only;
-    if inputs.extensions.foreign_locks {
-        facts.self_holding_classes = statics.self_holding;
-        facts.pool_heads = statics.pool_heads;
-        facts.pool_links = statics.pool_links;
-    }
     free_unreachable_bodies(&mut bodies, &methods, &edges, may_need);
     phase(start, "bodies no round needs freed");
     let cells: Vec<OnceCell<Arc<Summary>>> = (0..methods.len()).map(|_| OnceCell::new()).collect();

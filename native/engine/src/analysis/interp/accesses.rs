@@ -63,7 +63,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
                 // Set once, before any other thread sees the class: no write to race with.
                 let read = !(is_write && k == p.steps.len());
-                if read && k == 1 && matches!(p.base, Base::Static(_)) && self.env.facts.init_only_statics.contains(&(class, name)) {
+                if read && k == 1 && matches!(p.base, Base::Static(_)) && self.env.facts.statics.init_only.contains(&(class, name)) {
                     continue;
                 }
             }

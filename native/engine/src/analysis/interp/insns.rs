@@ -148,7 +148,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let value = pop(st, f.is_wide());
                 let declaring = self.declaring(f);
                 // Putting its object back on a pool's free list lends it to the next holder.
-                self.publishes_own_object |= value.is_this() && !self.env.facts.pool_heads.contains(&(declaring, f.name));
+                self.publishes_own_object |= value.is_this() && !self.env.facts.statics.pool_heads.contains(&(declaring, f.name));
                 match Path::of(Base::Static(declaring)).field(declaring, f.name) {
                     Some(lhs) => {
                         self.assign(st, &lhs, &value, f.is_wide());

@@ -694,13 +694,13 @@ impl<'a, 'e> Interp<'a, 'e> {
         // object accessed under a lock says that object is shared too, unless it is the link of
         // a pool's free list, which the pool's lock guards.
         let pool_link = |p: &Path| match (p.base, &p.steps[..]) {
-            (Base::This, [Step::Field { class, name }]) => self.env.facts.pool_links.contains(&(*class, *name)),
+            (Base::This, [Step::Field { class, name }]) => self.env.facts.statics.pool_links.contains(&(*class, *name)),
             _ => false,
         };
         let own_fields_unshared = exit.threads == Threads::AnyThread
             && exit.foreign_lock_threads
             && !self.publishes_own_object
-            && !self.env.facts.self_holding_classes.contains(&self.input.mref.class)
+            && !self.env.facts.statics.self_holding.contains(&self.input.mref.class)
             && !accesses.iter().any(|a| a.key.lock && a.key.kind.path().is_from_own_object() && !pool_link(a.key.kind.path()));
         Summary {
             threads: exit.threads,
