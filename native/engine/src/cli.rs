@@ -40,7 +40,13 @@ enum Sub {
 #[derive(Subcommand, Debug)]
 enum SummariesAction {
     /// Print a summary file as JSON
-    Dump { file: PathBuf },
+    Dump {
+        file: PathBuf,
+        /// Only this class (a.b.Outer$Inner) or the classes matching a glob (a.gen.* in one
+        /// package, a.gen.** below it), with their methods; repeatable
+        #[arg(long = "class", value_name = "NAME|GLOB", value_parser = NonEmptyStringValueParser::new())]
+        classes: Vec<String>,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -134,7 +140,8 @@ pub enum Command {
     Analyze(Box<Analyze>),
     /// A request document from this file (None: stdin).
     AnalyzeRequest(Option<PathBuf>),
-    DumpSummaries(PathBuf),
+    /// The file, and the class patterns the dump is limited to (none: every class).
+    DumpSummaries(PathBuf, Vec<String>),
 }
 
 #[derive(Debug)]
@@ -162,7 +169,7 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, String> {
     match cli.command {
         Sub::Analyze(args) => analyze(args),
         Sub::AnalyzeRequest { file } => Ok(Command::AnalyzeRequest(file.filter(|f| f.as_os_str() != "-"))),
-        Sub::Summaries { action: SummariesAction::Dump { file } } => Ok(Command::DumpSummaries(file)),
+        Sub::Summaries { action: SummariesAction::Dump { file, classes } } => Ok(Command::DumpSummaries(file, classes)),
     }
 }
 
@@ -276,7 +283,11 @@ mod tests {
         assert!(matches!(parse_strs(&["analyze-request", "-"]), Ok(Command::AnalyzeRequest(None))));
         assert!(matches!(parse_strs(&["analyze-request", "r.json"]), Ok(Command::AnalyzeRequest(Some(_)))));
         assert!(parse_strs(&["analyze-request", "a", "b"]).is_err());
-        assert!(matches!(parse_strs(&["summaries", "dump", "s.bin"]), Ok(Command::DumpSummaries(p)) if p.to_str() == Some("s.bin")));
+        assert!(matches!(parse_strs(&["summaries", "dump", "s.bin"]), Ok(Command::DumpSummaries(p, c)) if p.to_str() == Some("s.bin") && c.is_empty()));
+        assert!(matches!(
+            parse_strs(&["summaries", "dump", "s.bin", "--class", "a.B", "--class", "c.**"]),
+            Ok(Command::DumpSummaries(_, c)) if c == ["a.B", "c.**"]
+        ));
         assert!(parse_strs(&["summaries", "dump"]).unwrap_err().contains("<FILE>"));
         assert!(parse_strs(&["summaries", "load", "s.bin"]).is_err());
     }

@@ -27,7 +27,7 @@ fn main() -> ExitCode {
         }
         Ok(cli::Command::Analyze(analyze)) => run(*analyze),
         Ok(cli::Command::AnalyzeRequest(file)) => run_request(file),
-        Ok(cli::Command::DumpSummaries(path)) => match racer::summaries::dump::write(&path, &mut std::io::stdout().lock()) {
+        Ok(cli::Command::DumpSummaries(path, classes)) => match racer::summaries::dump::write(&path, &classes, &mut std::io::stdout().lock()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => error(&e.0),
         },

@@ -109,7 +109,7 @@ fn lambda_classes_keep_their_summaries(classes: &Path, support: &Path, stdlib: &
     };
     racer::analyze(&request).unwrap_or_else(|e| panic!("analysis failed: {e}"));
     let mut out = Vec::new();
-    racer::summaries::dump::write(&file, &mut out).expect("dump");
+    racer::summaries::dump::write(&file, &[], &mut out).expect("dump");
     let dump: serde_json::Value = serde_json::from_slice(&out).expect("dump json");
     let kept = dump["summaries"].as_array().expect("summaries").iter().any(|s| {
         s["method"]["class"] == "kfixtures.lambdas.Deferred$locking$1" && s["method"]["name"] == "invoke"

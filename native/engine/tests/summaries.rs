@@ -227,7 +227,7 @@ fn an_upstream_collection_that_locks_itself_protects_its_downstream_callers() {
 /// The methods a summary file carries a summary of, as `Class.name`, from its JSON dump.
 fn summarised_methods(file: &Path) -> Vec<String> {
     let mut out = Vec::new();
-    racer::summaries::dump::write(file, &mut out).expect("dump");
+    racer::summaries::dump::write(file, &[], &mut out).expect("dump");
     let dump: serde_json::Value = serde_json::from_slice(&out).expect("dump json");
     let methods = dump["summaries"].as_array().expect("summaries").iter().map(|s| &s["method"]);
     methods.map(|m| format!("{}.{}", m["class"].as_str().unwrap_or("?"), m["name"].as_str().unwrap_or("?"))).collect()
@@ -352,6 +352,57 @@ fn summary_files_are_deterministic_and_portable() {
     assert!(methods.contains(&"add") && !methods.contains(&"bump"), "no summaries of private methods: {methods:?}");
 }
 
+/// `--class` limits a dump to the classes named or matched, with their methods' summaries and
+/// inline shapes; the rest of the file is as the whole dump shows it.
+#[test]
+fn a_dump_limited_to_some_classes_shows_those_and_nothing_else() {
+    let tmp = TempDir::new("racer-summaries-dump-classes");
+    // Each class has a bridge method, which the file carries as an inline shape.
+    let class = |name: &str| {
+        format!("public class {name} implements Comparable<{name}> {{\n  int n;\n  public synchronized void add() {{ n++; }}\n  public int compareTo({name} o) {{ return n - o.n; }}\n}}\n")
+    };
+    for (package, name) in [("p", "Counter"), ("p", "Tally"), ("p", "TallyTap"), ("p", "Other"), ("q", "Counter")] {
+        std::fs::create_dir_all(tmp.join("src").join(package)).expect("source dir");
+        std::fs::write(tmp.join(format!("src/{package}/{name}.java")), format!("package {package};\n{}", class(name))).expect("source");
+    }
+    let classes = tmp.join("classes");
+    compile(&tmp.join("src"), &classes, &[], &[]);
+    let file = tmp.join("dump.bin");
+    run(&request(vec![classes], vec![], vec![], Some(file.clone())));
+    let dump = |classes: &[&str]| -> serde_json::Value {
+        let mut out = Vec::new();
+        let classes: Vec<String> = classes.iter().map(|c| c.to_string()).collect();
+        racer::summaries::dump::write(&file, &classes, &mut out).expect("dump");
+        serde_json::from_slice(&out).expect("dump json")
+    };
+    // Each section's elements, with the class each belongs to.
+    let classes_of = |d: &serde_json::Value, section: &str| -> Vec<String> {
+        d[section]
+            .as_array()
+            .expect(section)
+            .iter()
+            .map(|e| e["name"].as_str().or(e["method"]["class"].as_str()).or(e[0]["class"].as_str()).expect("a class").to_string())
+            .collect()
+    };
+    let whole = dump(&[]);
+    let only = dump(&["p.Counter", "p.Tal*"]);
+    for section in ["classes", "inline", "summaries"] {
+        let wanted = |c: &String| c == "p.Counter" || c.starts_with("p.Tal");
+        let expected: Vec<String> = classes_of(&whole, section).into_iter().filter(wanted).collect();
+        assert_eq!(classes_of(&only, section), expected, "{section}");
+    }
+    assert_eq!(classes_of(&only, "classes"), ["p.Counter", "p.Tally", "p.TallyTap"]);
+    assert_eq!(classes_of(&only, "inline"), ["p.Counter", "p.Tally", "p.TallyTap"]);
+    assert!(!classes_of(&only, "summaries").is_empty() && !classes_of(&only, "inline").is_empty(), "{only:#}");
+    assert_eq!(only["tool_version"], whole["tool_version"]);
+    let none = dump(&["z.**"]);
+    assert!(["classes", "inline", "summaries"].iter().all(|s| none[*s].as_array().is_some_and(|a| a.is_empty())), "{none:#}");
+    let mut out = Vec::new();
+    let bad = racer::summaries::dump::write(&file, &["p.[".to_string()], &mut out).expect_err("an invalid glob");
+    assert!(bad.0.starts_with("racer: --class: invalid class pattern 'p.['") && !bad.0.contains('\n'), "{}", bad.0);
+    assert!(out.is_empty(), "nothing printed before the error");
+}
+
 /// A module analysed against an upstream file made under other rules says so, once per file,
 /// naming both modes; the same rules say nothing. The dump shows the file's mode.
 #[test]
@@ -450,7 +501,7 @@ fn bad_summary_files_are_rejected_with_a_clear_message() {
         let dumped = racer::summaries::dump(&path).expect_err(&format!("{name}: dump checks the file too"));
         assert!(dumped.to_string().contains(&expected), "{name}: dump: {dumped}");
         let mut printed = Vec::new();
-        assert!(racer::summaries::dump::write(&path, &mut printed).is_err(), "{name}: dump fails");
+        assert!(racer::summaries::dump::write(&path, &[], &mut printed).is_err(), "{name}: dump fails");
         assert!(printed.is_empty(), "{name}: a damaged file prints nothing but its error");
     }
     let missing = tmp.join("missing.bin");
@@ -532,7 +583,7 @@ fn a_call_on_a_fresh_object_of_an_upstream_class_runs_its_summary() {
 /// The static fields a method's summary reads as a whole (a path of one step), from the dump.
 fn static_reads(file: &Path, method: &str) -> Vec<String> {
     let mut out = Vec::new();
-    racer::summaries::dump::write(file, &mut out).expect("dump");
+    racer::summaries::dump::write(file, &[], &mut out).expect("dump");
     let dump: serde_json::Value = serde_json::from_slice(&out).expect("dump json");
     let summary = dump["summaries"].as_array().expect("summaries").iter().find(|s| s["method"]["name"] == method);
     let accesses = summary.and_then(|s| s["summary"]["accesses"].as_array()).cloned().unwrap_or_default();

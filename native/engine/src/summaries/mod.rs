@@ -187,7 +187,7 @@ pub fn write(
 /// The summary file at `path` as JSON text (see [`dump::write`], which streams it).
 pub fn dump(path: &Path) -> Result<String, Error> {
     let mut out = Vec::new();
-    dump::write(path, &mut out)?;
+    dump::write(path, &[], &mut out)?;
     String::from_utf8(out).map_err(|e| Error(format!("racer: {}: {e}", path.display())))
 }
 

@@ -46,6 +46,11 @@ impl Loaded {
         self.classes.contains_key(&name)
     }
 
+    /// The names of the chunk's classes, in no order (known without decoding anything).
+    pub fn class_names(&self) -> impl Iterator<Item = Sym> + '_ {
+        self.classes.keys().copied()
+    }
+
     pub fn class(&self, name: Sym) -> Result<Option<Arc<ClassHeader>>, String> {
         let Some((range, header)) = self.classes.get(&name) else { return Ok(None) };
         let decode = || format::decode_header(name.as_str(), &self.bytes[range.clone()]).map(Arc::new);
