@@ -374,19 +374,41 @@ impl<'a> ClassReporter<'a> {
         e.inherited.copied().unwrap_or_else(|| self.analysis.methods[e.method].mref)
     }
 
-    /// Whether `e` and `c` are made by one started thread: both by a started thread's code on
-    /// its object's own fields (on one location they are on one object, which only one thread
-    /// runs), both by the code a constructor hands over once, or one by the `run()` a thread of
-    /// this class starts itself on (`start()` in its own class) and the other by that `run()`
-    /// itself, on one of the object's own fields. An `AsyncTask`'s `doInBackground` is such a
-    /// thread (see `MethodFacts::runs_own_thread`), and what its task's callbacks run around it
-    /// do is ordered with it (see [`Self::ordered_by_task`]).
-    pub(super) fn same_started_thread(&self, e: &Entry<'a>, c: &Entry<'a>) -> bool {
+    /// Whether `e` and `c` are made in order by one thread, so never at once: both by a started
+    /// thread's code on its object's own fields (on one location they are on one object, which
+    /// only one thread runs), both by the code a constructor hands over once, or one by the
+    /// `run()` a thread of this class starts itself on (`start()` in its own class) and the other
+    /// by that `run()` itself, on one of the object's own fields. An `AsyncTask`'s
+    /// `doInBackground` is such a thread (see `MethodFacts::runs_own_thread`), and what its
+    /// task's callbacks run around it do is ordered with it (see [`Self::ordered_by_task`]).
+    /// So are two accesses of the constructors to the object's own fields (see
+    /// [`Self::constructs_own_field`]).
+    pub(super) fn made_in_order(&self, e: &Entry<'a>, c: &Entry<'a>) -> bool {
         let (a, b) = (&e.access.key, &c.access.key);
         (a.started && b.started && a.once == b.once)
             || (a.started && self.runs_started_body(c, e))
             || (b.started && self.runs_started_body(e, c))
             || self.ordered_by_task(e, c)
+            || (self.constructs_own_field(e) && self.constructs_own_field(c))
+    }
+
+    /// Whether `e` is made by a constructor of the class, on the thread running it, to a field
+    /// of the object it builds. An object is built once, by one thread: whatever publishing
+    /// `this` lets another thread do meanwhile (escape ownership), the constructors' own accesses
+    /// to one field of it never race with each other (a `PackageManagerService(...)` that hands
+    /// `this` to its injector first then reads back what it wrote). Not on the objects its
+    /// fields hold, which may be shared with objects built at the same time.
+    fn constructs_own_field(&self, e: &Entry<'a>) -> bool {
+        let k = &e.access.key;
+        let path = k.kind.path();
+        self.cfg.extensions.escape_ownership
+            && e.inherited.is_none()
+            && self.analysis.methods[e.method].mref.name.as_str() == "<init>"
+            && !k.handed
+            && !k.started
+            && k.joined.is_none()
+            && path.base == Base::This
+            && matches!(path.steps[..], [Step::Field { .. }])
     }
 
     /// Whether `e` and `c` are made by an `AsyncTask`'s `doInBackground` and by one of the
@@ -536,7 +558,7 @@ impl<'a> ClassReporter<'a> {
         if e.access.key.started && e.t.is_any() {
             // A started thread's own write races with the writes of the rest of the class, not
             // with itself.
-            if let Some(c) = conflicts.writes.iter().copied().find(|c| !self.same_started_thread(e, c)) {
+            if let Some(c) = conflicts.writes.iter().copied().find(|c| !self.made_in_order(e, c)) {
                 self.propose(out, IssueKind::ThreadSafetyViolation, e, Some(c), WriteClass::Write);
             }
         } else if e.t.is_any() {
@@ -551,13 +573,13 @@ impl<'a> ClassReporter<'a> {
     /// when the first one is such: the group's writes are not walked once per entry).
     fn concurrent_write<'g>(&self, e: &Entry<'a>, conflicts: &Conflicts<'g, 'a>) -> Option<&'g Entry<'a>> {
         let write = match conflicts.any_thread_write {
-            Some(c) if self.same_started_thread(e, c) => {
-                conflicts.writes.iter().copied().find(|c| c.t.is_any() && !self.same_started_thread(e, c))
+            Some(c) if self.made_in_order(e, c) => {
+                conflicts.writes.iter().copied().find(|c| c.t.is_any() && !self.made_in_order(e, c))
             }
             first => first,
         };
         write
-            .or(conflicts.shared_location.filter(|c| !self.same_started_thread(e, c)))
+            .or(conflicts.shared_location.filter(|c| !self.made_in_order(e, c)))
             .or_else(|| conflicts.writes.iter().copied().find(|c| parallel_in_call(e, c)))
     }
 
@@ -586,7 +608,7 @@ impl<'a> ClassReporter<'a> {
         if out.settled(e.method, false) {
             return;
         }
-        let mut writes = conflicts.writes.iter().copied().filter(|c| !self.same_started_thread(e, c));
+        let mut writes = conflicts.writes.iter().copied().filter(|c| !self.made_in_order(e, c));
         let conflict = if e.unprotected() {
             writes.find(|c| e.t.is_any() || c.t.is_any() || parallel_in_call(e, c))
         } else {

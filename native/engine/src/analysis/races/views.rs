@@ -48,7 +48,7 @@ impl<'a> ClassReporter<'a> {
             let different_locks = self.cfg.extensions.different_locks;
             let conflict = writes.iter().copied().find(|c| {
                 (e.t.is_any() || c.t.is_any())
-                    && !self.same_started_thread(e, c)
+                    && !self.made_in_order(e, c)
                     && !locks_exclude(e, c, different_locks)
                     && e.access.key.thread.can_conflict(c.access.key.thread)
             });
