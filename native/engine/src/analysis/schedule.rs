@@ -237,8 +237,8 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     facts.field_classes = field_classes;
     facts.field_lambdas = field_lambdas;
     facts.fresh_fields = fresh_fields;
-    // What it says of objects kept in statics only matters with `foreign_locks` (see
-    // `Summary::own_fields_unshared`).
+    // Its init-only statics serve every mode; what it says of objects kept in statics only
+    // matters with `foreign_locks` (see `Summary::own_fields_unshared`).
     facts.statics = super::facts::static_stores(
         table,
         inputs.classes.iter().map(|c| &*c.header),
