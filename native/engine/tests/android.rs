@@ -50,7 +50,35 @@ fn android_fixtures() {
     if let Err(e) = javac(&sources, &support, &[framework.clone()], &["--release", "8"]) {
         panic!("cannot compile tests/android/{SUPPORT_DIR}: {e}");
     }
-    run_all(&dirs, tmp.path(), &[framework, support], &Compiler::Javac);
+    let mut classpath = vec![framework, support];
+    let mut dirs = dirs;
+    match rxjava_jars() {
+        Some(jars) => classpath.extend(jars),
+        None => {
+            let message = "android reactive fixtures SKIPPED: the RxJava jars are not available; \
+                           run scripts/rxjava.sh or set RACER_RXJAVA_JARS";
+            assert!(std::env::var_os("RACER_REQUIRE_ANDROID").is_none(), "{message}");
+            eprintln!("{message}");
+            dirs.retain(|(name, _)| !name.starts_with("reactive"));
+        }
+    }
+    run_all(&dirs, tmp.path(), &classpath, &Compiler::Javac);
+}
+
+/// The RxJava libraries the reactive fixtures compile against: `RACER_RXJAVA_JARS` (paths
+/// separated like PATH), else the jars `scripts/rxjava.sh` leaves in `build/rxjava/`.
+fn rxjava_jars() -> Option<Vec<PathBuf>> {
+    let jars: Vec<PathBuf> = match std::env::var_os("RACER_RXJAVA_JARS") {
+        Some(paths) => std::env::split_paths(&paths).collect(),
+        None => {
+            let dir = workspace_root().join("build/rxjava");
+            ["rxjava-3.1.9.jar", "reactive-streams-1.0.4.jar", "rxjava-2.2.21.jar", "rxandroid-3.0.2-classes.jar"]
+                .iter()
+                .map(|j| dir.join(j))
+                .collect()
+        }
+    };
+    jars.iter().all(|j| j.is_file()).then_some(jars)
 }
 
 /// The framework jar analysed on its own reports the same issues whether only what reporting

@@ -15,6 +15,7 @@ use super::extensions::Extensions;
 use super::field_classes::{self, FieldClasses, FieldLambdas};
 use super::handoffs::{self, HandoffModel};
 use super::interp::MAX_INLINE_DEPTH;
+use super::reactive;
 use super::models::{self, LockEffect};
 use super::schedule::{Bodies, MethodEntry};
 
@@ -240,7 +241,12 @@ impl Scan<'_> {
                 }
                 Insn::Invoke { method, kind } => {
                     let meaning = *meanings.entry(ByAddress(method)).or_insert_with(|| self.meaning(method));
-                    if let Some(model) = meaning.handoff {
+                    // A reactive operator hands its functions over where its chain says.
+                    let handoff = match meaning.handoff {
+                        Some(HandoffModel::ReactiveOperator) => reactive::chain_target(table, &body.insns, at).map(HandoffModel::Scheduled),
+                        other => other,
+                    };
+                    if let Some(model) = handoff {
                         hands |= handoffs::may_hand_to_background(model);
                         concurrent |= hands;
                         // `new Thread(this)`, `executor.execute(this)`: the class's own body.

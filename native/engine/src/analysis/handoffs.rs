@@ -50,6 +50,12 @@ pub enum HandoffModel {
     /// Kotlin's coroutine builders (`launch`, `async`, `withContext`): the block, the argument at
     /// `block`, runs where the dispatcher of the context at `context` runs it.
     CoroutineBuilder { context: u8, block: u8 },
+    /// An operator of an RxJava reactive type: its functions run on the thread the chain's
+    /// schedulers choose, found at the call (`reactive::chain_target`), which makes it
+    /// `Scheduled`; in a chain without a known scheduler it is no handoff.
+    ReactiveOperator,
+    /// A reactive operator whose chain runs its functions on the target thread.
+    Scheduled(Target),
 }
 
 const EXECUTOR_METHODS: &[&str] =
@@ -76,6 +82,9 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
     // is rare: taken as started.
     if class == "kotlin.concurrent.ThreadsKt" && matches!(name, "thread" | "thread$default") {
         return Some(HandoffModel::Arguments(Target::Background));
+    }
+    if super::reactive::is_reactive_type(table, named.class) {
+        return Some(HandoffModel::ReactiveOperator);
     }
     if class.starts_with("java.util.stream.") {
         return Some(match name {
@@ -170,6 +179,7 @@ pub fn may_hand_to_background(model: HandoffModel) -> bool {
     !matches!(
         model,
         HandoffModel::Arguments(Target::Main)
+            | HandoffModel::Scheduled(Target::Main)
             | HandoffModel::HandlerInit
             | HandoffModel::WorkerLooper
             | HandoffModel::MainExecutor

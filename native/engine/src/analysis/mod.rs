@@ -17,6 +17,7 @@ mod locked_callers;
 pub mod models;
 mod pool;
 pub mod races;
+pub mod reactive;
 pub mod scc;
 pub mod schedule;
 pub mod shared_keys;

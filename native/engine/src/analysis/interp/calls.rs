@@ -7,6 +7,8 @@ use crate::interned;
 
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
+use super::super::handoffs::HandoffModel;
+use super::super::reactive;
 use super::super::models::{self, in_read_mode, ContainerAccess, LockEffect, ThreadEffect};
 use super::locks::{apply_lock_effect, apply_lock_thread, lock_identity};
 use super::ownership::{own, Holders};
@@ -33,6 +35,14 @@ impl<'a, 'e> Interp<'a, 'e> {
         let args = pop_widths(st, &cf.arg_widths, !is_static);
         let ret_kind = cf.return_kind;
         let resolved = cf.resolved;
+        // A reactive operator hands its functions over only where its chain names a scheduler;
+        // elsewhere it is a call like any other.
+        let handoff = match cf.handoff {
+            Some(HandoffModel::ReactiveOperator) => {
+                reactive::chain_target(self.env.table, &self.body.insns, self.pc).map(HandoffModel::Scheduled)
+            }
+            model => model,
+        };
         let ret = self.temp();
         st.own.set(&ret, None);
         st.attrs.set(&ret, None);
@@ -173,7 +183,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             self.note_latch_made(st, named, &args);
         }
-        if let Some(model) = cf.handoff {
+        if let Some(model) = handoff {
             self.handoff(st, model, kind, named, &args, &ret);
         } else if self.env.extensions.lambda_arguments && self.recording {
             self.run_lambdas_in_place(st, &resolved, &args);
@@ -184,8 +194,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         if let Some(w) = ret_kind {
             // Models and annotations of the callee say more of its result than its body.
             let value = match returned {
-                Some(e) if !cf.functional && !cf.returns_ownership && !cf.returns_read_lock && !cf.counts_work && cf.handoff.is_none() => e,
-                _ => match unmodelled_target.filter(|_| self.env.extensions.native_results && !w && cf.handoff.is_none()) {
+                Some(e) if !cf.functional && !cf.returns_ownership && !cf.returns_read_lock && !cf.counts_work && handoff.is_none() => e,
+                _ => match unmodelled_target.filter(|_| self.env.extensions.native_results && !w && handoff.is_none()) {
                     // A native method's result no model or attribute says more of.
                     Some(m) if st.attrs.get(&ret).is_none() && !own(st, &ret).is_owned() => {
                         native_result(self.env.table, &m).map_or(Expr::Path(ret), Expr::Path)

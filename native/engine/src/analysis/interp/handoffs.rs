@@ -8,6 +8,7 @@ use crate::classfile::model::*;
 
 use super::super::annotations::is_lambda_body_name;
 use super::super::domain::*;
+use super::super::reactive;
 use super::super::handoffs::{context_dispatcher, field_held_code, is_kotlin_lambda_class, ExecutorKind, HandoffModel, Target};
 use super::access_set::NewKey;
 use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
@@ -207,6 +208,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                     self.hand(st, code, target, true, false);
                 }
             }
+            HandoffModel::Scheduled(target) => self.hand_all(st, params, target, true, false),
+            // Resolved at the call (see `invoke`): a chain without a known scheduler.
+            HandoffModel::ReactiveOperator => {}
             HandoffModel::MainExecutor => st.attrs.set(ret, Some(Attr::MainHandler)),
             // The executor runs its tasks where the handler runs its posts.
             HandoffModel::HandlerExecutor => {
@@ -572,13 +576,12 @@ pub(super) fn constructor_hands_once(env: &Env<'_>, mref: &MethodRef, body: &Bod
     if !env.extensions.thread_handoffs || mref.name.as_str() != "<init>" {
         return false;
     }
-    let hands_code = |method: &MethodRef| {
-        matches!(
-            env.facts.call(method).and_then(|f| f.handoff),
-            Some(HandoffModel::Arguments(_) | HandoffModel::ThreadStart | HandoffModel::HandlerPost | HandoffModel::CoroutineBuilder { .. })
-        )
+    let hands_code = |at: usize, method: &MethodRef| match env.facts.call(method).and_then(|f| f.handoff) {
+        Some(HandoffModel::Arguments(_) | HandoffModel::ThreadStart | HandoffModel::HandlerPost | HandoffModel::CoroutineBuilder { .. }) => true,
+        Some(HandoffModel::ReactiveOperator) => reactive::chain_target(env.table, &body.insns, at).is_some(),
+        _ => false,
     };
-    body.insns.iter().filter(|i| matches!(i, Insn::Invoke { method, .. } if hands_code(method))).count() <= 1
+    body.insns.iter().enumerate().filter(|(at, i)| matches!(i, Insn::Invoke { method, .. } if hands_code(*at, method))).count() <= 1
 }
 
 /// The formal (not `this`) that `value` is, while it still holds the caller's object.

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Fetches the RxJava libraries the Android tests' reactive fixtures compile against and prints
+# their paths, separated by ':': RxJava 3 (with Reactive Streams), RxJava 2, and the classes of
+# RxAndroid 3 (an Android archive: its classes.jar is taken out of it). Resolved by Maven into
+# the local repository (~/.m2), offline first, and copied once to build/rxjava/.
+#
+#   scripts/rxjava.sh      (prints JAR:JAR:... on stdout)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+dir="$root/build/rxjava"
+artifacts=(
+    io.reactivex.rxjava3:rxjava:3.1.9
+    org.reactivestreams:reactive-streams:1.0.4
+    io.reactivex.rxjava2:rxjava:2.2.21
+    io.reactivex.rxjava3:rxandroid:3.0.2:aar
+)
+jars=(
+    "$dir/rxjava-3.1.9.jar"
+    "$dir/reactive-streams-1.0.4.jar"
+    "$dir/rxjava-2.2.21.jar"
+    "$dir/rxandroid-3.0.2-classes.jar"
+)
+
+mkdir -p "$dir"
+copy() { mvn -B -q "$@" dependency:copy -Dartifact="$artifact" -DoutputDirectory="$dir" >&2; }
+for artifact in "${artifacts[@]}"; do
+    IFS=: read -r _ name version packaging <<<"$artifact"
+    [ -s "$dir/$name-$version.${packaging:-jar}" ] && continue
+    copy -o 2>/dev/null || copy
+done
+classes="$dir/rxandroid-3.0.2-classes.jar"
+if [ ! -s "$classes" ]; then
+    (cd "$dir" && jar xf rxandroid-3.0.2.aar classes.jar && mv -f classes.jar "$classes")
+fi
+for jar in "${jars[@]}"; do
+    [ -s "$jar" ] || { echo "rxjava.sh: $jar was not fetched" >&2; exit 1; }
+done
+(IFS=:; echo "${jars[*]}")
