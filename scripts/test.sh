@@ -17,9 +17,9 @@ export RACER_KOTLINC="$PWD/scripts/kotlinc.sh"
 RACER_ANDROID_JAR="$(scripts/android-framework.sh)"
 export RACER_ANDROID_JAR
 export RACER_REQUIRE_ANDROID=1
-# RxJava 3, RxAndroid 3 and RxJava 2 (Maven Central) for the Android reactive fixtures.
-RACER_RXJAVA_JARS="$(scripts/rxjava.sh)"
-export RACER_RXJAVA_JARS
+# RxJava 3, RxAndroid 3, RxJava 2 and Project Reactor (Maven Central) for the reactive fixtures.
+RACER_REACTIVE_JARS="$(scripts/reactive-libraries.sh)"
+export RACER_REACTIVE_JARS
 # Debian's Android Gradle Plugin and build tools, and an SDK platform made from that jar, for the
 # real Android Gradle Plugin build of the Gradle tests (skipped there when the packages cannot be
 # installed: exit code 3).

@@ -15,7 +15,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::suite::{run_all, selected_fixtures, Compiler, SUPPORT_DIR};
-use common::{issue_diff, issue_lines, java_files, javac, workspace_root, TempDir};
+use common::{issue_diff, issue_lines, java_files, javac, reactive_jars, workspace_root, TempDir};
 use racer::api::{Options, Request};
 
 const FRAMEWORK_JAR: &str = "android-all-14-robolectric-10818077.jar";
@@ -40,7 +40,7 @@ fn android_fixtures() {
         return;
     };
     let root = workspace_root().join("tests").join("android");
-    let dirs = selected_fixtures(&root);
+    let mut dirs = selected_fixtures(&root);
 
     let keep = std::env::var_os("RACER_FIXTURES_KEEP").is_some();
     let tmp = TempDir::new("racer-android").keep_if(keep, "android fixtures");
@@ -51,34 +51,17 @@ fn android_fixtures() {
         panic!("cannot compile tests/android/{SUPPORT_DIR}: {e}");
     }
     let mut classpath = vec![framework, support];
-    let mut dirs = dirs;
-    match rxjava_jars() {
+    match reactive_jars() {
         Some(jars) => classpath.extend(jars),
         None => {
-            let message = "android reactive fixtures SKIPPED: the RxJava jars are not available; \
-                           run scripts/rxjava.sh or set RACER_RXJAVA_JARS";
+            let message = "android reactive fixtures SKIPPED: the reactive libraries are not available; \
+                           run scripts/reactive-libraries.sh or set RACER_REACTIVE_JARS";
             assert!(std::env::var_os("RACER_REQUIRE_ANDROID").is_none(), "{message}");
             eprintln!("{message}");
             dirs.retain(|(name, _)| !name.starts_with("reactive"));
         }
     }
     run_all(&dirs, tmp.path(), &classpath, &Compiler::Javac);
-}
-
-/// The RxJava libraries the reactive fixtures compile against: `RACER_RXJAVA_JARS` (paths
-/// separated like PATH), else the jars `scripts/rxjava.sh` leaves in `build/rxjava/`.
-fn rxjava_jars() -> Option<Vec<PathBuf>> {
-    let jars: Vec<PathBuf> = match std::env::var_os("RACER_RXJAVA_JARS") {
-        Some(paths) => std::env::split_paths(&paths).collect(),
-        None => {
-            let dir = workspace_root().join("build/rxjava");
-            ["rxjava-3.1.9.jar", "reactive-streams-1.0.4.jar", "rxjava-2.2.21.jar", "rxandroid-3.0.2-classes.jar"]
-                .iter()
-                .map(|j| dir.join(j))
-                .collect()
-        }
-    };
-    jars.iter().all(|j| j.is_file()).then_some(jars)
 }
 
 /// The framework jar analysed on its own reports the same issues whether only what reporting

@@ -1,14 +1,17 @@
-//! RxJava (1, 2 and 3) reactive chains, a thread-handoff model (`handoffs.rs`): the functions
-//! given to the operators of a chain run on the thread its schedulers choose.
+//! Reactive chains (RxJava 1, 2 and 3; Project Reactor), a thread-handoff model
+//! (`handoffs.rs`): the functions given to the operators of a chain run on the thread its
+//! schedulers choose.
 //!
-//! In `source.map(f).observeOn(s).subscribe(g)`, a function runs where the nearest
-//! `observeOn` upstream of its operator moves the items; with none, where the chain is
-//! subscribed: on the scheduler of the chain's first `subscribeOn`, wherever that call stands in
-//! the chain. The model reads the chain as one expression of the bytecode: the straight run of
-//! instructions around the operator's call that ends no statement. A chain kept in a local or a
-//! field and continued elsewhere, a scheduler of unknown origin (`Schedulers.trampoline()`, one
-//! injected through a field) and a chain without schedulers are not followed: their functions
-//! are treated as any library call's are.
+//! In `source.map(f).observeOn(s).subscribe(g)`, a function runs where the nearest operator
+//! upstream of its own that moves the items to a scheduler moves them (`observeOn`, Reactor's
+//! `publishOn`; a timed operator such as `delay` or `interval`, which emits on its library's
+//! time scheduler unless given one); with none, where the chain is subscribed: on the scheduler
+//! of the chain's first `subscribeOn`, wherever that call stands. The model reads the chain as
+//! one expression of the bytecode: the straight run of instructions around the operator's call
+//! that ends no statement. A chain kept in a local or a field and continued elsewhere, a
+//! scheduler of unknown origin (`Schedulers.trampoline()`, one injected through a field) and a
+//! chain without schedulers are not followed: their functions are treated as any library
+//! call's are.
 
 use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
@@ -16,61 +19,151 @@ use crate::sym::Sym;
 
 use super::domain::Target;
 
-/// The reactive types of RxJava 3, 2 and 1: their operators take the chain's functions.
-const REACTIVE_TYPES: &[&str] = &[
-    "io.reactivex.rxjava3.core.Observable",
-    "io.reactivex.rxjava3.core.Flowable",
-    "io.reactivex.rxjava3.core.Single",
-    "io.reactivex.rxjava3.core.Maybe",
-    "io.reactivex.rxjava3.core.Completable",
-    "io.reactivex.Observable",
-    "io.reactivex.Flowable",
-    "io.reactivex.Single",
-    "io.reactivex.Maybe",
-    "io.reactivex.Completable",
-    "rx.Observable",
-    "rx.Single",
-    "rx.Completable",
-];
-
-const SCHEDULERS: &[&str] = &["io.reactivex.rxjava3.schedulers.Schedulers", "io.reactivex.schedulers.Schedulers", "rx.schedulers.Schedulers"];
-
-const ANDROID_SCHEDULERS: &[&str] = &[
-    "io.reactivex.rxjava3.android.schedulers.AndroidSchedulers",
-    "io.reactivex.android.schedulers.AndroidSchedulers",
-    "rx.android.schedulers.AndroidSchedulers",
-];
-
-/// Whether `class` is a reactive type (or, when the hierarchy knows it, a subtype of one: a
-/// subject, a connectable observable).
-pub fn is_reactive_type(table: &ClassTable, class: Sym) -> bool {
-    let name = class.as_str();
-    REACTIVE_TYPES.contains(&name)
-        || ((name.starts_with("io.reactivex.") || name.starts_with("rx.")) && table.is_subtype_of_any(class, REACTIVE_TYPES))
+/// One reactive library: its types, the operators that move items to a scheduler, and the
+/// schedulers it makes.
+struct Library {
+    /// The reactive types, whose operators take the chain's functions.
+    types: &'static [&'static str],
+    /// The operator moving what follows it to the scheduler it is given.
+    observe_on: &'static str,
+    /// Operators that emit on the library's time scheduler (`time_scheduler`) unless given a
+    /// scheduler.
+    timed: &'static [&'static str],
+    /// The class of the scheduler factories, and those making background schedulers.
+    schedulers: &'static str,
+    background: &'static [&'static str],
+    /// The factory of the scheduler timed operators use by default.
+    time_scheduler: &'static str,
+    /// Android's main-thread scheduler (RxAndroid's `AndroidSchedulers.mainThread()`).
+    main_thread: Option<&'static str>,
 }
 
-/// The operators that choose threads, which take no function of the chain.
-fn chooses_scheduler(name: &str) -> bool {
-    matches!(name, "subscribeOn" | "observeOn" | "unsubscribeOn")
+const RX_BACKGROUND: &[&str] = &["io", "computation", "newThread", "single", "from"];
+const RX_TIMED: &[&str] = &["interval", "intervalRange", "timer", "delay"];
+
+const LIBRARIES: &[Library] = &[
+    Library {
+        types: &[
+            "io.reactivex.rxjava3.core.Observable",
+            "io.reactivex.rxjava3.core.Flowable",
+            "io.reactivex.rxjava3.core.Single",
+            "io.reactivex.rxjava3.core.Maybe",
+            "io.reactivex.rxjava3.core.Completable",
+        ],
+        observe_on: "observeOn",
+        timed: RX_TIMED,
+        schedulers: "io.reactivex.rxjava3.schedulers.Schedulers",
+        background: RX_BACKGROUND,
+        time_scheduler: "computation",
+        main_thread: Some("io.reactivex.rxjava3.android.schedulers.AndroidSchedulers"),
+    },
+    Library {
+        types: &["io.reactivex.Observable", "io.reactivex.Flowable", "io.reactivex.Single", "io.reactivex.Maybe", "io.reactivex.Completable"],
+        observe_on: "observeOn",
+        timed: RX_TIMED,
+        schedulers: "io.reactivex.schedulers.Schedulers",
+        background: RX_BACKGROUND,
+        time_scheduler: "computation",
+        main_thread: Some("io.reactivex.android.schedulers.AndroidSchedulers"),
+    },
+    Library {
+        types: &["rx.Observable", "rx.Single", "rx.Completable"],
+        observe_on: "observeOn",
+        timed: RX_TIMED,
+        schedulers: "rx.schedulers.Schedulers",
+        background: RX_BACKGROUND,
+        time_scheduler: "computation",
+        main_thread: Some("rx.android.schedulers.AndroidSchedulers"),
+    },
+    Library {
+        types: &["reactor.core.publisher.Flux", "reactor.core.publisher.Mono"],
+        observe_on: "publishOn",
+        timed: &["interval", "delay", "delayElements", "delayElement"],
+        schedulers: "reactor.core.scheduler.Schedulers",
+        background: &[
+            "boundedElastic",
+            "parallel",
+            "single",
+            "elastic",
+            "newBoundedElastic",
+            "newParallel",
+            "newSingle",
+            "newElastic",
+            "fromExecutor",
+            "fromExecutorService",
+        ],
+        time_scheduler: "parallel",
+        main_thread: None,
+    },
+];
+
+/// The library of a reactive type (or, when the hierarchy knows it, of a subtype of one: a
+/// subject, a connectable observable, a sink's flux).
+fn library_of(table: &ClassTable, class: Sym) -> Option<&'static Library> {
+    let name = class.as_str();
+    if let Some(lib) = LIBRARIES.iter().find(|l| l.types.contains(&name)) {
+        return Some(lib);
+    }
+    if !(name.starts_with("io.reactivex.") || name.starts_with("rx.") || name.starts_with("reactor.")) {
+        return None;
+    }
+    LIBRARIES.iter().find(|l| table.is_subtype_of_any(class, l.types))
+}
+
+/// Whether `class` is a reactive type whose operators take a chain's functions.
+pub fn is_reactive_type(table: &ClassTable, class: Sym) -> bool {
+    library_of(table, class).is_some()
 }
 
 /// The thread the functions given to the reactive operator called at instruction `at` run on,
 /// when the chain it belongs to says (see the module's comment).
 pub fn chain_target(table: &ClassTable, insns: &[Insn], at: usize) -> Option<Target> {
     let operator = |i: usize| match &insns[i] {
-        Insn::Invoke { method, .. } if is_reactive_type(table, method.class) => Some(method.name.as_str()),
+        Insn::Invoke { method, .. } => library_of(table, method.class).map(|lib| (lib, *method)),
         _ => None,
     };
-    if operator(at).is_none_or(chooses_scheduler) {
+    let (lib, own) = operator(at)?;
+    // The operators that choose threads take no function of the chain.
+    if matches!(own.name.as_str(), "subscribeOn" | "unsubscribeOn") || own.name.as_str() == lib.observe_on {
         return None;
     }
     let start = insns[..at].iter().rposition(ends_expression).map_or(0, |i| i + 1);
     let end = insns[at..].iter().position(ends_expression).map_or(insns.len(), |i| at + i);
-    if let Some(observed) = (start..at).rev().find(|&i| operator(i) == Some("observeOn")) {
-        return scheduler_target(&insns[start..observed]);
+    // The nearest operator upstream that moves the items (a timed source counts: it is the
+    // call itself when the function is given to it, `interval(...)` taking none).
+    for i in (start..at).rev() {
+        let Some((lib, m)) = operator(i) else { continue };
+        if m.name.as_str() == lib.observe_on {
+            return scheduler_target(lib, &insns[start..i]);
+        }
+        if is_timed(lib, &m) {
+            return if takes_scheduler(&m) { scheduler_target(lib, &insns[start..i]) } else { lib_background(lib, lib.time_scheduler) };
+        }
     }
-    let subscribed = (start..end).find(|&i| operator(i) == Some("subscribeOn"))?;
-    scheduler_target(&insns[start..subscribed])
+    let subscribed = (start..end).find(|&i| operator(i).is_some_and(|(_, m)| m.name.as_str() == "subscribeOn"))?;
+    scheduler_target(lib, &insns[start..subscribed])
+}
+
+/// Whether an operator emits on a time scheduler: one of the library's timed operators, given
+/// a time (`delay(1, SECONDS)`, `delayElements(Duration)`; not `delay(itemDelaySelector)`).
+fn is_timed(lib: &Library, m: &MethodRef) -> bool {
+    let params = parameters(m);
+    lib.timed.contains(&m.name.as_str()) && (params.contains("Ljava/util/concurrent/TimeUnit;") || params.contains("Ljava/time/Duration;"))
+}
+
+/// Whether an operator is given a scheduler (its descriptor names one).
+fn takes_scheduler(m: &MethodRef) -> bool {
+    parameters(m).contains("/Scheduler;")
+}
+
+/// The parameter part of a method's descriptor.
+fn parameters(m: &MethodRef) -> &str {
+    let descriptor = m.descriptor.as_str();
+    &descriptor[..descriptor.find(')').unwrap_or(0)]
+}
+
+fn lib_background(lib: &Library, factory: &str) -> Option<Target> {
+    lib.background.contains(&factory).then_some(Target::Background)
 }
 
 /// Whether an instruction ends the expression a chain is written in: a statement's end, or a
@@ -96,15 +189,15 @@ fn ends_expression(insn: &Insn) -> bool {
     )
 }
 
-/// The thread of the scheduler computed last by `before` (the instructions up to a
-/// `subscribeOn` or `observeOn` call; constants of its other arguments come after the
-/// scheduler): RxJava's background schedulers, Android's main thread.
-fn scheduler_target(before: &[Insn]) -> Option<Target> {
+/// The thread of the scheduler computed last by `before` (the instructions up to the call
+/// given it; constants of its later arguments come after the scheduler): the library's
+/// background schedulers, Android's main thread.
+fn scheduler_target(lib: &Library, before: &[Insn]) -> Option<Target> {
     let made_by = before.iter().rev().find(|i| !matches!(i, Insn::Const { .. }))?;
     let Insn::Invoke { method, kind: InvokeKind::Static } = made_by else { return None };
     let (class, name) = (method.class.as_str(), method.name.as_str());
-    if SCHEDULERS.contains(&class) {
-        return matches!(name, "io" | "computation" | "newThread" | "single" | "from").then_some(Target::Background);
+    if class == lib.schedulers {
+        return lib_background(lib, name);
     }
-    (ANDROID_SCHEDULERS.contains(&class) && name == "mainThread").then_some(Target::Main)
+    (lib.main_thread == Some(class) && name == "mainThread").then_some(Target::Main)
 }
