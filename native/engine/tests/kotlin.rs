@@ -7,7 +7,9 @@
 //! Runs only when `RACER_KOTLINC` names `scripts/kotlinc.sh` (which resolves the compiler with
 //! Maven); otherwise it prints a skip line. The Java annotations of `tests/fixtures/_support/` are
 //! compiled with javac (`--release 8`) and put, with the kotlin-stdlib and kotlinx-coroutines
-//! jars, on both the kotlinc and the engine classpath. `RACER_FIXTURES=topic1,topic2` runs a subset.
+//! jars, on both the kotlinc and the engine classpath; the reactive libraries too (see
+//! `tests/reactive.rs`), without which the `reactive` topic is skipped. `RACER_FIXTURES=topic1,topic2`
+//! runs a subset.
 
 mod common;
 
@@ -16,14 +18,16 @@ use std::process::Command;
 
 use racer::api::{Options, Request};
 
-use common::{compile_support, fixture_filter, issue_diff, issue_lines, read_expected, run, sorted_entries, workspace_root, TempDir};
+use common::{compile_support, fixture_filter, issue_diff, issue_lines, reactive_jars, read_expected, run, sorted_entries, workspace_root, TempDir};
 
 /// Compiles one topic and checks it in both modes: `expected.tsv` with `racerd_compat`, and
 /// `expected.default.tsv` (when the extensions change the result, else `expected.tsv`) without.
-/// `classpath` is what the engine is given: the support classes, then the Kotlin libraries,
-/// which kotlinc.sh adds to the support classes by itself.
-fn run_topic(kotlinc: &Path, dir: &Path, out: &Path, support: &Path, classpath: &[PathBuf]) -> Result<(), String> {
-    run(Command::new(kotlinc).arg(dir).arg(out).arg(support), "kotlinc")?;
+/// `classpath` is what the engine is given: the support classes, the Kotlin libraries (which
+/// kotlinc.sh adds to the rest by itself), then the reactive libraries.
+fn run_topic(kotlinc: &Path, dir: &Path, out: &Path, classpath: &[PathBuf]) -> Result<(), String> {
+    let others: Vec<&PathBuf> = classpath.iter().filter(|p| !is_kotlin_library(p)).collect();
+    let others = std::env::join_paths(others).map_err(|e| format!("classpath: {e}"))?;
+    run(Command::new(kotlinc).arg(dir).arg(out).arg(others), "kotlinc")?;
     let default_expected = dir.join("expected.default.tsv");
     let default_expected = if default_expected.is_file() { default_expected } else { dir.join("expected.tsv") };
     check_mode(dir, out, classpath, true, &dir.join("expected.tsv")).map_err(|e| format!("[racerd_compat] {e}"))?;
@@ -78,12 +82,24 @@ fn kotlin_fixtures() {
         Err(e) => panic!("{e}"),
     };
     let stdlib = jar("--stdlib");
-    let classpath = vec![support.clone(), stdlib.clone(), jar("--coroutines")];
+    let mut classpath = vec![support.clone(), stdlib.clone(), jar("--coroutines")];
+    // The reactive topic compiles against RxJava; without it, that topic is skipped.
+    let mut topics = topics;
+    match reactive_jars() {
+        Some(jars) => classpath.extend(jars),
+        None => {
+            let message = "kotlin reactive fixtures SKIPPED: the reactive libraries are not available; \
+                           run scripts/reactive-libraries.sh or set RACER_REACTIVE_JARS";
+            assert!(std::env::var_os("RACER_REACTIVE_JARS").is_none(), "{message}");
+            eprintln!("{message}");
+            topics.retain(|t| !t.ends_with("reactive"));
+        }
+    }
 
     let mut failures = Vec::new();
     for dir in &topics {
         let name = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        match run_topic(&kotlinc, dir, &tmp.join(&name), &support, &classpath) {
+        match run_topic(&kotlinc, dir, &tmp.join(&name), &classpath) {
             Ok(()) => println!("kotlin fixture {name}: ok"),
             Err(msg) => {
                 println!("kotlin fixture {name}: FAIL\n{msg}");
@@ -95,6 +111,12 @@ fn kotlin_fixtures() {
     if filter.is_empty() {
         lambda_classes_keep_their_summaries(&tmp.join("lambdas"), &support, &stdlib);
     }
+}
+
+/// The jars kotlinc.sh puts on the classpath itself.
+fn is_kotlin_library(path: &Path) -> bool {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    name.starts_with("kotlin-stdlib-") || name.starts_with("kotlinx-coroutines-core")
 }
 
 /// A Kotlin lambda's class (`Deferred$locking$1`) keeps the summary of its `invoke` in a

@@ -3,6 +3,7 @@ package fixtures.reactive.rxjava;
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Observable;
 import io.reactivex.rxjava3.core.Single;
+import io.reactivex.rxjava3.functions.Consumer;
 import io.reactivex.rxjava3.schedulers.Schedulers;
 import java.util.concurrent.TimeUnit;
 
@@ -42,5 +43,25 @@ class DelayedCall {
 
     int calls() {
         return calls;
+    }
+}
+
+/** Racy: an anonymous Consumer is a function like a lambda; interval runs it on computation. */
+class AnonymousPoller {
+    private long last;
+
+    void start() {
+        Observable.interval(1, TimeUnit.SECONDS)
+                .subscribe( // expect: AnonymousPoller start this.last
+                        new Consumer<Long>() {
+                            @Override
+                            public void accept(Long tick) {
+                                last = tick;
+                            }
+                        });
+    }
+
+    long last() {
+        return last; // expect: AnonymousPoller last this.last
     }
 }

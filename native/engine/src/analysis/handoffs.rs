@@ -200,7 +200,8 @@ fn makes_handler_executor(named: &MethodRef) -> bool {
 
 /// The code a `Runnable` or `Callable` object of `class` runs: its `run()` or `call()`; for
 /// an `AsyncTask`, its `doInBackground(...)`; for a Kotlin suspend lambda, its `invokeSuspend`;
-/// for a Kotlin `() -> Unit` lambda, its `invoke()`.
+/// for a Kotlin `() -> Unit` lambda, its `invoke()`; for a reactive library's function (RxJava's
+/// `Consumer`, ...), its one method.
 /// `java.lang.Thread` itself runs the `Runnable` it was given (modelled at its constructor).
 pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     if class.as_str() == "java.lang.Thread" {
@@ -216,9 +217,12 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     static BODIES: once_cell::sync::Lazy<[(Sym, Sym); 2]> = once_cell::sync::Lazy::new(|| {
         [(Sym::new("run"), Sym::new("()V")), (Sym::new("call"), Sym::new("()Ljava/lang/Object;"))]
     });
-    BODIES.iter().find_map(|&(name, descriptor)| {
-        table.resolve_method(&MethodRef { class, name, descriptor }).filter(|r| r.class.as_str() != "java.lang.Thread")
-    })
+    BODIES
+        .iter()
+        .find_map(|&(name, descriptor)| {
+            table.resolve_method(&MethodRef { class, name, descriptor }).filter(|r| r.class.as_str() != "java.lang.Thread")
+        })
+        .or_else(|| super::reactive::function_body(table, class))
 }
 
 /// The code a field holds (see [`field_held_code`]).

@@ -110,6 +110,37 @@ fn library_of(table: &ClassTable, class: Sym) -> Option<&'static Library> {
     LIBRARIES.iter().find(|l| table.is_subtype_of_any(class, l.types))
 }
 
+/// The functional interfaces of the reactive libraries, with the method a function of each
+/// runs (erased). The JDK's (`Callable`, Reactor's `java.util.function`) are not among them.
+const FUNCTIONS: &[(&str, &str, &str)] = &[
+    ("io.reactivex.rxjava3.functions.Consumer", "accept", "(Ljava/lang/Object;)V"),
+    ("io.reactivex.rxjava3.functions.BiConsumer", "accept", "(Ljava/lang/Object;Ljava/lang/Object;)V"),
+    ("io.reactivex.rxjava3.functions.Function", "apply", "(Ljava/lang/Object;)Ljava/lang/Object;"),
+    ("io.reactivex.rxjava3.functions.BiFunction", "apply", "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;"),
+    ("io.reactivex.rxjava3.functions.Predicate", "test", "(Ljava/lang/Object;)Z"),
+    ("io.reactivex.rxjava3.functions.Action", "run", "()V"),
+    ("io.reactivex.rxjava3.functions.Supplier", "get", "()Ljava/lang/Object;"),
+    ("io.reactivex.functions.Consumer", "accept", "(Ljava/lang/Object;)V"),
+    ("io.reactivex.functions.BiConsumer", "accept", "(Ljava/lang/Object;Ljava/lang/Object;)V"),
+    ("io.reactivex.functions.Function", "apply", "(Ljava/lang/Object;)Ljava/lang/Object;"),
+    ("io.reactivex.functions.BiFunction", "apply", "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;"),
+    ("io.reactivex.functions.Predicate", "test", "(Ljava/lang/Object;)Z"),
+    ("io.reactivex.functions.Action", "run", "()V"),
+    ("rx.functions.Action0", "call", "()V"),
+    ("rx.functions.Action1", "call", "(Ljava/lang/Object;)V"),
+    ("rx.functions.Func0", "call", "()Ljava/lang/Object;"),
+    ("rx.functions.Func1", "call", "(Ljava/lang/Object;)Ljava/lang/Object;"),
+];
+
+/// The code an object of `class` runs as a reactive library's function, when the class
+/// implements one of its functional interfaces itself (an anonymous class, a class kotlinc makes
+/// of a lambda): the interface's method (javac's bridge to the typed one, where there is one).
+pub fn function_body(table: &ClassTable, class: Sym) -> Option<MethodRef> {
+    let header = table.get(class)?;
+    let &(_, name, descriptor) = header.interfaces.iter().find_map(|i| FUNCTIONS.iter().find(|f| f.0 == i.as_str()))?;
+    table.resolve_method(&MethodRef { class, name: Sym::new(name), descriptor: Sym::new(descriptor) })
+}
+
 /// Whether `class` is a reactive type whose operators take a chain's functions.
 pub fn is_reactive_type(table: &ClassTable, class: Sym) -> bool {
     library_of(table, class).is_some()
