@@ -17,9 +17,10 @@ export RACER_KOTLINC="$PWD/scripts/kotlinc.sh"
 RACER_ANDROID_JAR="$(scripts/android-framework.sh)"
 export RACER_ANDROID_JAR
 export RACER_REQUIRE_ANDROID=1
-# RxJava 3, RxAndroid 3, RxJava 2 and Project Reactor (Maven Central) for the reactive fixtures.
-RACER_REACTIVE_JARS="$(scripts/reactive-libraries.sh)"
-export RACER_REACTIVE_JARS
+# RxJava 3, RxAndroid 3, RxJava 2, Project Reactor and Netty (Maven Central) for the fixtures of
+# the library models.
+RACER_LIBRARY_JARS="$(scripts/test-libraries.sh)"
+export RACER_LIBRARY_JARS
 # Debian's Android Gradle Plugin and build tools, and an SDK platform made from that jar, for the
 # real Android Gradle Plugin build of the Gradle tests (skipped there when the packages cannot be
 # installed: exit code 3).

@@ -7,8 +7,8 @@
 //! Runs only when `RACER_KOTLINC` names `scripts/kotlinc.sh` (which resolves the compiler with
 //! Maven); otherwise it prints a skip line. The Java annotations of `tests/fixtures/_support/` are
 //! compiled with javac (`--release 8`) and put, with the kotlin-stdlib and kotlinx-coroutines
-//! jars, on both the kotlinc and the engine classpath; the reactive libraries too (see
-//! `tests/reactive.rs`), without which the `reactive` topic is skipped. `RACER_FIXTURES=topic1,topic2`
+//! jars, on both the kotlinc and the engine classpath; the test libraries too (see
+//! `tests/libraries.rs`), without which the `reactive` topic is skipped. `RACER_FIXTURES=topic1,topic2`
 //! runs a subset.
 
 mod common;
@@ -18,12 +18,12 @@ use std::process::Command;
 
 use racer::api::{Options, Request};
 
-use common::{compile_support, fixture_filter, issue_diff, issue_lines, reactive_jars, read_expected, run, sorted_entries, workspace_root, TempDir};
+use common::{compile_support, fixture_filter, issue_diff, issue_lines, library_jars, read_expected, run, sorted_entries, workspace_root, TempDir};
 
 /// Compiles one topic and checks it in both modes: `expected.tsv` with `racerd_compat`, and
 /// `expected.default.tsv` (when the extensions change the result, else `expected.tsv`) without.
 /// `classpath` is what the engine is given: the support classes, the Kotlin libraries (which
-/// kotlinc.sh adds to the rest by itself), then the reactive libraries.
+/// kotlinc.sh adds to the rest by itself), then the test libraries (RxJava, ...).
 fn run_topic(kotlinc: &Path, dir: &Path, out: &Path, classpath: &[PathBuf]) -> Result<(), String> {
     let others: Vec<&PathBuf> = classpath.iter().filter(|p| !is_kotlin_library(p)).collect();
     let others = std::env::join_paths(others).map_err(|e| format!("classpath: {e}"))?;
@@ -85,12 +85,12 @@ fn kotlin_fixtures() {
     let mut classpath = vec![support.clone(), stdlib.clone(), jar("--coroutines")];
     // The reactive topic compiles against RxJava; without it, that topic is skipped.
     let mut topics = topics;
-    match reactive_jars() {
+    match library_jars() {
         Some(jars) => classpath.extend(jars),
         None => {
-            let message = "kotlin reactive fixtures SKIPPED: the reactive libraries are not available; \
-                           run scripts/reactive-libraries.sh or set RACER_REACTIVE_JARS";
-            assert!(std::env::var_os("RACER_REACTIVE_JARS").is_none(), "{message}");
+            let message = "kotlin reactive fixtures SKIPPED: the test libraries are not available; \
+                           run scripts/test-libraries.sh or set RACER_LIBRARY_JARS";
+            assert!(std::env::var_os("RACER_LIBRARY_JARS").is_none(), "{message}");
             eprintln!("{message}");
             topics.retain(|t| !t.ends_with("reactive"));
         }

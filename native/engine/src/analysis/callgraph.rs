@@ -172,7 +172,7 @@ impl Scan<'_> {
             let resolved = self.table.resolve_method(&target).unwrap_or(target);
             concurrent |= may_go_concurrent(self.table, &target, &resolved, self.extensions);
             hands |= self.upstream_hands.contains(&resolved);
-            queries |= is_thread_query(&target) || self.upstream_queries.contains(&resolved);
+            queries |= is_thread_query(&target, self.extensions) || self.upstream_queries.contains(&resolved);
             match self.shapes.get(&target) {
                 // The interpreter inlines a forward at depths 0..=MAX_INLINE_DEPTH: the edge
                 // goes to the method it finally calls.
@@ -365,17 +365,20 @@ fn requires_the_answer(body: &Body, at: usize) -> bool {
 }
 
 /// A call whose result says which thread runs (a main-thread or looper query).
-fn is_thread_query(named: &MethodRef) -> bool {
+fn is_thread_query(named: &MethodRef, ext: Extensions) -> bool {
     use super::models::{self, ThreadEffect};
-    matches!(models::thread_effect(named), Some(ThreadEffect::IsMainQuery)) || super::android::looper_effect(named).is_some()
+    matches!(models::thread_effect(named), Some(ThreadEffect::IsMainQuery))
+        || super::android::looper_effect(named).is_some()
+        || (ext.thread_handoffs && handoffs::is_event_loop_query(named))
 }
 
 /// Whether a call makes its caller possibly run on any thread (8.5): a lock model, a
-/// background assertion, a main-thread query or a looper query.
+/// background assertion, a main-thread query, a looper query or an event-loop query.
 fn may_go_concurrent(table: &ClassTable, named: &MethodRef, resolved: &MethodRef, ext: Extensions) -> bool {
     use super::models::{self, ThreadEffect};
     models::lock_effect(table, named, ext).is_some()
         || models::lock_effect(table, resolved, ext).is_some()
         || matches!(models::thread_effect(named), Some(ThreadEffect::AssertBackground | ThreadEffect::IsMainQuery))
         || super::android::looper_effect(named).is_some()
+        || (ext.thread_handoffs && handoffs::is_event_loop_query(named))
 }

@@ -69,6 +69,7 @@ const HANDLER: &str = "android.os.Handler";
 const CONTEXT: &str = "android.content.Context";
 const ASYNC_TASK: &str = "android.os.AsyncTask";
 const CONTEXT_COMPAT: &str = "androidx.core.content.ContextCompat";
+const NETTY_EVENT_EXECUTOR: &str = "io.netty.util.concurrent.EventExecutor";
 
 pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffModel> {
     let class = named.class.as_str();
@@ -118,6 +119,10 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         "invokeLater" | "invokeAndWait" if matches!(class, "javax.swing.SwingUtilities" | "java.awt.EventQueue") => {
             HandoffModel::Arguments(Target::Main)
         }
+        // A Netty event loop runs its tasks on its own thread, the one `inEventLoop()` asks for.
+        _ if EXECUTOR_METHODS.contains(&name) && class.starts_with("io.netty.") && is(&[NETTY_EVENT_EXECUTOR]) => {
+            HandoffModel::Arguments(Target::Main)
+        }
         // A `java.util.Timer` runs its tasks on the timer's own thread.
         _ if EXECUTOR_METHODS.contains(&name)
             && is(&["java.util.concurrent.Executor", "java.util.concurrent.CompletionService", "java.util.Timer"]) =>
@@ -132,6 +137,13 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         _ => return None,
     };
     Some(model)
+}
+
+/// Netty's `inEventLoop()` (asked of an `EventExecutor`, an `EventLoop`, ...): whether the current
+/// thread is the executor's event loop. Taken as a main-thread query: an event loop is one thread
+/// that never runs alongside itself, as the main thread.
+pub fn is_event_loop_query(named: &MethodRef) -> bool {
+    named.name.as_str() == "inEventLoop" && named.class.as_str().starts_with("io.netty.") && named.descriptor.as_str().ends_with(")Z")
 }
 
 /// `kotlinx.coroutines`: the dispatchers, and the builders, static calls whose arguments

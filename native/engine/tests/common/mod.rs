@@ -283,16 +283,23 @@ pub fn issue_diff(expected: &[String], actual: &[String]) -> Option<String> {
     Some(msg)
 }
 
-/// The reactive libraries the reactive fixtures compile against: `RACER_REACTIVE_JARS` (paths
-/// separated like PATH), else the jars `scripts/reactive-libraries.sh` leaves in
-/// `build/reactive/`; `None` when one is missing.
-pub fn reactive_jars() -> Option<Vec<PathBuf>> {
-    let jars: Vec<PathBuf> = match std::env::var_os("RACER_REACTIVE_JARS") {
+/// The third-party libraries the fixtures of the library models compile against (RxJava, Reactor,
+/// Netty): `RACER_LIBRARY_JARS` (paths separated like PATH), else the jars
+/// `scripts/test-libraries.sh` leaves in `build/test-libraries/`; `None` when one is missing.
+pub fn library_jars() -> Option<Vec<PathBuf>> {
+    let jars: Vec<PathBuf> = match std::env::var_os("RACER_LIBRARY_JARS") {
         Some(paths) => std::env::split_paths(&paths).collect(),
         None => {
-            let dir = workspace_root().join("build/reactive");
-            ["rxjava-3.1.9.jar", "reactive-streams-1.0.4.jar", "rxjava-2.2.21.jar", "rxandroid-3.0.2-classes.jar", "reactor-core-3.6.11.jar"]
-                .iter()
+            let dir = workspace_root().join("build/test-libraries");
+            [
+                "rxjava-3.1.9.jar",
+                "reactive-streams-1.0.4.jar",
+                "rxjava-2.2.21.jar",
+                "rxandroid-3.0.2-classes.jar",
+                "reactor-core-3.6.11.jar",
+                "netty-common-4.1.115.Final.jar",
+            ]
+            .iter()
                 .map(|j| dir.join(j))
                 .collect()
         }

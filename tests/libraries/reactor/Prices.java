@@ -1,4 +1,4 @@
-package fixtures.reactive.reactor;
+package fixtures.libraries.reactor;
 
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package fixtures.reactive.rxjava;
+package fixtures.libraries.rxjava;
 
 import io.reactivex.rxjava3.core.Completable;
 import io.reactivex.rxjava3.core.Observable;

@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# Fetches the reactive libraries the reactive fixtures compile against (tests/reactive/ and
-# tests/android/reactive/) and prints their paths, separated by ':': RxJava 3 (with Reactive
-# Streams), RxJava 2, the classes of RxAndroid 3 (an Android archive: its classes.jar is taken
-# out of it) and Project Reactor. Resolved by Maven into the local repository (~/.m2), offline
-# first, and copied once to build/reactive/.
+# Fetches the third-party libraries whose models the library fixtures exercise (tests/libraries/,
+# tests/android/reactive/, tests/kotlin/reactive/) and prints their paths, separated by ':':
+# RxJava 3 (with Reactive Streams), RxJava 2, the classes of RxAndroid 3 (an Android archive: its
+# classes.jar is taken out of it), Project Reactor and Netty's common module. Resolved by Maven
+# into the local repository (~/.m2), offline first, and copied once to build/test-libraries/.
 #
-#   scripts/reactive-libraries.sh      (prints JAR:JAR:... on stdout)
+#   scripts/test-libraries.sh      (prints JAR:JAR:... on stdout)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-dir="$root/build/reactive"
+dir="$root/build/test-libraries"
 artifacts=(
     io.reactivex.rxjava3:rxjava:3.1.9
     org.reactivestreams:reactive-streams:1.0.4
     io.reactivex.rxjava2:rxjava:2.2.21
     io.reactivex.rxjava3:rxandroid:3.0.2:aar
     io.projectreactor:reactor-core:3.6.11
+    io.netty:netty-common:4.1.115.Final
 )
 jars=(
     "$dir/rxjava-3.1.9.jar"
@@ -22,6 +23,7 @@ jars=(
     "$dir/rxjava-2.2.21.jar"
     "$dir/rxandroid-3.0.2-classes.jar"
     "$dir/reactor-core-3.6.11.jar"
+    "$dir/netty-common-4.1.115.Final.jar"
 )
 
 mkdir -p "$dir"
@@ -36,6 +38,6 @@ if [ ! -s "$classes" ]; then
     (cd "$dir" && jar xf rxandroid-3.0.2.aar classes.jar && mv -f classes.jar "$classes")
 fi
 for jar in "${jars[@]}"; do
-    [ -s "$jar" ] || { echo "reactive-libraries.sh: $jar was not fetched" >&2; exit 1; }
+    [ -s "$jar" ] || { echo "test-libraries.sh: $jar was not fetched" >&2; exit 1; }
 done
 (IFS=:; echo "${jars[*]}")

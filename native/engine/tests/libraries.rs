@@ -1,0 +1,36 @@
+//! Library-model fixture suite: the fixtures under `tests/libraries/` (models of third-party
+//! libraries on the JVM: Project Reactor's and RxJava's reactive chains, Netty's event loops) are
+//! compiled against the real libraries and analysed with them as context, in the layout and
+//! `expected.tsv` format of `tests/fixtures/` (see `tests/fixtures/README.md`), with
+//! `tests/fixtures/_support/` on the classpath too. The Android and Kotlin reactive fixtures are
+//! in `tests/android/reactive/` and `tests/kotlin/reactive/`.
+//!
+//! The libraries: `RACER_LIBRARY_JARS` (set by `scripts/test.sh`; a missing jar is then a
+//! failure), else the jars `scripts/test-libraries.sh` leaves in `build/test-libraries/`; without
+//! them the test is skipped with a message.
+
+mod common;
+
+use common::suite::{run_all, selected_fixtures, Compiler, SUPPORT_DIR};
+use common::{compile_support, library_jars, workspace_root, TempDir};
+
+#[test]
+fn library_fixtures() {
+    let Some(jars) = library_jars() else {
+        let message = "library fixtures SKIPPED: the test libraries are not available; \
+                       run scripts/test-libraries.sh or set RACER_LIBRARY_JARS";
+        assert!(std::env::var_os("RACER_LIBRARY_JARS").is_none(), "{message}");
+        eprintln!("{message}");
+        return;
+    };
+    let dirs = selected_fixtures(&workspace_root().join("tests").join("libraries"));
+    let keep = std::env::var_os("RACER_FIXTURES_KEEP").is_some();
+    let tmp = TempDir::new("racer-libraries").keep_if(keep, "library fixtures");
+    let support = tmp.join(SUPPORT_DIR);
+    if let Err(e) = compile_support(&support) {
+        panic!("cannot compile tests/fixtures/{SUPPORT_DIR}: {e}");
+    }
+    let mut classpath = vec![support];
+    classpath.extend(jars);
+    run_all(&dirs, tmp.path(), &classpath, &Compiler::Javac);
+}
