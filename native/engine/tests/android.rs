@@ -15,7 +15,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::suite::{run_all, selected_fixtures, Compiler, SUPPORT_DIR};
-use common::{issue_diff, issue_lines, java_files, javac, library_jars, workspace_root, TempDir};
+use common::{issue_diff, issue_lines, java_files, javac, library_jars_or_skip, workspace_root, TempDir};
 use racer::api::{Options, Request};
 
 const FRAMEWORK_JAR: &str = "android-all-14-robolectric-10818077.jar";
@@ -51,15 +51,9 @@ fn android_fixtures() {
         panic!("cannot compile tests/android/{SUPPORT_DIR}: {e}");
     }
     let mut classpath = vec![framework, support];
-    match library_jars() {
+    match library_jars_or_skip("android reactive fixtures") {
         Some(jars) => classpath.extend(jars),
-        None => {
-            let message = "android reactive fixtures SKIPPED: the test libraries are not available; \
-                           run scripts/test-libraries.sh or set RACER_LIBRARY_JARS";
-            assert!(std::env::var_os("RACER_REQUIRE_ANDROID").is_none(), "{message}");
-            eprintln!("{message}");
-            dirs.retain(|(name, _)| !name.starts_with("reactive"));
-        }
+        None => dirs.retain(|(name, _)| !name.starts_with("reactive")),
     }
     run_all(&dirs, tmp.path(), &classpath, &Compiler::Javac);
 }

@@ -18,7 +18,7 @@ use std::process::Command;
 
 use racer::api::{Options, Request};
 
-use common::{compile_support, fixture_filter, issue_diff, issue_lines, library_jars, read_expected, run, sorted_entries, workspace_root, TempDir};
+use common::{compile_support, fixture_filter, issue_diff, issue_lines, library_jars_or_skip, read_expected, run, sorted_entries, workspace_root, TempDir};
 
 /// Compiles one topic and checks it in both modes: `expected.tsv` with `racerd_compat`, and
 /// `expected.default.tsv` (when the extensions change the result, else `expected.tsv`) without.
@@ -62,7 +62,7 @@ fn kotlin_fixtures() {
     let root = workspace_root();
     let kotlin_root = root.join("tests").join("kotlin");
     let filter = fixture_filter();
-    let topics: Vec<PathBuf> = sorted_entries(&kotlin_root)
+    let mut topics: Vec<PathBuf> = sorted_entries(&kotlin_root)
         .into_iter()
         .filter(|p| p.join("expected.tsv").is_file())
         .filter(|p| {
@@ -84,16 +84,9 @@ fn kotlin_fixtures() {
     let stdlib = jar("--stdlib");
     let mut classpath = vec![support.clone(), stdlib.clone(), jar("--coroutines")];
     // The reactive topic compiles against RxJava; without it, that topic is skipped.
-    let mut topics = topics;
-    match library_jars() {
+    match library_jars_or_skip("kotlin reactive fixtures") {
         Some(jars) => classpath.extend(jars),
-        None => {
-            let message = "kotlin reactive fixtures SKIPPED: the test libraries are not available; \
-                           run scripts/test-libraries.sh or set RACER_LIBRARY_JARS";
-            assert!(std::env::var_os("RACER_LIBRARY_JARS").is_none(), "{message}");
-            eprintln!("{message}");
-            topics.retain(|t| !t.ends_with("reactive"));
-        }
+        None => topics.retain(|t| !t.ends_with("reactive")),
     }
 
     let mut failures = Vec::new();

@@ -12,17 +12,11 @@
 mod common;
 
 use common::suite::{run_all, selected_fixtures, Compiler, SUPPORT_DIR};
-use common::{compile_support, library_jars, workspace_root, TempDir};
+use common::{compile_support, library_jars_or_skip, workspace_root, TempDir};
 
 #[test]
 fn library_fixtures() {
-    let Some(jars) = library_jars() else {
-        let message = "library fixtures SKIPPED: the test libraries are not available; \
-                       run scripts/test-libraries.sh or set RACER_LIBRARY_JARS";
-        assert!(std::env::var_os("RACER_LIBRARY_JARS").is_none(), "{message}");
-        eprintln!("{message}");
-        return;
-    };
+    let Some(jars) = library_jars_or_skip("library fixtures") else { return };
     let dirs = selected_fixtures(&workspace_root().join("tests").join("libraries"));
     let keep = std::env::var_os("RACER_FIXTURES_KEEP").is_some();
     let tmp = TempDir::new("racer-libraries").keep_if(keep, "library fixtures");

@@ -15,8 +15,8 @@ use super::extensions::Extensions;
 use super::field_classes::{self, FieldClasses, FieldLambdas};
 use super::handoffs::{self, HandoffModel};
 use super::interp::MAX_INLINE_DEPTH;
-use super::reactive;
 use super::models::{self, LockEffect};
+use super::reactive;
 use super::schedule::{Bodies, MethodEntry};
 
 /// The graph: callee indexes by method, and per method whether its own code may make it

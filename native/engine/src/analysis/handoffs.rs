@@ -1,8 +1,8 @@
 //! Thread-handoff models beyond RacerD (spec 11.3, "more thread evidence": executor
 //! submission, `Thread.start` targets; Android main-thread posts), on unless
 //! `racerd_compat`: the calls that run code given to them on another thread, and the
-//! values that say which thread (parallel streams, handlers and their loopers).
-//! `docs/analysis.md` and `docs/android.md` list them.
+//! values that say which thread (parallel streams, handlers and their loopers, Netty's event
+//! loops; reactive chains in `reactive.rs`). `docs/analysis.md` and `docs/android.md` list them.
 
 use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
@@ -50,8 +50,8 @@ pub enum HandoffModel {
     /// Kotlin's coroutine builders (`launch`, `async`, `withContext`): the block, the argument at
     /// `block`, runs where the dispatcher of the context at `context` runs it.
     CoroutineBuilder { context: u8, block: u8 },
-    /// An operator of an RxJava reactive type: its functions run on the thread the chain's
-    /// schedulers choose, found at the call (`reactive::chain_target`), which makes it
+    /// An operator of a reactive type (RxJava, Reactor): its functions run on the thread the
+    /// chain's schedulers choose, found at the call (`reactive::chain_target`), which makes it
     /// `Scheduled`; in a chain without a known scheduler it is no handoff.
     ReactiveOperator,
     /// A reactive operator whose chain runs its functions on the target thread.

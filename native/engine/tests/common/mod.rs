@@ -306,3 +306,18 @@ pub fn library_jars() -> Option<Vec<PathBuf>> {
     };
     (!jars.is_empty() && jars.iter().all(|j| j.is_file())).then_some(jars)
 }
+
+/// The test libraries (see [`library_jars`]) for `suite`, or `None` after a line saying that
+/// `suite` is skipped; a failure when `RACER_LIBRARY_JARS` (which `scripts/test.sh` sets) names
+/// a jar that is missing.
+pub fn library_jars_or_skip(suite: &str) -> Option<Vec<PathBuf>> {
+    let jars = library_jars();
+    if jars.is_none() {
+        let message = format!(
+            "{suite} SKIPPED: the test libraries are not available; run scripts/test-libraries.sh or set RACER_LIBRARY_JARS"
+        );
+        assert!(std::env::var_os("RACER_LIBRARY_JARS").is_none(), "{message}");
+        eprintln!("{message}");
+    }
+    jars
+}

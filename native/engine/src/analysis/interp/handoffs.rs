@@ -8,8 +8,8 @@ use crate::classfile::model::*;
 
 use super::super::annotations::is_lambda_body_name;
 use super::super::domain::*;
-use super::super::reactive;
 use super::super::handoffs::{context_dispatcher, field_held_code, is_kotlin_lambda_class, ExecutorKind, HandoffModel, Target};
+use super::super::reactive;
 use super::access_set::NewKey;
 use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
