@@ -101,13 +101,14 @@ const LIBRARIES: &[Library] = &[
 /// subject, a connectable observable, a sink's flux).
 fn library_of(table: &ClassTable, class: Sym) -> Option<&'static Library> {
     let name = class.as_str();
-    if let Some(lib) = LIBRARIES.iter().find(|l| l.types.contains(&name)) {
-        return Some(lib);
-    }
+    // Asked of every callee: most are of no reactive library's package.
     if !(name.starts_with("io.reactivex.") || name.starts_with("rx.") || name.starts_with("reactor.")) {
         return None;
     }
-    LIBRARIES.iter().find(|l| table.is_subtype_of_any(class, l.types))
+    LIBRARIES
+        .iter()
+        .find(|l| l.types.contains(&name))
+        .or_else(|| LIBRARIES.iter().find(|l| table.is_subtype_of_any(class, l.types)))
 }
 
 /// The functional interfaces of the reactive libraries, with the method a function of each
