@@ -69,7 +69,16 @@ const HANDLER: &str = "android.os.Handler";
 const CONTEXT: &str = "android.content.Context";
 const ASYNC_TASK: &str = "android.os.AsyncTask";
 const CONTEXT_COMPAT: &str = "androidx.core.content.ContextCompat";
-const NETTY_EVENT_EXECUTOR: &str = "io.netty.util.concurrent.EventExecutor";
+/// Netty's executors of one event loop: the interface, and the types code names them by most
+/// (known by name when Netty itself is not on the classpath).
+const NETTY_EVENT_EXECUTORS: &[&str] = &[
+    "io.netty.util.concurrent.EventExecutor",
+    "io.netty.util.concurrent.OrderedEventExecutor",
+    "io.netty.util.concurrent.AbstractEventExecutor",
+    "io.netty.util.concurrent.SingleThreadEventExecutor",
+    "io.netty.channel.EventLoop",
+    "io.netty.channel.SingleThreadEventLoop",
+];
 
 pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffModel> {
     let class = named.class.as_str();
@@ -120,7 +129,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
             HandoffModel::Arguments(Target::Main)
         }
         // A Netty event loop runs its tasks on its own thread, the one `inEventLoop()` asks for.
-        _ if EXECUTOR_METHODS.contains(&name) && class.starts_with("io.netty.") && is(&[NETTY_EVENT_EXECUTOR]) => {
+        _ if EXECUTOR_METHODS.contains(&name) && class.starts_with("io.netty.") && is(NETTY_EVENT_EXECUTORS) => {
             HandoffModel::Arguments(Target::Main)
         }
         // A `java.util.Timer` runs its tasks on the timer's own thread.
