@@ -168,8 +168,8 @@ pub fn chain_target(table: &ClassTable, insns: &[Insn], at: usize) -> Option<Tar
         if m.name.as_str() == lib.observe_on {
             return scheduler_target(lib, &insns[start..i]);
         }
-        if is_timed(lib, &m) {
-            return if takes_scheduler(&m) { scheduler_target(lib, &insns[start..i]) } else { lib_background(lib, lib.time_scheduler) };
+        if is_timed(lib, m) {
+            return if takes_scheduler(m) { scheduler_target(lib, &insns[start..i]) } else { lib_background(lib, lib.time_scheduler) };
         }
     }
     let subscribed = (start..end).find(|&i| operator(i).is_some_and(|(_, m)| m.name.as_str() == "subscribeOn"))?;
