@@ -12,7 +12,8 @@
 mod common;
 
 use common::suite::{run_all, selected_fixtures, Compiler, SUPPORT_DIR};
-use common::{compile_support, library_jars_or_skip, workspace_root, TempDir};
+use common::{compile_support, issue_diff, issue_lines, java_files, javac, library_jars_or_skip, read_expected, workspace_root, TempDir};
+use racer::api::Request;
 
 #[test]
 fn library_fixtures() {
@@ -27,4 +28,25 @@ fn library_fixtures() {
     let mut classpath = vec![support];
     classpath.extend(jars);
     run_all(&dirs, tmp.path(), &classpath, &Compiler::Javac);
+}
+
+/// Netty's executors of one loop are known by name too: the Netty fixture analysed without Netty
+/// on the classpath (a build that passes no dependencies) reports what it reports with it.
+#[test]
+fn netty_loops_are_known_without_netty_on_the_classpath() {
+    let Some(jars) = library_jars_or_skip("netty without its jar") else { return };
+    let dir = workspace_root().join("tests/libraries/netty");
+    let tmp = TempDir::new("racer-netty-alone");
+    let support = tmp.join(SUPPORT_DIR);
+    compile_support(&support).unwrap_or_else(|e| panic!("cannot compile tests/fixtures/{SUPPORT_DIR}: {e}"));
+    let classes = tmp.join("classes");
+    let mut classpath = vec![support.clone()];
+    classpath.extend(jars);
+    javac(&java_files(&dir), &classes, &classpath, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let request = Request { inputs: vec![classes], classpath: vec![support], ..Request::default() };
+    let response = racer::analyze(&request).unwrap_or_else(|e| panic!("analysis failed: {e}"));
+    let expected = read_expected(&dir.join("expected.default.tsv")).unwrap_or_else(|e| panic!("{e}"));
+    if let Some(diff) = issue_diff(&expected, &issue_lines(&response.issues)) {
+        panic!("without Netty on the classpath:\n{diff}");
+    }
 }
