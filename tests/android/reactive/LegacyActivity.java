@@ -20,7 +20,7 @@ public class LegacyActivity extends Activity {
     void sync() {
         Observable.range(0, 3)
                 .subscribeOn(Schedulers.single())
-                .doOnNext(i -> mSynced = i) // expect: LegacyActivity sync this.mSynced
+                .doOnNext(i -> mSynced = i)
                 .subscribe();
     }
 

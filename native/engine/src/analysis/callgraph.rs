@@ -243,7 +243,7 @@ impl Scan<'_> {
                     let meaning = *meanings.entry(ByAddress(method)).or_insert_with(|| self.meaning(method));
                     // A reactive operator hands its functions over where its chain says.
                     let handoff = match meaning.handoff {
-                        Some(HandoffModel::ReactiveOperator) => reactive::chain_target(table, &body.insns, at).map(HandoffModel::Scheduled),
+                        Some(HandoffModel::ReactiveOperator) => reactive::chain_target(table, &body.insns, at).map(HandoffModel::scheduled),
                         other => other,
                     };
                     if let Some(model) = handoff {

@@ -54,8 +54,16 @@ pub enum HandoffModel {
     /// chain's schedulers choose, found at the call (`reactive::chain_target`), which makes it
     /// `Scheduled`; in a chain without a known scheduler it is no handoff.
     ReactiveOperator,
-    /// A reactive operator whose chain runs its functions on the target thread.
-    Scheduled(Target),
+    /// A reactive operator whose chain runs its functions on the target thread (one at a time
+    /// when `serial`).
+    Scheduled { target: Target, serial: bool },
+}
+
+impl HandoffModel {
+    /// The handoff of a reactive operator whose chain names `scheduler`.
+    pub fn scheduled(scheduler: super::reactive::Scheduler) -> HandoffModel {
+        HandoffModel::Scheduled { target: scheduler.target, serial: scheduler.serial }
+    }
 }
 
 const EXECUTOR_METHODS: &[&str] =
@@ -200,7 +208,7 @@ pub fn may_hand_to_background(model: HandoffModel) -> bool {
     !matches!(
         model,
         HandoffModel::Arguments(Target::Main)
-            | HandoffModel::Scheduled(Target::Main)
+            | HandoffModel::Scheduled { target: Target::Main, .. }
             | HandoffModel::HandlerInit
             | HandoffModel::WorkerLooper
             | HandoffModel::MainExecutor

@@ -19,6 +19,14 @@ use crate::sym::Sym;
 
 use super::domain::Target;
 
+/// Where a chain runs the functions given to one of its operators: on which thread, and whether
+/// one task at a time (a single-thread scheduler: its functions do not race with each other).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scheduler {
+    pub target: Target,
+    pub serial: bool,
+}
+
 /// One reactive library: its types, the operators that move items to a scheduler, and the
 /// schedulers it makes.
 struct Library {
@@ -29,9 +37,11 @@ struct Library {
     /// Operators that emit on the library's time scheduler (`time_scheduler`) unless given a
     /// scheduler.
     timed: &'static [&'static str],
-    /// The class of the scheduler factories, and those making background schedulers.
+    /// The class of the scheduler factories, those making background schedulers, and those of
+    /// them whose one thread runs one task at a time.
     schedulers: &'static str,
     background: &'static [&'static str],
+    serial: &'static [&'static str],
     /// The factory of the scheduler timed operators use by default.
     time_scheduler: &'static str,
     /// Android's main-thread scheduler (RxAndroid's `AndroidSchedulers.mainThread()`).
@@ -54,6 +64,7 @@ const LIBRARIES: &[Library] = &[
         timed: RX_TIMED,
         schedulers: "io.reactivex.rxjava3.schedulers.Schedulers",
         background: RX_BACKGROUND,
+        serial: &["single"],
         time_scheduler: "computation",
         main_thread: Some("io.reactivex.rxjava3.android.schedulers.AndroidSchedulers"),
     },
@@ -63,6 +74,7 @@ const LIBRARIES: &[Library] = &[
         timed: RX_TIMED,
         schedulers: "io.reactivex.schedulers.Schedulers",
         background: RX_BACKGROUND,
+        serial: &["single"],
         time_scheduler: "computation",
         main_thread: Some("io.reactivex.android.schedulers.AndroidSchedulers"),
     },
@@ -72,6 +84,7 @@ const LIBRARIES: &[Library] = &[
         timed: RX_TIMED,
         schedulers: "rx.schedulers.Schedulers",
         background: RX_BACKGROUND,
+        serial: &["single"],
         time_scheduler: "computation",
         main_thread: Some("rx.android.schedulers.AndroidSchedulers"),
     },
@@ -92,6 +105,7 @@ const LIBRARIES: &[Library] = &[
             "fromExecutor",
             "fromExecutorService",
         ],
+        serial: &["single", "newSingle"],
         time_scheduler: "parallel",
         main_thread: None,
     },
@@ -147,9 +161,9 @@ pub fn is_reactive_type(table: &ClassTable, class: Sym) -> bool {
     library_of(table, class).is_some()
 }
 
-/// The thread the functions given to the reactive operator called at instruction `at` run on,
-/// when the chain it belongs to says (see the module's comment).
-pub fn chain_target(table: &ClassTable, insns: &[Insn], at: usize) -> Option<Target> {
+/// Where the functions given to the reactive operator called at instruction `at` run, when the
+/// chain it belongs to says (see the module's comment).
+pub fn chain_target(table: &ClassTable, insns: &[Insn], at: usize) -> Option<Scheduler> {
     let operator = |i: usize| match &insns[i] {
         Insn::Invoke { method, .. } => library_of(table, method.class).map(|lib| (lib, *method)),
         _ => None,
@@ -194,8 +208,8 @@ fn parameters(m: &MethodRef) -> &str {
     &descriptor[..descriptor.find(')').unwrap_or(0)]
 }
 
-fn lib_background(lib: &Library, factory: &str) -> Option<Target> {
-    lib.background.contains(&factory).then_some(Target::Background)
+fn lib_background(lib: &Library, factory: &str) -> Option<Scheduler> {
+    lib.background.contains(&factory).then(|| Scheduler { target: Target::Background, serial: lib.serial.contains(&factory) })
 }
 
 /// Whether an instruction ends the expression a chain is written in: a statement's end, or a
@@ -221,15 +235,15 @@ fn ends_expression(insn: &Insn) -> bool {
     )
 }
 
-/// The thread of the scheduler computed last by `before` (the instructions up to the call
-/// given it; constants of its later arguments come after the scheduler): the library's
-/// background schedulers, Android's main thread.
-fn scheduler_target(lib: &Library, before: &[Insn]) -> Option<Target> {
+/// The scheduler computed last by `before` (the instructions up to the call given it; constants
+/// of its later arguments come after the scheduler): the library's background schedulers,
+/// Android's main thread.
+fn scheduler_target(lib: &Library, before: &[Insn]) -> Option<Scheduler> {
     let made_by = before.iter().rev().find(|i| !matches!(i, Insn::Const { .. }))?;
     let Insn::Invoke { method, kind: InvokeKind::Static } = made_by else { return None };
     let (class, name) = (method.class.as_str(), method.name.as_str());
     if class == lib.schedulers {
         return lib_background(lib, name);
     }
-    (lib.main_thread == Some(class) && name == "mainThread").then_some(Target::Main)
+    (lib.main_thread == Some(class) && name == "mainThread").then_some(Scheduler { target: Target::Main, serial: false })
 }

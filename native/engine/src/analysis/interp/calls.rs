@@ -39,7 +39,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         // elsewhere it is a call like any other.
         let handoff = match cf.handoff {
             Some(HandoffModel::ReactiveOperator) => {
-                reactive::chain_target(self.env.table, &self.body.insns, self.pc).map(HandoffModel::Scheduled)
+                reactive::chain_target(self.env.table, &self.body.insns, self.pc).map(HandoffModel::scheduled)
             }
             model => model,
         };

@@ -208,7 +208,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     self.hand(st, code, target, true, false);
                 }
             }
-            HandoffModel::Scheduled(target) => self.hand_all(st, params, target, true, false),
+            HandoffModel::Scheduled { target, serial } => self.hand_all(st, params, target, true, serial),
             // Resolved at the call (see `invoke`): a chain without a known scheduler.
             HandoffModel::ReactiveOperator => {}
             HandoffModel::MainExecutor => st.attrs.set(ret, Some(Attr::MainHandler)),
