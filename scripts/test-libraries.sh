@@ -2,8 +2,9 @@
 # Fetches the third-party libraries whose models the library fixtures exercise (tests/libraries/,
 # tests/android/reactive/, tests/kotlin/reactive/) and prints their paths, separated by ':':
 # RxJava 3 (with Reactive Streams), RxJava 2, the classes of RxAndroid 3 (an Android archive: its
-# classes.jar is taken out of it), Project Reactor and Netty's common module. Resolved by Maven
-# into the local repository (~/.m2), offline first, and copied once to build/test-libraries/.
+# classes.jar is taken out of it), Project Reactor and Netty's common and transport modules.
+# Resolved by Maven into the local repository (~/.m2), offline first, and copied once to
+# build/test-libraries/.
 #
 #   scripts/test-libraries.sh      (prints JAR:JAR:... on stdout)
 set -euo pipefail
@@ -16,6 +17,7 @@ artifacts=(
     io.reactivex.rxjava3:rxandroid:3.0.2:aar
     io.projectreactor:reactor-core:3.6.11
     io.netty:netty-common:4.1.115.Final
+    io.netty:netty-transport:4.1.115.Final
 )
 jars=(
     "$dir/rxjava-3.1.9.jar"
@@ -24,6 +26,7 @@ jars=(
     "$dir/rxandroid-3.0.2-classes.jar"
     "$dir/reactor-core-3.6.11.jar"
     "$dir/netty-common-4.1.115.Final.jar"
+    "$dir/netty-transport-4.1.115.Final.jar"
 )
 
 mkdir -p "$dir"

@@ -101,3 +101,30 @@ class ForwardedCounter {
         pool.execute(this::increment);
     }
 }
+
+/**
+ * Safe: as ForwardedCounter, on a channel's event loop (`io.netty.channel.EventLoop`, which
+ * code analysed without Netty on the classpath knows by name).
+ */
+class ChannelCounter {
+    private final io.netty.channel.EventLoop loop;
+    private final ExecutorService pool;
+    private int count;
+
+    ChannelCounter(io.netty.channel.EventLoop loop, ExecutorService pool) {
+        this.loop = loop;
+        this.pool = pool;
+    }
+
+    void increment() {
+        if (loop.inEventLoop()) {
+            count++;
+        } else {
+            loop.execute(() -> count++);
+        }
+    }
+
+    void incrementLater() {
+        pool.execute(this::increment);
+    }
+}

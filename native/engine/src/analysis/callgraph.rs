@@ -16,7 +16,6 @@ use super::field_classes::{self, FieldClasses, FieldLambdas};
 use super::handoffs::{self, HandoffModel};
 use super::interp::MAX_INLINE_DEPTH;
 use super::models::{self, LockEffect};
-use super::reactive;
 use super::schedule::{Bodies, MethodEntry};
 
 /// The graph: callee indexes by method, and per method whether its own code may make it
@@ -241,12 +240,7 @@ impl Scan<'_> {
                 }
                 Insn::Invoke { method, kind } => {
                     let meaning = *meanings.entry(ByAddress(method)).or_insert_with(|| self.meaning(method));
-                    // A reactive operator hands its functions over where its chain says.
-                    let handoff = match meaning.handoff {
-                        Some(HandoffModel::ReactiveOperator) => reactive::chain_target(table, &body.insns, at).map(HandoffModel::scheduled),
-                        other => other,
-                    };
-                    if let Some(model) = handoff {
+                    if let Some(model) = HandoffModel::at_call(meaning.handoff, table, &body.insns, at) {
                         hands |= handoffs::may_hand_to_background(model);
                         concurrent |= hands;
                         // `new Thread(this)`, `executor.execute(this)`: the class's own body.
@@ -364,21 +358,17 @@ fn requires_the_answer(body: &Body, at: usize) -> bool {
     }
 }
 
-/// A call whose result says which thread runs (a main-thread or looper query).
+/// A call whose result says which thread runs (a main-thread, looper or event-loop query).
 fn is_thread_query(named: &MethodRef, ext: Extensions) -> bool {
-    use super::models::{self, ThreadEffect};
-    matches!(models::thread_effect(named), Some(ThreadEffect::IsMainQuery))
-        || super::android::looper_effect(named).is_some()
-        || (ext.thread_handoffs && handoffs::is_event_loop_query(named))
+    use super::models::ThreadEffect;
+    !matches!(models::call_thread_effect(named, ext), None | Some(ThreadEffect::AssertMain | ThreadEffect::AssertBackground))
 }
 
 /// Whether a call makes its caller possibly run on any thread (8.5): a lock model, a
 /// background assertion, a main-thread query, a looper query or an event-loop query.
 fn may_go_concurrent(table: &ClassTable, named: &MethodRef, resolved: &MethodRef, ext: Extensions) -> bool {
-    use super::models::{self, ThreadEffect};
+    use super::models::ThreadEffect;
     models::lock_effect(table, named, ext).is_some()
         || models::lock_effect(table, resolved, ext).is_some()
-        || matches!(models::thread_effect(named), Some(ThreadEffect::AssertBackground | ThreadEffect::IsMainQuery))
-        || super::android::looper_effect(named).is_some()
-        || (ext.thread_handoffs && handoffs::is_event_loop_query(named))
+        || !matches!(models::call_thread_effect(named, ext), None | Some(ThreadEffect::AssertMain))
 }

@@ -11,7 +11,6 @@ use crate::hierarchy::ClassTable;
 use crate::interned::ByAddress;
 use crate::sym::Sym;
 
-use super::android;
 use super::extensions::Extensions;
 use super::handoffs::{self, ExecutorKind, ExecutorValue, HandoffModel, Target};
 use super::models::{self, ArgumentAccess, ContainerAccess, LockEffect, ThreadEffect};
@@ -84,9 +83,7 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
         synchronized_container: models::is_synchronized_container(table, named.class, ext)
             || models::is_synchronized_container(table, resolved.class, ext),
         interface_candidate,
-        thread: models::thread_effect(named)
-            .or_else(|| android::looper_effect(named))
-            .or_else(|| (ext.thread_handoffs && handoffs::is_event_loop_query(named)).then_some(models::ThreadEffect::IsMainQuery)),
+        thread: models::call_thread_effect(named, ext),
         lock: models::lock_effect(table, named, ext).or_else(|| models::lock_effect(table, &resolved, ext)),
         returns_read_lock: ext.lock_precision && models::returns_read_lock(table, named),
         counts_work: ext.lock_precision && models::counts_work(table, named),

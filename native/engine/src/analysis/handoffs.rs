@@ -60,9 +60,15 @@ pub enum HandoffModel {
 }
 
 impl HandoffModel {
-    /// The handoff of a reactive operator whose chain names `scheduler`.
-    pub fn scheduled(scheduler: super::reactive::Scheduler) -> HandoffModel {
-        HandoffModel::Scheduled { target: scheduler.target, serial: scheduler.serial }
+    /// The handoff of the call at instruction `at` of `insns`, whose callee's model is `model`: a
+    /// reactive operator's is found from its chain (no handoff where the chain names no known
+    /// scheduler); every other model is the callee's.
+    pub fn at_call(model: Option<HandoffModel>, table: &ClassTable, insns: &[Insn], at: usize) -> Option<HandoffModel> {
+        match model {
+            Some(HandoffModel::ReactiveOperator) => super::reactive::chain_target(table, insns, at)
+                .map(|s| HandoffModel::Scheduled { target: s.target, serial: s.serial }),
+            model => model,
+        }
     }
 }
 

@@ -233,6 +233,14 @@ pub enum ThreadEffect {
     IsCurrentThread,
 }
 
+/// What a call says of the running thread, by every model: the thread assertions and queries
+/// of 6.2, Android's looper handles and, with thread handoffs, Netty's event-loop query.
+pub fn call_thread_effect(callee: &MethodRef, ext: Extensions) -> Option<ThreadEffect> {
+    thread_effect(callee)
+        .or_else(|| super::android::looper_effect(callee))
+        .or_else(|| (ext.thread_handoffs && super::handoffs::is_event_loop_query(callee)).then_some(ThreadEffect::IsMainQuery))
+}
+
 /// 6.2: thread assertions and queries on `*ThreadUtils` / `*ThreadUtil` classes.
 pub fn thread_effect(callee: &MethodRef) -> Option<ThreadEffect> {
     if !is_thread_utils(callee.class.as_str()) {

@@ -152,7 +152,11 @@ const FUNCTIONS: &[(&str, &str, &str)] = &[
 /// of a lambda): the interface's method (javac's bridge to the typed one, where there is one).
 pub fn function_body(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     let header = table.get(class)?;
-    let &(_, name, descriptor) = header.interfaces.iter().find_map(|i| FUNCTIONS.iter().find(|f| f.0 == i.as_str()))?;
+    let function = |i: &Sym| {
+        let name = i.as_str();
+        (name.starts_with("io.reactivex.") || name.starts_with("rx.functions.")).then(|| FUNCTIONS.iter().find(|f| f.0 == name)).flatten()
+    };
+    let &(_, name, descriptor) = header.interfaces.iter().find_map(function)?;
     table.resolve_method(&MethodRef { class, name: Sym::new(name), descriptor: Sym::new(descriptor) })
 }
 

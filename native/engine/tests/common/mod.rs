@@ -298,6 +298,7 @@ pub fn library_jars() -> Option<Vec<PathBuf>> {
                 "rxandroid-3.0.2-classes.jar",
                 "reactor-core-3.6.11.jar",
                 "netty-common-4.1.115.Final.jar",
+                "netty-transport-4.1.115.Final.jar",
             ]
             .iter()
                 .map(|j| dir.join(j))

@@ -9,7 +9,6 @@ use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
 use super::super::handoffs::HandoffModel;
 use super::super::models::{self, in_read_mode, ContainerAccess, LockEffect, ThreadEffect};
-use super::super::reactive;
 use super::locks::{apply_lock_effect, apply_lock_thread, lock_identity};
 use super::ownership::{own, Holders};
 use super::state::*;
@@ -35,14 +34,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         let args = pop_widths(st, &cf.arg_widths, !is_static);
         let ret_kind = cf.return_kind;
         let resolved = cf.resolved;
-        // A reactive operator hands its functions over only where its chain names a scheduler;
-        // elsewhere it is a call like any other.
-        let handoff = match cf.handoff {
-            Some(HandoffModel::ReactiveOperator) => {
-                reactive::chain_target(self.env.table, &self.body.insns, self.pc).map(HandoffModel::scheduled)
-            }
-            model => model,
-        };
+        // A reactive operator without a known scheduler is a call like any other.
+        let handoff = HandoffModel::at_call(cf.handoff, self.env.table, &self.body.insns, self.pc);
         let ret = self.temp();
         st.own.set(&ret, None);
         st.attrs.set(&ret, None);

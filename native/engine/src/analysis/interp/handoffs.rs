@@ -9,7 +9,6 @@ use crate::classfile::model::*;
 use super::super::annotations::is_lambda_body_name;
 use super::super::domain::*;
 use super::super::handoffs::{context_dispatcher, field_held_code, is_kotlin_lambda_class, ExecutorKind, HandoffModel, Target};
-use super::super::reactive;
 use super::access_set::NewKey;
 use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
@@ -576,10 +575,17 @@ pub(super) fn constructor_hands_once(env: &Env<'_>, mref: &MethodRef, body: &Bod
     if !env.extensions.thread_handoffs || mref.name.as_str() != "<init>" {
         return false;
     }
-    let hands_code = |at: usize, method: &MethodRef| match env.facts.call(method).and_then(|f| f.handoff) {
-        Some(HandoffModel::Arguments(_) | HandoffModel::ThreadStart | HandoffModel::HandlerPost | HandoffModel::CoroutineBuilder { .. }) => true,
-        Some(HandoffModel::ReactiveOperator) => reactive::chain_target(env.table, &body.insns, at).is_some(),
-        _ => false,
+    let hands_code = |at: usize, method: &MethodRef| {
+        matches!(
+            HandoffModel::at_call(env.facts.call(method).and_then(|f| f.handoff), env.table, &body.insns, at),
+            Some(
+                HandoffModel::Arguments(_)
+                    | HandoffModel::ThreadStart
+                    | HandoffModel::HandlerPost
+                    | HandoffModel::CoroutineBuilder { .. }
+                    | HandoffModel::Scheduled { .. }
+            )
+        )
     };
     body.insns.iter().enumerate().filter(|(at, i)| matches!(i, Insn::Invoke { method, .. } if hands_code(*at, method))).count() <= 1
 }
