@@ -50,3 +50,36 @@ fn netty_loops_are_known_without_netty_on_the_classpath() {
         panic!("without Netty on the classpath:\n{diff}");
     }
 }
+
+/// A scheduler an upstream module keeps reaches the chains of a downstream one through the
+/// summary of the method returning it: the downstream module analysed alone, with the upstream
+/// summaries, reports what the two analysed together report.
+#[test]
+fn schedulers_kept_upstream_reach_downstream_chains_through_summaries() {
+    let Some(jars) = library_jars_or_skip("schedulers kept upstream") else { return };
+    let dir = workspace_root().join("tests/libraries/rxjava");
+    let tmp = TempDir::new("racer-kept-schedulers");
+    let support = tmp.join(SUPPORT_DIR);
+    compile_support(&support).unwrap_or_else(|e| panic!("cannot compile tests/fixtures/{SUPPORT_DIR}: {e}"));
+    let downstream = tmp.join("downstream");
+    let mut classpath = vec![support.clone()];
+    classpath.extend(jars);
+    javac(&java_files(&dir), &downstream, &classpath, &[]).unwrap_or_else(|e| panic!("{e}"));
+    // The class keeping the schedulers goes upstream.
+    let package = std::path::Path::new("fixtures/libraries/rxjava");
+    let upstream = tmp.join("upstream");
+    std::fs::create_dir_all(upstream.join(package)).unwrap();
+    std::fs::rename(downstream.join(package).join("AppSchedulers.class"), upstream.join(package).join("AppSchedulers.class")).unwrap();
+    let summaries = tmp.join("upstream.summaries");
+    let made = Request { inputs: vec![upstream.clone()], classpath: classpath.clone(), summaries_out: Some(summaries.clone()), ..Request::default() };
+    racer::analyze(&made).unwrap_or_else(|e| panic!("upstream analysis failed: {e}"));
+    let mut with_upstream = classpath.clone();
+    with_upstream.push(upstream.clone());
+    let alone = Request { inputs: vec![downstream.clone()], classpath: with_upstream, summaries_in: vec![summaries], ..Request::default() };
+    let together = Request { inputs: vec![downstream, upstream], classpath, ..Request::default() };
+    let alone = issue_lines(&racer::analyze(&alone).unwrap_or_else(|e| panic!("downstream analysis failed: {e}")).issues);
+    let together = issue_lines(&racer::analyze(&together).unwrap_or_else(|e| panic!("whole analysis failed: {e}")).issues);
+    assert_eq!(alone, together, "the downstream module alone differs from the whole analysis");
+    let provided: Vec<&String> = alone.iter().filter(|l| l.contains("ProvidedScheduler\t")).collect();
+    assert_eq!(provided.len(), 3, "ProvidedScheduler's two reports and SerialProvidedScheduler's one: {alone:#?}");
+}

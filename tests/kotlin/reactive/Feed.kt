@@ -34,3 +34,44 @@ class LocalFeed {
 
     fun shown(): Int = shown
 }
+
+/**
+ * A property keeps the io scheduler: kotlinc checks that `Schedulers.io()` (a Java method) gave
+ * no null before storing it, and the chain reads the field.
+ */
+class KeptFeed {
+    private val io = Schedulers.io()
+    private var shown = 0
+
+    fun refresh() {
+        Single.just(1).observeOn(io).subscribe { n -> shown = n } // expect: KeptFeed refresh this.shown
+    }
+
+    fun shown(): Int = shown // expect: KeptFeed shown this.shown
+}
+
+/** An object keeps the computation scheduler; the chain calls its getter. */
+object Workers {
+    val computation = Schedulers.computation()
+}
+
+class WorkerFeed {
+    private var count = 0
+
+    fun count() {
+        Single.fromCallable { count++ }.subscribeOn(Workers.computation).subscribe() // expect: WorkerFeed count this.count
+    }
+
+    fun counted(): Int = count // expect: WorkerFeed counted this.count
+}
+
+/** Safe: a scheduler given to the constructor is not followed. */
+class InjectedFeed(private val scheduler: io.reactivex.rxjava3.core.Scheduler) {
+    private var shown = 0
+
+    fun refresh() {
+        Single.just(1).observeOn(scheduler).subscribe { n -> shown = n }
+    }
+
+    fun shown(): Int = shown
+}

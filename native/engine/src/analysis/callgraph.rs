@@ -74,6 +74,8 @@ pub struct Scan<'a> {
     pub field_classes: &'a FieldClasses,
     /// Fields holding one lambda (thread handoffs).
     pub field_lambdas: &'a FieldLambdas,
+    /// Schedulers kept in fields and returned by methods (reactive chains).
+    pub schedulers: &'a super::reactive::KeptSchedulers,
     pub extensions: Extensions,
 }
 
@@ -240,7 +242,7 @@ impl Scan<'_> {
                 }
                 Insn::Invoke { method, kind } => {
                     let meaning = *meanings.entry(ByAddress(method)).or_insert_with(|| self.meaning(method));
-                    if let Some(model) = HandoffModel::at_call(meaning.handoff, table, &body.insns, at) {
+                    if let Some(model) = HandoffModel::at_call(meaning.handoff, table, self.schedulers, &body.insns, at) {
                         hands |= handoffs::may_hand_to_background(model);
                         concurrent |= hands;
                         // `new Thread(this)`, `executor.execute(this)`: the class's own body.

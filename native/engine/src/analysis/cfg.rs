@@ -2,7 +2,7 @@
 //! handlers given to [`Cfg::build`] (none in the reference), each entered from every block
 //! that overlaps its try range.
 
-use crate::classfile::model::{Handler, Insn};
+use crate::classfile::model::{Body, Handler, Insn};
 
 #[derive(Debug, Clone)]
 pub struct Block {
@@ -213,6 +213,25 @@ fn reverse_post_order(successors: &[Vec<usize>]) -> (Vec<usize>, Vec<usize>) {
     }
     order.reverse();
     (order, loop_heads)
+}
+
+/// Per instruction, whether control reaches it other than by falling from the one before (a
+/// jump, a switch, an exception handler): that one then need not have made the values it finds.
+pub fn jump_targets(body: &Body) -> Vec<bool> {
+    let mut targets = vec![false; body.insns.len()];
+    for i in 0..body.insns.len() {
+        for_each_successor(&body.insns, i, |s| {
+            if s != i + 1 {
+                targets[s] = true;
+            }
+        });
+    }
+    for h in &body.handlers {
+        if let Some(t) = targets.get_mut(h.target as usize) {
+            *t = true;
+        }
+    }
+    targets
 }
 
 #[cfg(test)]

@@ -311,6 +311,8 @@ pub struct Facts {
     /// What the analysed code's static stores say (see [`StaticStores`]): filled in by the
     /// scheduler, which sees every body.
     pub statics: StaticStores,
+    /// Schedulers kept in fields and returned by methods (reactive chains, thread handoffs).
+    pub schedulers: super::reactive::KeptSchedulers,
 }
 
 /// The facts of the references made by `referencing` (the bodies that may be analysed), and
@@ -425,7 +427,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, statics: StaticStores::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default() }
 }
 
 #[cfg(test)]

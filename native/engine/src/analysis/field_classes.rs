@@ -177,7 +177,7 @@ pub fn value_sources(
     if !matches!(insns[at], Insn::Invoke { .. } | Insn::InvokeDynamic(_) | Insn::GetStatic(_) | Insn::Const { value: ConstVal::Null, .. }) {
         return None;
     }
-    let targets = targets.get_or_insert_with(|| jump_targets(body));
+    let targets = targets.get_or_insert_with(|| super::cfg::jump_targets(body));
     let source_at = |at: usize| source_at(insns, targets, at, static_getter);
     if !targets[store] {
         return Some(vec![source_at(before)?]);
@@ -263,25 +263,6 @@ fn fact_field(table: &ClassTable, f: &FieldRef) -> Option<(Sym, Sym)> {
         }
     };
     (header.flags & (ACC_PRIVATE | ACC_FINAL) != 0 && table.origin(declaring) == Some(Origin::Analysed)).then_some((declaring, f.name))
-}
-
-/// Per instruction, whether control reaches it other than by falling from the one before (a
-/// jump, a switch, an exception handler): that one then need not have made the values it finds.
-fn jump_targets(body: &Body) -> Vec<bool> {
-    let mut targets = vec![false; body.insns.len()];
-    for i in 0..body.insns.len() {
-        super::cfg::for_each_successor(&body.insns, i, |s| {
-            if s != i + 1 {
-                targets[s] = true;
-            }
-        });
-    }
-    for h in &body.handlers {
-        if let Some(t) = targets.get_mut(h.target as usize) {
-            *t = true;
-        }
-    }
-    targets
 }
 
 fn note_store(seen: &mut Stores, key: (Sym, Sym), (sources, descriptor): (Option<Vec<Source>>, Sym)) {

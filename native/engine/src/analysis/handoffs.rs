@@ -63,9 +63,15 @@ impl HandoffModel {
     /// The handoff of the call at instruction `at` of `insns`, whose callee's model is `model`: a
     /// reactive operator's is found from its chain (no handoff where the chain names no known
     /// scheduler); every other model is the callee's.
-    pub fn at_call(model: Option<HandoffModel>, table: &ClassTable, insns: &[Insn], at: usize) -> Option<HandoffModel> {
+    pub fn at_call(
+        model: Option<HandoffModel>,
+        table: &ClassTable,
+        kept: &super::reactive::KeptSchedulers,
+        insns: &[Insn],
+        at: usize,
+    ) -> Option<HandoffModel> {
         match model {
-            Some(HandoffModel::ReactiveOperator) => super::reactive::chain_target(table, insns, at)
+            Some(HandoffModel::ReactiveOperator) => super::reactive::chain_target(table, kept, insns, at)
                 .map(|s| HandoffModel::Scheduled { target: s.target, serial: s.serial }),
             model => model,
         }

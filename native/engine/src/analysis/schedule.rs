@@ -57,6 +57,8 @@ pub struct Inputs<'a> {
     /// The methods a summary file will carry (when one is written): they are analysed
     /// with everything they call, besides the methods reporting depends on.
     pub summaries_for: Option<&'a FxHashSet<MethodRef>>,
+    /// Whether the analysed code calls a reactive library's scheduler factory.
+    pub names_schedulers: bool,
     pub extensions: crate::analysis::extensions::Extensions,
 }
 
@@ -168,6 +170,15 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     };
     let upstream_queries: FxHashSet<MethodRef> =
         inputs.upstream.iter().filter(|(_, s)| returns_thread_query(s)).map(|(m, _)| *m).collect();
+    let schedulers = if inputs.extensions.thread_handoffs {
+        let bodies: Vec<(&MethodRef, &Body)> = match inputs.names_schedulers {
+            true => methods.iter().filter_map(|e| Some((&e.mref, bodies[e.class][e.index].as_ref()?))).collect(),
+            false => Vec::new(),
+        };
+        super::reactive::KeptSchedulers::collect(table, &bodies, inputs.upstream.iter().map(|(m, s)| (m, &**s)))
+    } else {
+        Default::default()
+    };
     let graph = super::callgraph::Scan {
         table,
         methods: &methods,
@@ -179,6 +190,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         upstream_queries: &upstream_queries,
         field_classes: &field_classes,
         field_lambdas: &field_lambdas,
+        schedulers: &schedulers,
         extensions: inputs.extensions,
     }
     .build();
@@ -237,6 +249,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     facts.field_classes = field_classes;
     facts.field_lambdas = field_lambdas;
     facts.fresh_fields = fresh_fields;
+    facts.schedulers = schedulers;
     // Its init-only statics serve every mode; what it says of objects kept in statics only
     // matters with `foreign_locks` (see `Summary::own_fields_unshared`).
     facts.statics = super::facts::static_stores(

@@ -111,6 +111,18 @@ pub enum Attr {
     /// extension): where it was zero, the caller runs the drain loop the counter guards, one
     /// thread at a time, as if it held a lock.
     WorkGuard,
+    /// A reactive library's scheduler of a known thread (`Schedulers.io()`), which a method
+    /// returns: a chain given it runs there (see `reactive::KeptSchedulers`).
+    Scheduler(Scheduler),
+}
+
+/// Where a reactive chain runs the functions given to one of its operators (`reactive.rs`): on
+/// which thread, and whether one task at a time (a single-thread scheduler: its functions do
+/// not race with each other).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Scheduler {
+    pub target: Target,
+    pub serial: bool,
 }
 
 /// The thread that code handed to another thread runs on (thread-handoffs extension).

@@ -35,7 +35,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let ret_kind = cf.return_kind;
         let resolved = cf.resolved;
         // A reactive operator without a known scheduler is a call like any other.
-        let handoff = HandoffModel::at_call(cf.handoff, self.env.table, &self.body.insns, self.pc);
+        let handoff = HandoffModel::at_call(cf.handoff, self.env.table, &self.env.facts.schedulers, &self.body.insns, self.pc);
         let ret = self.temp();
         st.own.set(&ret, None);
         st.attrs.set(&ret, None);

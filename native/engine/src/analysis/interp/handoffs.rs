@@ -577,7 +577,7 @@ pub(super) fn constructor_hands_once(env: &Env<'_>, mref: &MethodRef, body: &Bod
     }
     let hands_code = |at: usize, method: &MethodRef| {
         matches!(
-            HandoffModel::at_call(env.facts.call(method).and_then(|f| f.handoff), env.table, &body.insns, at),
+            HandoffModel::at_call(env.facts.call(method).and_then(|f| f.handoff), env.table, &env.facts.schedulers, &body.insns, at),
             Some(
                 HandoffModel::Arguments(_)
                     | HandoffModel::ThreadStart

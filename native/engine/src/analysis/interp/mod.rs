@@ -677,6 +677,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         // false says whether the lock was taken, as `tryLock()`'s answer does.
         let answers_lock = ext.lock_precision && exit.answers.flatten().is_some_and(LocksByAnswer::tells_lock_held);
         let return_attribute = return_attribute.or(answers_lock.then_some(Attr::LockHeld));
+        // A scheduler the method keeps, for the chains of downstream code given it.
+        let return_attribute = return_attribute.or_else(|| self.env.facts.schedulers.returned(&self.input.mref).map(Attr::Scheduler));
         // A result the summary says more of (fresh, functional, a synchronized container)
         // keeps what it says: no path stands for it.
         let says_more = return_ownership == OWNED || return_attribute.is_some();

@@ -208,6 +208,9 @@ fn attr_code(a: Option<Attr>) -> i8 {
         Some(Attr::OffMainThread) => 10,
         Some(Attr::BackgroundDispatcher) => 11,
         Some(Attr::WorkGuard) => 12,
+        // 13 to 15: background, background one task at a time, main thread.
+        Some(Attr::Scheduler(Scheduler { target: Target::Background, serial })) => 13 + i8::from(serial),
+        Some(Attr::Scheduler(Scheduler { target: Target::Main, .. })) => 15,
     }
 }
 
@@ -258,6 +261,8 @@ fn attr_of(c: i8) -> Option<Attr> {
         10 => Some(Attr::OffMainThread),
         11 => Some(Attr::BackgroundDispatcher),
         12 => Some(Attr::WorkGuard),
+        13 | 14 => Some(Attr::Scheduler(Scheduler { target: Target::Background, serial: c == 14 })),
+        15 => Some(Attr::Scheduler(Scheduler { target: Target::Main, serial: false })),
         _ => None,
     }
 }
