@@ -13,6 +13,8 @@ mod common;
 
 use common::suite::{run_all, selected_fixtures, Compiler, SUPPORT_DIR};
 use common::{compile_support, issue_diff, issue_lines, java_files, javac, library_jars_or_skip, read_expected, workspace_root, TempDir};
+use std::path::{Path, PathBuf};
+
 use racer::api::Request;
 
 #[test]
@@ -37,12 +39,7 @@ fn netty_loops_are_known_without_netty_on_the_classpath() {
     let Some(jars) = library_jars_or_skip("netty without its jar") else { return };
     let dir = workspace_root().join("tests/libraries/netty");
     let tmp = TempDir::new("racer-netty-alone");
-    let support = tmp.join(SUPPORT_DIR);
-    compile_support(&support).unwrap_or_else(|e| panic!("cannot compile tests/fixtures/{SUPPORT_DIR}: {e}"));
-    let classes = tmp.join("classes");
-    let mut classpath = vec![support.clone()];
-    classpath.extend(jars);
-    javac(&java_files(&dir), &classes, &classpath, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let Compiled { support, classes, .. } = compile_with_libraries(&dir, &tmp, jars);
     let request = Request { inputs: vec![classes], classpath: vec![support], ..Request::default() };
     let response = racer::analyze(&request).unwrap_or_else(|e| panic!("analysis failed: {e}"));
     let expected = read_expected(&dir.join("expected.default.tsv")).unwrap_or_else(|e| panic!("{e}"));
@@ -59,14 +56,9 @@ fn schedulers_kept_upstream_reach_downstream_chains_through_summaries() {
     let Some(jars) = library_jars_or_skip("schedulers kept upstream") else { return };
     let dir = workspace_root().join("tests/libraries/rxjava");
     let tmp = TempDir::new("racer-kept-schedulers");
-    let support = tmp.join(SUPPORT_DIR);
-    compile_support(&support).unwrap_or_else(|e| panic!("cannot compile tests/fixtures/{SUPPORT_DIR}: {e}"));
-    let downstream = tmp.join("downstream");
-    let mut classpath = vec![support.clone()];
-    classpath.extend(jars);
-    javac(&java_files(&dir), &downstream, &classpath, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let Compiled { classes: downstream, classpath, .. } = compile_with_libraries(&dir, &tmp, jars);
     // The class keeping the schedulers goes upstream.
-    let package = std::path::Path::new("fixtures/libraries/rxjava");
+    let package = Path::new("fixtures/libraries/rxjava");
     let upstream = tmp.join("upstream");
     std::fs::create_dir_all(upstream.join(package)).unwrap();
     std::fs::rename(downstream.join(package).join("AppSchedulers.class"), upstream.join(package).join("AppSchedulers.class")).unwrap();
@@ -82,4 +74,22 @@ fn schedulers_kept_upstream_reach_downstream_chains_through_summaries() {
     assert_eq!(alone, together, "the downstream module alone differs from the whole analysis");
     let provided: Vec<&String> = alone.iter().filter(|l| l.contains("ProvidedScheduler\t")).collect();
     assert_eq!(provided.len(), 3, "ProvidedScheduler's two reports and SerialProvidedScheduler's one: {alone:#?}");
+}
+
+/// A fixture's classes compiled against the support classes and the libraries.
+struct Compiled {
+    support: PathBuf,
+    /// The support classes and the libraries.
+    classpath: Vec<PathBuf>,
+    classes: PathBuf,
+}
+
+fn compile_with_libraries(dir: &Path, tmp: &TempDir, jars: Vec<PathBuf>) -> Compiled {
+    let support = tmp.join(SUPPORT_DIR);
+    compile_support(&support).unwrap_or_else(|e| panic!("cannot compile tests/fixtures/{SUPPORT_DIR}: {e}"));
+    let classes = tmp.join("classes");
+    let mut classpath = vec![support.clone()];
+    classpath.extend(jars);
+    javac(&java_files(dir), &classes, &classpath, &[]).unwrap_or_else(|e| panic!("{e}"));
+    Compiled { support, classpath, classes }
 }

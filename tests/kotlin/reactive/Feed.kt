@@ -65,7 +65,7 @@ class WorkerFeed {
     fun counted(): Int = count // expect: WorkerFeed counted this.count
 }
 
-/** Safe: a scheduler given to the constructor is not followed. */
+/** Not followed: a scheduler given to the constructor. */
 class InjectedFeed(private val scheduler: io.reactivex.rxjava3.core.Scheduler) {
     private var shown = 0
 
@@ -74,4 +74,16 @@ class InjectedFeed(private val scheduler: io.reactivex.rxjava3.core.Scheduler) {
     }
 
     fun shown(): Int = shown
+}
+
+/** A chain kept in a `val` and subscribed on io in the next statement. */
+class StagedFeed {
+    private var staged = 0
+
+    fun stage() {
+        val source = Single.fromCallable { staged++ } // expect: StagedFeed stage this.staged
+        source.subscribeOn(Schedulers.io()).subscribe()
+    }
+
+    fun staged(): Int = staged // expect: StagedFeed staged this.staged
 }

@@ -84,7 +84,7 @@ class SerialProvidedScheduler {
     }
 }
 
-/** Safe: a scheduler given to the constructor (injected, often trampoline() in tests) is not followed. */
+/** Not followed: a scheduler given to the constructor (injected, often trampoline() in tests). */
 class InjectedScheduler {
     private final Scheduler io;
     private String loaded;
@@ -102,7 +102,7 @@ class InjectedScheduler {
     }
 }
 
-/** Safe: a field given io() by one constructor and trampoline() by the other keeps no one scheduler. */
+/** Not followed: a field given io() by one constructor and trampoline() by the other keeps no one scheduler. */
 class EitherScheduler {
     private final Scheduler scheduler;
     private String loaded;
@@ -124,7 +124,7 @@ class EitherScheduler {
     }
 }
 
-/** Safe: a conditional gives the field io() or single(): it keeps no one scheduler, not followed. */
+/** Not followed: a conditional gives the field io() or single(): it keeps no one scheduler. */
 class ChosenScheduler {
     private final Scheduler scheduler;
     private String loaded;

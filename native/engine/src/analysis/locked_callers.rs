@@ -14,7 +14,7 @@
 use rayon::prelude::*;
 
 use crate::classfile::model::*;
-use crate::fxhash::FxHashMap;
+use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::hierarchy::ClassTable;
 use crate::interned::ByAddress;
 
@@ -46,6 +46,17 @@ pub(super) fn called_only_under_lock(
         })
         .collect();
     let mut candidate: Vec<bool> = overriding.iter().map(Option::is_some).collect();
+    // Only code of a method's own package may call it when it is package-private or private,
+    // or name it in a method reference (the JVM's access rule): the bodies of other packages
+    // need no scan. The packages of the methods a candidate overrides count too, since a call
+    // to one of those may run the candidate.
+    let packages: FxHashSet<&str> = overriding
+        .iter()
+        .enumerate()
+        .filter_map(|(i, overridden)| Some(std::iter::once(i).chain(overridden.as_ref()?.iter().copied())))
+        .flatten()
+        .map(|i| package_of(methods[i].mref.class.as_str()))
+        .collect();
     // By method: the candidates overriding it, which a virtual call to it may run.
     let mut overriders: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
     for (i, overridden) in overriding.into_iter().enumerate() {
@@ -59,6 +70,9 @@ pub(super) fn called_only_under_lock(
         .into_par_iter()
         .map_init(FxHashMap::<ByAddress<MethodRef>, Option<usize>>::default, |resolved, caller| {
             let e = &methods[caller];
+            if !packages.contains(package_of(e.mref.class.as_str())) {
+                return Default::default();
+            }
             let synchronized = header(caller).flags & ACC_SYNCHRONIZED != 0;
             bodies[e.class][e.index].as_ref().map_or_else(Default::default, |body| {
                 let mut analysed = |m: &'static MethodRef| {

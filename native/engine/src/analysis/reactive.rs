@@ -11,7 +11,9 @@
 //! that ends no statement. A scheduler is known where that expression makes it
 //! (`Schedulers.io()`), or where it reads it from a field every store of which makes one known
 //! scheduler (`private final Scheduler io = Schedulers.io()`), or calls a method that returns
-//! one ([`KeptSchedulers`]). A chain kept in a local or a field and continued elsewhere, a
+//! one ([`KeptSchedulers`]). A chain kept in a local that one store alone gives a value is
+//! followed into the statement that made it and the one that continues it (read once, at the
+//! start of its expression). A chain kept in a field and continued elsewhere, a
 //! scheduler of unknown origin (`Schedulers.trampoline()`, one injected through a constructor or
 //! given by an interface) and a chain without schedulers are not followed: their functions are
 //! treated as any library call's are.
@@ -177,21 +179,70 @@ pub fn chain_target(table: &ClassTable, kept: &KeptSchedulers, insns: &[Insn], a
     if matches!(own.name.as_str(), "subscribeOn" | "unsubscribeOn") || own.name.as_str() == lib.observe_on {
         return None;
     }
-    let start = insns[..at].iter().rposition(ends_expression).map_or(0, |i| i + 1);
-    let end = insns[at..].iter().position(ends_expression).map_or(insns.len(), |i| at + i);
+    let (start, end) = (expression_start(insns, at), expression_end(insns, at));
+    // The expressions that made the locals this one continues, nearest first.
+    let mut upstream = vec![(start, at)];
+    while let Some(made) = upstream.last().and_then(|&(from, _)| stored_expression(insns, from)) {
+        upstream.push(made);
+    }
     // The nearest operator upstream that moves the items (a timed source counts: it is the
     // call itself when the function is given to it, `interval(...)` taking none).
-    for i in (start..at).rev() {
-        let Some((lib, m)) = operator(i) else { continue };
-        if m.name.as_str() == lib.observe_on {
-            return scheduler_target(table, kept, &insns[start..i]);
-        }
-        if is_timed(lib, m) {
-            return if takes_scheduler(m) { scheduler_target(table, kept, &insns[start..i]) } else { lib_background(lib, lib.time_scheduler) };
+    for &(from, to) in &upstream {
+        for i in (from..to).rev() {
+            let Some((lib, m)) = operator(i) else { continue };
+            if m.name.as_str() == lib.observe_on {
+                return scheduler_target(table, kept, &insns[from..i]);
+            }
+            if is_timed(lib, m) {
+                return if takes_scheduler(m) { scheduler_target(table, kept, &insns[from..i]) } else { lib_background(lib, lib.time_scheduler) };
+            }
         }
     }
-    let subscribed = (start..end).find(|&i| operator(i).is_some_and(|(_, m)| m.name.as_str() == "subscribeOn"))?;
-    scheduler_target(table, kept, &insns[start..subscribed])
+    // The chain in order: the expressions upstream, this one, and those continuing it.
+    let mut chain: Vec<(usize, usize)> = upstream[1..].iter().rev().copied().collect();
+    chain.push((start, end));
+    while let Some(next) = chain.last().and_then(|&(_, to)| continued_expression(insns, to)) {
+        chain.push(next);
+    }
+    let (from, subscribed) =
+        chain.iter().find_map(|&(from, to)| (from..to).find(|&i| operator(i).is_some_and(|(_, m)| m.name.as_str() == "subscribeOn")).map(|i| (from, i)))?;
+    scheduler_target(table, kept, &insns[from..subscribed])
+}
+
+/// The first instruction of the expression instruction `at` belongs to.
+fn expression_start(insns: &[Insn], at: usize) -> usize {
+    insns[..at].iter().rposition(ends_expression).map_or(0, |i| i + 1)
+}
+
+/// The instruction ending the expression instruction `at` belongs to (or the body's end).
+fn expression_end(insns: &[Insn], at: usize) -> usize {
+    insns[at..].iter().position(ends_expression).map_or(insns.len(), |i| at + i)
+}
+
+/// When the expression starting at `start` starts from a local that one store alone gives a
+/// value, before it (`Single<T> source = ...; source.subscribeOn(...)`): the expression that
+/// made that value, up to the store.
+fn stored_expression(insns: &[Insn], start: usize) -> Option<(usize, usize)> {
+    let Insn::Load { slot, wide: false } = insns.get(start)? else { return None };
+    let store = only_store(insns, *slot).filter(|&store| store < start)?;
+    Some((expression_start(insns, store), store))
+}
+
+/// When the expression ending at `end` stores the chain into a local that one store alone
+/// gives a value, read once, after it, by an expression that starts from it: that expression.
+fn continued_expression(insns: &[Insn], end: usize) -> Option<(usize, usize)> {
+    let Insn::Store { slot, wide: false } = insns.get(end)? else { return None };
+    only_store(insns, *slot)?;
+    let mut loads = insns.iter().enumerate().filter(|(_, i)| matches!(i, Insn::Load { slot: s, .. } if s == slot)).map(|(at, _)| at);
+    let load = loads.next().filter(|&load| load > end && ends_expression(&insns[load - 1]))?;
+    loads.next().is_none().then(|| (load, expression_end(insns, load)))
+}
+
+/// The one store into local `slot`, when there is one only.
+fn only_store(insns: &[Insn], slot: u16) -> Option<usize> {
+    let mut stores = insns.iter().enumerate().filter(|(_, i)| matches!(i, Insn::Store { slot: s, .. } if *s == slot)).map(|(at, _)| at);
+    let store = stores.next()?;
+    stores.next().is_none().then_some(store)
 }
 
 /// Whether an operator emits on a time scheduler: one of the library's timed operators, given

@@ -73,9 +73,7 @@ pub struct ReadChunk {
 }
 
 /// The package of a binary class name (`""` for the unnamed package).
-pub fn package_of(class: &str) -> &str {
-    class.rfind('.').map_or("", |i| &class[..i])
-}
+pub use crate::classfile::model::package_of;
 
 /// A chunk ready to be written: its index entry (offset still relative) and stored bytes.
 pub struct EncodedChunk {

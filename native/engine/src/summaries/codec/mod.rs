@@ -364,6 +364,9 @@ mod tests {
             Attr::ReadLockHandle,
             Attr::BackgroundDispatcher,
             Attr::WorkGuard,
+            Attr::Scheduler(Scheduler { target: Target::Background, serial: false }),
+            Attr::Scheduler(Scheduler { target: Target::Background, serial: true }),
+            Attr::Scheduler(Scheduler { target: Target::Main, serial: false }),
         ];
         for a in all {
             assert_eq!(attr_of(attr_code(Some(a))), Some(a), "{a:?}");
