@@ -54,9 +54,8 @@ pub enum HandoffModel {
     /// chain's schedulers choose, found at the call (`reactive::chain_target`), which makes it
     /// `Scheduled`; in a chain without a known scheduler it is no handoff.
     ReactiveOperator,
-    /// A reactive operator whose chain runs its functions on the target thread (one at a time
-    /// when `serial`).
-    Scheduled { target: Target, serial: bool },
+    /// A reactive operator whose chain runs its functions where this scheduler does.
+    Scheduled(super::reactive::Scheduler),
 }
 
 impl HandoffModel {
@@ -71,8 +70,7 @@ impl HandoffModel {
         at: usize,
     ) -> Option<HandoffModel> {
         match model {
-            Some(HandoffModel::ReactiveOperator) => super::reactive::chain_target(table, kept, insns, at)
-                .map(|s| HandoffModel::Scheduled { target: s.target, serial: s.serial }),
+            Some(HandoffModel::ReactiveOperator) => super::reactive::chain_target(table, kept, insns, at).map(HandoffModel::Scheduled),
             model => model,
         }
     }
@@ -220,7 +218,7 @@ pub fn may_hand_to_background(model: HandoffModel) -> bool {
     !matches!(
         model,
         HandoffModel::Arguments(Target::Main)
-            | HandoffModel::Scheduled { target: Target::Main, .. }
+            | HandoffModel::Scheduled(super::reactive::Scheduler { target: Target::Main, .. })
             | HandoffModel::HandlerInit
             | HandoffModel::WorkerLooper
             | HandoffModel::MainExecutor

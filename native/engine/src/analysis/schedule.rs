@@ -171,10 +171,9 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let upstream_queries: FxHashSet<MethodRef> =
         inputs.upstream.iter().filter(|(_, s)| returns_thread_query(s)).map(|(m, _)| *m).collect();
     let schedulers = if inputs.extensions.thread_handoffs {
-        let bodies: Vec<(&MethodRef, &Body)> = match inputs.names_schedulers {
-            true => methods.iter().filter_map(|e| Some((&e.mref, bodies[e.class][e.index].as_ref()?))).collect(),
-            false => Vec::new(),
-        };
+        // Code that calls no scheduler factory keeps no scheduler: its bodies are not scanned.
+        let scanned = methods.iter().filter(|_| inputs.names_schedulers);
+        let bodies: Vec<(&MethodRef, &Body)> = scanned.filter_map(|e| Some((&e.mref, bodies[e.class][e.index].as_ref()?))).collect();
         super::reactive::KeptSchedulers::collect(table, &bodies, inputs.upstream.iter().map(|(m, s)| (m, &**s)))
     } else {
         Default::default()

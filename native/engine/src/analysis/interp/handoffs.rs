@@ -207,7 +207,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     self.hand(st, code, target, true, false);
                 }
             }
-            HandoffModel::Scheduled { target, serial } => self.hand_all(st, params, target, true, serial),
+            HandoffModel::Scheduled(Scheduler { target, serial }) => self.hand_all(st, params, target, true, serial),
             // Resolved at the call (see `invoke`): a chain without a known scheduler.
             HandoffModel::ReactiveOperator => {}
             HandoffModel::MainExecutor => st.attrs.set(ret, Some(Attr::MainHandler)),
@@ -583,7 +583,7 @@ pub(super) fn constructor_hands_once(env: &Env<'_>, mref: &MethodRef, body: &Bod
                     | HandoffModel::ThreadStart
                     | HandoffModel::HandlerPost
                     | HandoffModel::CoroutineBuilder { .. }
-                    | HandoffModel::Scheduled { .. }
+                    | HandoffModel::Scheduled(_)
             )
         )
     };
