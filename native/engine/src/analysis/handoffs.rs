@@ -56,6 +56,19 @@ pub enum HandoffModel {
     ReactiveOperator,
     /// A reactive operator whose chain runs its functions where this scheduler does.
     Scheduled(super::reactive::Scheduler),
+    /// A Kotlin flow builder or operator (`flow { }`, `onEach { }`, ...): the flow it makes runs
+    /// the code it is given, and the flows it is given, when collected (`flows.rs`).
+    FlowOperator,
+    /// `flowOn(context)`: resolved at the call into `FlowContext` when the context names a known
+    /// dispatcher; otherwise no handoff.
+    FlowOn,
+    /// `flowOn` on a dispatcher of this thread: the flow it is given runs there.
+    FlowContext(Target),
+    /// `launchIn(scope)`: the flow it is given runs where the scope's dispatcher runs it.
+    FlowLaunch,
+    /// `Flow.collect(collector)`: the collector's `emit` runs during the call, in the caller's
+    /// context.
+    FlowCollect,
 }
 
 impl HandoffModel {
@@ -71,6 +84,7 @@ impl HandoffModel {
     ) -> Option<HandoffModel> {
         match model {
             Some(HandoffModel::ReactiveOperator) => super::reactive::chain_target(table, kept, insns, at).map(HandoffModel::Scheduled),
+            Some(HandoffModel::FlowOn) => context_dispatcher(&insns[..at]).map(HandoffModel::FlowContext),
             model => model,
         }
     }
@@ -102,7 +116,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
     let class = named.class.as_str();
     let name = named.name.as_str();
     let is = |ancestors: &[&str]| table.is_subtype_of_any(named.class, ancestors);
-    if let Some(model) = coroutine_model(class, name) {
+    if let Some(model) = coroutine_model(class, name).or_else(|| super::flows::flow_model(named)) {
         return Some(model);
     }
     // Kotlin's `thread { ... }` (`kotlin.concurrent.thread`, `thread$default` when arguments
@@ -219,6 +233,10 @@ pub fn may_hand_to_background(model: HandoffModel) -> bool {
         model,
         HandoffModel::Arguments(Target::Main)
             | HandoffModel::Scheduled(super::reactive::Scheduler { target: Target::Main, .. })
+            | HandoffModel::FlowContext(Target::Main)
+            | HandoffModel::FlowOperator
+            | HandoffModel::FlowOn
+            | HandoffModel::FlowCollect
             | HandoffModel::HandlerInit
             | HandoffModel::WorkerLooper
             | HandoffModel::MainExecutor
@@ -240,7 +258,8 @@ fn makes_handler_executor(named: &MethodRef) -> bool {
 /// The code a `Runnable` or `Callable` object of `class` runs: its `run()` or `call()`; for
 /// an `AsyncTask`, its `doInBackground(...)`; for a Kotlin suspend lambda, its `invokeSuspend`;
 /// for a Kotlin `() -> Unit` lambda, its `invoke()`; for a reactive library's function (RxJava's
-/// `Consumer`, ...), its one method.
+/// `Consumer`, ...), its one method; for a Kotlin flow or flow collector class (an operator
+/// kotlinc inlines), its `collect` or `emit`.
 /// `java.lang.Thread` itself runs the `Runnable` it was given (modelled at its constructor).
 pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     if class.as_str() == "java.lang.Thread" {
@@ -262,6 +281,7 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
             table.resolve_method(&MethodRef { class, name, descriptor }).filter(|r| r.class.as_str() != "java.lang.Thread")
         })
         .or_else(|| super::reactive::function_body(table, class))
+        .or_else(|| super::flows::flow_class_body(table, class))
 }
 
 /// The code a field holds (see [`field_held_code`]).

@@ -10,6 +10,7 @@ pub mod domain;
 pub mod extensions;
 pub mod facts;
 pub mod field_classes;
+mod flows;
 pub mod handoffs;
 pub mod inherited;
 pub mod interp;

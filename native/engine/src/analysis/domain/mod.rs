@@ -95,6 +95,10 @@ pub enum Attr {
     /// A `CountDownLatch` made here: `await()` on it waits for the tasks that captured it (see
     /// `interp/joins.rs`). Local to one method, like `Handed`.
     LatchMadeAt(u32),
+    /// A Kotlin flow made by the builder or operator called at this instruction index: it runs
+    /// the code and flows that call was given when collected (see `flows.rs`). Local to one
+    /// method, like `Handed`.
+    FlowMadeAt(u32),
     /// A stream whose operations run their functions on many threads at once.
     ParallelStream,
     /// A `Handler` (or its looper) whose messages run on the main thread, or the main thread's
@@ -114,6 +118,13 @@ pub enum Attr {
     /// A reactive library's scheduler of a known thread (`Schedulers.io()`), which a method
     /// returns: a chain given it runs there (see `reactive::KeptSchedulers`).
     Scheduler(Scheduler),
+}
+
+impl Attr {
+    /// Names an instruction of the method being analysed: never returned, never in a summary.
+    pub fn is_local(self) -> bool {
+        matches!(self, Attr::Handed(_) | Attr::ThreadOf(_) | Attr::ExecutorMadeAt(_) | Attr::LatchMadeAt(_) | Attr::FlowMadeAt(_))
+    }
 }
 
 /// Where a reactive chain runs the functions given to one of its operators (`reactive.rs`): on

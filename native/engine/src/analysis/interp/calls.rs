@@ -172,7 +172,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         if named.name.as_str() == "<init>" {
             if self.env.extensions.thread_handoffs {
-                self.note_constructor_args(st, &args);
+                self.note_constructor_args(st, named, &args);
             }
             self.note_latch_made(st, named, &args);
         }

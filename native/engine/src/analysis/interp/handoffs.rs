@@ -3,7 +3,7 @@
 //! they are handed to and only the locks the handed code takes itself. So the class that
 //! hands the code over sees them, and reports them like its own accesses.
 
-use crate::classfile::descriptor::return_kind;
+use crate::classfile::descriptor::{object_class, param_types, return_kind};
 use crate::classfile::model::*;
 
 use super::super::annotations::is_lambda_body_name;
@@ -64,12 +64,29 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     /// A constructor call: when it makes a handed object, what the object captures (the
     /// outer instance first).
-    pub(super) fn note_constructor_args(&mut self, st: &State, args: &[Expr]) {
+    pub(super) fn note_constructor_args(&mut self, st: &State, constructor: &MethodRef, args: &[Expr]) {
         if let Some(Attr::Handed(pc)) = args.first().and_then(|a| attr_e(st, a)) {
             if matches!(self.body.insns.get(pc as usize), Some(Insn::New { .. })) {
-                self.handed_values.insert(pc, args[1..].to_vec());
+                let mut captured = args[1..].to_vec();
+                if let Some(outer) = self.outer_instance_parameter(constructor) {
+                    captured[..=outer].rotate_right(1);
+                }
+                self.handed_values.insert(pc, captured);
             }
         }
+    }
+
+    /// The parameter of `constructor` that gives its object the outer instance (`this$0`), when
+    /// it is not the first: javac passes it first, kotlinc passes it last to the classes it
+    /// inlines a flow operator into. Headers keep no field types: the outer instance is the
+    /// first parameter of a class enclosing the one made.
+    fn outer_instance_parameter(&self, constructor: &MethodRef) -> Option<usize> {
+        let made = constructor.class.as_str();
+        self.env.table.get(constructor.class)?.fields.iter().find(|f| f.name.as_str() == "this$0")?;
+        let encloses = |param: &str| {
+            object_class(param).is_some_and(|outer| made.strip_prefix(outer.as_str()).is_some_and(|inner| inner.starts_with('$')))
+        };
+        param_types(constructor.descriptor.as_str()).iter().position(|p| encloses(p)).filter(|&i| i > 0)
     }
 
     pub(super) fn handoff(&mut self, st: &mut State, model: HandoffModel, kind: InvokeKind, named: &MethodRef, args: &[Expr], ret: &Path) {
@@ -210,6 +227,11 @@ impl<'a, 'e> Interp<'a, 'e> {
             HandoffModel::Scheduled(Scheduler { target, serial }) => self.hand_all(st, params, target, true, serial),
             // Resolved at the call (see `invoke`): a chain without a known scheduler.
             HandoffModel::ReactiveOperator => {}
+            HandoffModel::FlowOperator
+            | HandoffModel::FlowOn
+            | HandoffModel::FlowContext(_)
+            | HandoffModel::FlowLaunch
+            | HandoffModel::FlowCollect => self.flow_handoff(st, model, kind, args, ret),
             HandoffModel::MainExecutor => st.attrs.set(ret, Some(Attr::MainHandler)),
             // The executor runs its tasks where the handler runs its posts.
             HandoffModel::HandlerExecutor => {
@@ -256,7 +278,7 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     /// The thread of the dispatcher of a coroutine scope: one made here on the main dispatcher,
     /// `GlobalScope`, or one read from a field only ever given a scope made on a known dispatcher.
-    fn scope_target(&self, st: &State, scope: &Expr) -> Option<Target> {
+    pub(super) fn scope_target(&self, st: &State, scope: &Expr) -> Option<Target> {
         // A scope made on the main dispatcher (`viewModelScope`, `lifecycleScope`).
         if let Some(Attr::MainHandler) = attr_e(st, scope) {
             return Some(Target::Main);
@@ -378,7 +400,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// Applies the code `value` runs on `target`; with `shares`, it runs from now on, so the
     /// value and what the code captures (`this`, in a constructor that hands a lambda to an
     /// executor) are shared from here. With `serial`, the target runs one task at a time.
-    fn hand(&mut self, st: &mut State, value: &Expr, target: Target, shares: bool, serial: bool) {
+    pub(super) fn hand(&mut self, st: &mut State, value: &Expr, target: Target, shares: bool, serial: bool) {
         if shares && self.recording {
             self.note_param_handoff(st, value, target, serial);
         }
@@ -421,7 +443,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     /// Handed code the caller waits for at once (see `waits.rs`): it runs as if called here.
-    fn run_while_waiting(&mut self, st: &mut State, values: &[Expr]) {
+    pub(super) fn run_while_waiting(&mut self, st: &mut State, values: &[Expr]) {
         for v in values {
             if let Some(code) = self.handed_code(st, v) {
                 self.apply_in_place(st, &code);

@@ -27,6 +27,7 @@ mod dispatch;
 mod branches;
 mod calls;
 mod containers;
+mod flows;
 mod handoffs;
 mod held_fields;
 mod insns;
@@ -672,7 +673,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         let return_ownership = exit.ret_own.unwrap_or(Own::Unowned);
         // A handed value names an instruction of this method only.
-        let return_attribute = exit.ret_attr.flatten().filter(|a| !matches!(a, Attr::Handed(_) | Attr::ThreadOf(_) | Attr::ExecutorMadeAt(_) | Attr::LatchMadeAt(_)));
+        let return_attribute = exit.ret_attr.flatten().filter(|a| !a.is_local());
         // A boolean that is true where the method holds a lock it does not hold where it is
         // false says whether the lock was taken, as `tryLock()`'s answer does.
         let answers_lock = ext.lock_precision && exit.answers.flatten().is_some_and(LocksByAnswer::tells_lock_held);
