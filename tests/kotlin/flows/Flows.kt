@@ -2,7 +2,11 @@ package kfixtures.flows
 
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.MainScope
 import kotlinx.coroutines.flow.Flow
+import kotlinx.coroutines.flow.SharedFlow
+import kotlinx.coroutines.flow.SharingStarted
+import kotlinx.coroutines.flow.StateFlow
 import kotlinx.coroutines.flow.collect
 import kotlinx.coroutines.flow.filter
 import kotlinx.coroutines.flow.first
@@ -12,6 +16,8 @@ import kotlinx.coroutines.flow.flowOn
 import kotlinx.coroutines.flow.launchIn
 import kotlinx.coroutines.flow.map
 import kotlinx.coroutines.flow.onEach
+import kotlinx.coroutines.flow.shareIn
+import kotlinx.coroutines.flow.stateIn
 import kotlinx.coroutines.launch
 
 // Racy: flowOn(Dispatchers.IO) runs the flow's block on a background pool, each time the flow
@@ -168,4 +174,25 @@ class ColdRepo {
     }
 
     fun loads(): Int = loads
+}
+
+// Racy: stateIn collects the flow in a coroutine of the scope it is given, here one kept in a
+// field, made on Dispatchers.IO.
+class StateRepo {
+    private val scope = CoroutineScope(Dispatchers.IO)
+    private var seen = 0
+
+    fun counts(): StateFlow<Int> = flowOf(1, 2).onEach { seen++ }.stateIn(scope, SharingStarted.Eagerly, 0) // expect: StateRepo counts this.seen
+
+    fun seen(): Int = seen // expect: StateRepo seen this.seen
+}
+
+// Safe: shareIn on a scope of the main dispatcher collects the flow on the main thread.
+class SharedOnMainRepo {
+    private val scope = MainScope()
+    private var seen = 0
+
+    fun counts(): SharedFlow<Int> = flowOf(1, 2).onEach { seen++ }.shareIn(scope, SharingStarted.Lazily)
+
+    fun seen(): Int = seen
 }

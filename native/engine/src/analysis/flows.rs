@@ -7,8 +7,9 @@
 //! follows values, not the text: a builder or operator (`flow`, `onEach`, `filter`, ...) makes a
 //! flow that remembers the code and the flows it was given, and runs none of it; `flowOn` on a
 //! known dispatcher hands all of it to that dispatcher's thread, down to the nearest `flowOn`
-//! upstream, whose own upstream runs where that one says. `launchIn(scope)` hands it to the
-//! scope's dispatcher, when the scope is known (as `launch`'s is). Collecting a flow made in the
+//! upstream, whose own upstream runs where that one says. `launchIn(scope)`, `stateIn(scope, ..)`
+//! and `shareIn(scope, ..)` hand it to the scope's dispatcher, when the scope is known (as
+//! `launch`'s is). Collecting a flow made in the
 //! same method (`collect`, `first`, `toList`, ...) runs it during the call. kotlinc inlines
 //! `map`, `filter` and the like into classes of their own: a flow class whose `collect` wraps
 //! the downstream collector in a collector class whose `emit` runs the operator's code;
@@ -25,18 +26,22 @@ use super::handoffs::HandoffModel;
 const FLOW_FUNCTIONS: &str = "kotlinx.coroutines.flow.FlowKt";
 const FLOW: &str = "kotlinx.coroutines.flow.Flow";
 const FLOW_COLLECTOR: &str = "kotlinx.coroutines.flow.FlowCollector";
+const FLOW_AND_SCOPE: &str = "(Lkotlinx/coroutines/flow/Flow;Lkotlinx/coroutines/CoroutineScope;";
 const COLLECT: &str = "(Lkotlinx/coroutines/flow/FlowCollector;Lkotlin/coroutines/Continuation;)Ljava/lang/Object;";
 const EMIT: &str = "(Ljava/lang/Object;Lkotlin/coroutines/Continuation;)Ljava/lang/Object;";
 
 /// The flow model of a call: the top-level functions of `FlowKt` that make a flow, `flowOn`,
-/// `launchIn` and the terminal operators, and `collect` on any flow type (a `StateFlow`, a
-/// `SharedFlow`).
+/// `launchIn`, `stateIn`, `shareIn` and the terminal operators, and `collect` on any flow type
+/// (a `StateFlow`, a `SharedFlow`).
 pub fn flow_model(named: &MethodRef) -> Option<HandoffModel> {
     let (class, name, descriptor) = (named.class.as_str(), named.name.as_str(), named.descriptor.as_str());
     if class == FLOW_FUNCTIONS {
         return match name {
             "flowOn" => Some(HandoffModel::FlowOn),
             "launchIn" => Some(HandoffModel::FlowLaunch),
+            // Collect the flow in a coroutine of the scope they are given, as `launchIn` does
+            // (the suspending `stateIn(scope)` too: it returns once the first value is in).
+            "stateIn" | "shareIn" | "shareIn$default" if descriptor.starts_with(FLOW_AND_SCOPE) => Some(HandoffModel::FlowLaunch),
             _ if descriptor.ends_with(")Lkotlinx/coroutines/flow/Flow;") => Some(HandoffModel::FlowOperator),
             // A terminal operator (`first`, `toList`, `collectLatest { }`): suspends until the
             // flow it is given is done.

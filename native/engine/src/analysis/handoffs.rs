@@ -64,7 +64,8 @@ pub enum HandoffModel {
     FlowOn,
     /// `flowOn` on a dispatcher of this thread: the flow it is given runs there.
     FlowContext(Target),
-    /// `launchIn(scope)`: the flow it is given runs where the scope's dispatcher runs it.
+    /// `launchIn(scope)`, `stateIn(scope, ..)`, `shareIn(scope, ..)`: the flow it is given runs
+    /// where the scope's dispatcher runs it.
     FlowLaunch,
     /// `Flow.collect(collector)`: the collector's `emit` runs during the call, in the caller's
     /// context.
