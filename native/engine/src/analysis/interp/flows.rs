@@ -1,8 +1,7 @@
 //! Kotlin flows (`analysis/flows.rs` for the model): the flows a method builds remember what
-//! they were given, and a `flowOn` or `launchIn` of known context hands it all to that
-//! context's thread.
+//! they were given, and a `flowOn`, `launchIn`, `stateIn` or `shareIn` of known context hands it
+//! all to that context's thread.
 
-use crate::classfile::model::*;
 use crate::fxhash::FxHashSet;
 
 use super::super::domain::*;
@@ -11,11 +10,9 @@ use super::state::*;
 use super::Interp;
 
 impl<'a, 'e> Interp<'a, 'e> {
-    pub(super) fn flow_handoff(&mut self, st: &mut State, model: HandoffModel, kind: InvokeKind, args: &[Expr], ret: &Path) {
-        let (receiver, params) = match kind {
-            InvokeKind::Static => (None, args),
-            _ => (args.first(), args.get(1..).unwrap_or(&[])),
-        };
+    /// `receiver` is `None` for a static call (the functions of `FlowKt`), whose flow is then its
+    /// first parameter.
+    pub(super) fn flow_handoff(&mut self, st: &mut State, model: HandoffModel, receiver: Option<&Expr>, params: &[Expr], ret: &Path) {
         match model {
             // A flow is cold: it runs what it is given when collected, not here.
             HandoffModel::FlowOperator => {
@@ -35,9 +32,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             // Collecting: the flow, its collector and a terminal operator's lambdas run during
             // the call, in the caller's context.
             HandoffModel::FlowCollect => {
-                let (flow, rest) = match kind {
-                    InvokeKind::Static => (params.first(), params.get(1..).unwrap_or(&[])),
-                    _ => (receiver, params),
+                let (flow, rest) = match receiver {
+                    Some(_) => (receiver, params),
+                    None => (params.first(), params.get(1..).unwrap_or(&[])),
                 };
                 if let Some(flow) = flow {
                     self.run_flow(st, flow, None);

@@ -231,7 +231,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             | HandoffModel::FlowOn
             | HandoffModel::FlowContext(_)
             | HandoffModel::FlowLaunch
-            | HandoffModel::FlowCollect => self.flow_handoff(st, model, kind, args, ret),
+            | HandoffModel::FlowCollect => self.flow_handoff(st, model, receiver(), params, ret),
             HandoffModel::MainExecutor => st.attrs.set(ret, Some(Attr::MainHandler)),
             // The executor runs its tasks where the handler runs its posts.
             HandoffModel::HandlerExecutor => {
