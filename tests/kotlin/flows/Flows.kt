@@ -196,3 +196,13 @@ class SharedOnMainRepo {
 
     fun seen(): Int = seen
 }
+
+// Racy: shareIn, as stateIn, collects the flow in a coroutine of the scope it is given.
+class SharedRepo {
+    private val scope = CoroutineScope(Dispatchers.IO)
+    private var seen = 0
+
+    fun counts(): SharedFlow<Int> = flowOf(1, 2).onEach { seen++ }.shareIn(scope, SharingStarted.Lazily) // expect: SharedRepo counts this.seen
+
+    fun seen(): Int = seen // expect: SharedRepo seen this.seen
+}
