@@ -99,10 +99,10 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         thread_runs: extensions.thread_runs,
     };
     let ignore = ignored_classes(&request.options.ignore_classes, &table, &classes)?;
-    // Code that calls no scheduler factory keeps no scheduler in its fields (see
-    // `reactive::KeptSchedulers`): known from the references, its bodies need no scan.
+    // Code that makes no scheduler and reads no dispatcher keeps none in its fields (see
+    // `kept_schedulers::KeptSchedulers`): known from the references, its bodies need no scan.
     let names_schedulers = extensions.thread_handoffs
-        && classes.iter().any(|c| c.references.methods.iter().any(|m| crate::analysis::reactive::is_scheduler_factory(m)));
+        && classes.iter().any(|c| c.references.methods.iter().any(|m| crate::analysis::kept_schedulers::makes_scheduler(m)));
     // What the code refers to has served (upstream loading, the ignore globs): freed before
     // the analysis needs the memory.
     for class in &mut classes {

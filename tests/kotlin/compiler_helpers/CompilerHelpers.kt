@@ -79,3 +79,32 @@ open class LockedSuspendingWorker {
         work()
     }
 }
+
+// A private constructor called from another class goes through the accessor kotlinc writes: a
+// constructor taking a `DefaultConstructorMarker` more, which passes on every argument but the
+// marker. Its parameter is the caller's `tally`, its receiver the new entry.
+class Tally {
+    var count = 0
+}
+
+class Entry private constructor(tally: Tally) {
+    private var uses = 0
+
+    init {
+        tally.count++
+        uses++
+    }
+
+    // Racy: the shared tally's count is written outside any lock; the new entry's own field is not
+    // shared.
+    @ThreadSafe
+    class Maker(private val tally: Tally) {
+        fun make(): Entry = Entry(tally) // expect: Entry$Maker make this.tally.count
+    }
+
+    // Safe: the same under a lock.
+    @ThreadSafe
+    class LockedMaker(private val tally: Tally) {
+        fun make(): Entry = synchronized(this) { Entry(tally) }
+    }
+}

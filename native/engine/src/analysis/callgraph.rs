@@ -75,7 +75,7 @@ pub struct Scan<'a> {
     /// Fields holding one lambda (thread handoffs).
     pub field_lambdas: &'a FieldLambdas,
     /// Schedulers kept in fields and returned by methods (reactive chains).
-    pub schedulers: &'a super::reactive::KeptSchedulers,
+    pub schedulers: &'a super::kept_schedulers::KeptSchedulers,
     pub extensions: Extensions,
 }
 

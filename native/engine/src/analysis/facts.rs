@@ -312,7 +312,7 @@ pub struct Facts {
     /// scheduler, which sees every body.
     pub statics: StaticStores,
     /// Schedulers kept in fields and returned by methods (reactive chains, thread handoffs).
-    pub schedulers: super::reactive::KeptSchedulers,
+    pub schedulers: super::kept_schedulers::KeptSchedulers,
 }
 
 /// The facts of the references made by `referencing` (the bodies that may be analysed), and
@@ -322,6 +322,7 @@ pub fn collect<'a>(
     table: &ClassTable,
     ignore: &crate::fxhash::FxHashSet<Sym>,
     ext: Extensions,
+    kept: &super::kept_schedulers::KeptSchedulers,
     referencing: impl ParallelIterator<Item = &'a Body>,
     storing: impl ParallelIterator<Item = &'a Body>,
 ) -> Facts {
@@ -371,7 +372,7 @@ pub fn collect<'a>(
                 .fold(Stores::default, |mut r, body| {
                     if ext.thread_handoffs {
                         r.handler_fields.extend(handoffs::handler_fields(body));
-                        r.scope_fields.extend(handoffs::scope_fields(body));
+                        r.scope_fields.extend(handoffs::scope_fields(table, kept, body));
                         r.executor_stores.extend(handoffs::executor_field_stores(table, body));
                     }
                     if ext.lock_precision {
@@ -465,7 +466,7 @@ mod tests {
         let f = crate::interned::field_ref(FieldRef { class: c, name: Sym::new("f"), descriptor });
         let insns = vec![Insn::Invoke { kind: InvokeKind::Static, method: m }, Insn::GetField(f)];
         let bodies = vec![Body { lines: vec![0; insns.len()], insns, max_locals: 1, handlers: Vec::new() }];
-        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, bodies.par_iter(), bodies.par_iter());
+        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, &Default::default(), bodies.par_iter(), bodies.par_iter());
         assert_eq!(facts.call(m).map(|cf| cf.resolved), Some(*m));
         assert_eq!(facts.field(f).map(|ff| ff.declaring), Some(c));
         let (m_copy, f_copy) = (*m, *f);
@@ -490,7 +491,7 @@ mod tests {
             })
             .collect();
         let bodies = vec![Body { lines: vec![0; insns.len()], insns, max_locals: 1, handlers: Vec::new() }];
-        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, bodies.par_iter(), bodies.par_iter());
+        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, &Default::default(), bodies.par_iter(), bodies.par_iter());
         let base = Sym::new("p.Base");
         let unsafe_steps: Vec<&str> =
             names.iter().filter(|&&n| facts.safe_steps.get(&(base, n)) != Some(&true)).map(|n| n.as_str()).collect();

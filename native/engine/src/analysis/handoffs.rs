@@ -10,6 +10,7 @@ use crate::issue::top_level_class;
 use crate::sym::Sym;
 
 use super::field_classes::{FieldClasses, FieldLambdas};
+use super::kept_schedulers::KeptSchedulers;
 
 pub use super::domain::Target;
 
@@ -79,13 +80,13 @@ impl HandoffModel {
     pub fn at_call(
         model: Option<HandoffModel>,
         table: &ClassTable,
-        kept: &super::reactive::KeptSchedulers,
+        kept: &KeptSchedulers,
         insns: &[Insn],
         at: usize,
     ) -> Option<HandoffModel> {
         match model {
             Some(HandoffModel::ReactiveOperator) => super::reactive::chain_target(table, kept, insns, at).map(HandoffModel::Scheduled),
-            Some(HandoffModel::FlowOn) => context_dispatcher(&insns[..at]).map(HandoffModel::FlowContext),
+            Some(HandoffModel::FlowOn) => context_dispatcher(table, kept, &insns[..at]).map(HandoffModel::FlowContext),
             model => model,
         }
     }
@@ -212,7 +213,7 @@ fn coroutine_model(class: &str, name: &str) -> Option<HandoffModel> {
 
 /// The thread of a Kotlin dispatcher read by a call: `Dispatchers.IO` and `Default` run on a
 /// background pool, `Dispatchers.Main` (also `.immediate`) on the main thread.
-fn dispatcher_thread(class: &str, name: &str) -> Option<Target> {
+pub(super) fn dispatcher_thread(class: &str, name: &str) -> Option<Target> {
     match (class, name) {
         ("kotlinx.coroutines.Dispatchers", "getIO" | "getDefault") => Some(Target::Background),
         ("kotlinx.coroutines.Dispatchers", "getMain") | ("kotlinx.coroutines.MainCoroutineDispatcher", "getImmediate") => Some(Target::Main),
@@ -487,12 +488,12 @@ pub fn handler_fields(body: &Body) -> Vec<(FieldRef, Target)> {
 /// scope stored when a call just made it on a known dispatcher: `CoroutineScope(Dispatchers.IO)`
 /// (or `Default`: a background pool; also with other elements, `SupervisorJob() +
 /// Dispatchers.IO`), `CoroutineScope(Dispatchers.Main)`, `MainScope()`.
-pub fn scope_fields(body: &Body) -> Vec<(FieldRef, Option<Target>)> {
+pub fn scope_fields(table: &ClassTable, kept: &KeptSchedulers, body: &Body) -> Vec<(FieldRef, Option<Target>)> {
     body.field_stores(|d| d == "Lkotlinx/coroutines/CoroutineScope;")
         .map(|(field, before)| {
             let target = match body.call_at(before).map(|m| (m.class.as_str(), m.name.as_str())) {
                 Some(("kotlinx.coroutines.CoroutineScopeKt", "MainScope")) => Some(Target::Main),
-                Some(("kotlinx.coroutines.CoroutineScopeKt", "CoroutineScope")) => context_dispatcher(&body.insns[..before.unwrap_or(0)]),
+                Some(("kotlinx.coroutines.CoroutineScopeKt", "CoroutineScope")) => context_dispatcher(table, kept, &body.insns[..before.unwrap_or(0)]),
                 _ => None,
             };
             (*field, target)
@@ -506,11 +507,15 @@ pub fn scope_fields(body: &Body) -> Vec<(FieldRef, Option<Target>)> {
 /// the right-hand element of each kind, so the dispatcher computed last wins: walking back over
 /// those elements only, the first dispatcher met is the context's. Anything else ends the
 /// walk: what it computed is to the left of the rest, and no dispatcher met before it is known
-/// to win.
-pub fn context_dispatcher(insns: &[Insn]) -> Option<Target> {
+/// to win. A dispatcher read from a field or got from a method that keeps one counts as made
+/// there (`kept`).
+pub fn context_dispatcher(table: &ClassTable, kept: &KeptSchedulers, insns: &[Insn]) -> Option<Target> {
     let mut at = insns.len();
     while at > 0 {
         at -= 1;
+        if let Some(kept) = kept.read_by(table, &insns[at]) {
+            return Some(kept.target);
+        }
         match &insns[at] {
             Insn::Invoke { method, .. } => {
                 let (class, name) = (method.class.as_str(), method.name.as_str());
@@ -574,6 +579,13 @@ mod tests {
         crate::interned::field_ref(FieldRef { class: Sym::new(class), name: Sym::new(name), descriptor: Sym::new(descriptor) })
     }
 
+    /// The thread of a context computed by `insns`, in code that keeps no dispatcher.
+    fn dispatcher_of(insns: &[Insn]) -> Option<Target> {
+        let mut table = ClassTable::new();
+        table.freeze();
+        context_dispatcher(&table, &KeptSchedulers::default(), insns)
+    }
+
     const PLUS: &str = "(Lkotlin/coroutines/CoroutineContext;)Lkotlin/coroutines/CoroutineContext;";
 
     fn io() -> Insn {
@@ -597,14 +609,14 @@ mod tests {
     fn the_dispatcher_computed_last_is_the_contexts() {
         let load_this = Insn::Load { slot: 0, wide: false };
         // Dispatchers.IO + this.job
-        assert_eq!(context_dispatcher(&[io(), load_this.clone(), job_field(), Insn::CheckCast, plus()]), Some(Target::Background));
+        assert_eq!(dispatcher_of(&[io(), load_this.clone(), job_field(), Insn::CheckCast, plus()]), Some(Target::Background));
         // this.job + Dispatchers.Main
-        assert_eq!(context_dispatcher(&[load_this.clone(), job_field(), main_dispatcher(), Insn::CheckCast, plus()]), Some(Target::Main));
+        assert_eq!(dispatcher_of(&[load_this.clone(), job_field(), main_dispatcher(), Insn::CheckCast, plus()]), Some(Target::Main));
         // Dispatchers.IO + Dispatchers.Main
-        assert_eq!(context_dispatcher(&[io(), main_dispatcher(), plus()]), Some(Target::Main));
+        assert_eq!(dispatcher_of(&[io(), main_dispatcher(), plus()]), Some(Target::Main));
         // Dispatchers.IO + Jobs.SHARED, a job kept in a static field
         let shared_job = Insn::GetStatic(field("p.Jobs", "SHARED", "Lkotlinx/coroutines/CompletableJob;"));
-        assert_eq!(context_dispatcher(&[io(), shared_job, plus()]), Some(Target::Background));
+        assert_eq!(dispatcher_of(&[io(), shared_job, plus()]), Some(Target::Background));
     }
 
     /// A context element racer does not know may be a dispatcher: after the last known one, it
@@ -612,11 +624,11 @@ mod tests {
     #[test]
     fn an_unknown_element_after_the_dispatcher_hides_it() {
         let other = call("p.C", "context", "()Lkotlin/coroutines/CoroutineContext;");
-        assert_eq!(context_dispatcher(&[io(), other.clone(), plus()]), None);
-        assert_eq!(context_dispatcher(&[other, io(), plus()]), Some(Target::Background));
+        assert_eq!(dispatcher_of(&[io(), other.clone(), plus()]), None);
+        assert_eq!(dispatcher_of(&[other, io(), plus()]), Some(Target::Background));
         // A job read from something other than a local's object is not followed either.
         let holder = Insn::GetField(field("p.C", "holder", "Lp/Holder;"));
-        assert_eq!(context_dispatcher(&[io(), Insn::Load { slot: 0, wide: false }, holder, job_field(), plus()]), None);
+        assert_eq!(dispatcher_of(&[io(), Insn::Load { slot: 0, wide: false }, holder, job_field(), plus()]), None);
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod extensions;
 pub mod facts;
 pub mod field_classes;
 mod flows;
+pub mod kept_schedulers;
 pub mod handoffs;
 pub mod inherited;
 pub mod interp;

@@ -49,6 +49,12 @@ pub fn is_continuation(table: &ClassTable, class: crate::sym::Sym) -> bool {
     table.is_subtype_of_any(class, CONTINUATIONS)
 }
 
+/// Whether `super_class` makes its subclass the state machine of a suspend function (not of a
+/// suspend lambda, whose body is code of its own).
+pub fn is_function_continuation(super_class: crate::sym::Sym) -> bool {
+    matches!(super_class.as_str(), "kotlin.coroutines.jvm.internal.ContinuationImpl" | "kotlin.coroutines.jvm.internal.RestrictedContinuationImpl")
+}
+
 const BUCK_RW_UPDATE_LOCK: &str = "com.facebook.buck.util.concurrent.AutoCloseableReadWriteUpdateLock";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,23 +11,20 @@
 //! that ends no statement. A scheduler is known where that expression makes it
 //! (`Schedulers.io()`), or where it reads it from a field every store of which makes one known
 //! scheduler (`private final Scheduler io = Schedulers.io()`), or calls a method that returns
-//! one ([`KeptSchedulers`]). A chain kept in a local that one store alone gives a value is
+//! one ([`KeptSchedulers`], `kept_schedulers.rs`). A chain kept in a local that one store alone gives a value is
 //! followed into the statement that made it and the one that continues it (read once, at the
 //! start of its expression). A chain kept in a field and continued elsewhere, a
 //! scheduler of unknown origin (`Schedulers.trampoline()`, one injected through a constructor or
 //! given by an interface) and a chain without schedulers are not followed: their functions are
 //! treated as any library call's are.
 
-use once_cell::sync::Lazy;
-use rayon::prelude::*;
-
 use crate::classfile::model::*;
-use crate::fxhash::FxHashMap;
 use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
 pub use super::domain::Scheduler;
-use super::domain::{Attr, Summary, Target};
+use super::domain::Target;
+use super::kept_schedulers::KeptSchedulers;
 
 /// One reactive library: its types, the operators that move items to a scheduler, and the
 /// schedulers it makes.
@@ -306,7 +303,7 @@ pub fn is_scheduler_factory(m: &MethodRef) -> bool {
 
 /// The scheduler a call to a library's scheduler factory makes: its background schedulers,
 /// Android's main thread.
-fn made_by_factory(insn: &Insn) -> Option<Scheduler> {
+pub(super) fn made_by_factory(insn: &Insn) -> Option<Scheduler> {
     let Insn::Invoke { method, kind: InvokeKind::Static } = insn else { return None };
     let (class, name) = (method.class.as_str(), method.name.as_str());
     LIBRARIES.iter().find_map(|lib| {
@@ -315,142 +312,4 @@ fn made_by_factory(insn: &Insn) -> Option<Scheduler> {
         }
         (lib.main_thread == Some(class) && name == "mainThread").then_some(Scheduler { target: Target::Main, serial: false })
     })
-}
-
-/// The scheduler types of the reactive libraries, as field and return descriptors name them.
-static SCHEDULER_TYPES: Lazy<[Sym; 4]> = Lazy::new(|| {
-    ["Lio/reactivex/rxjava3/core/Scheduler;", "Lio/reactivex/Scheduler;", "Lrx/Scheduler;", "Lreactor/core/scheduler/Scheduler;"].map(Sym::new)
-});
-
-fn is_scheduler_type(descriptor: Sym) -> bool {
-    SCHEDULER_TYPES.contains(&descriptor)
-}
-
-/// Schedulers the code keeps, so that a chain given one names it: the fields (by declaring
-/// class and name) every store of which makes one known scheduler, and the methods every
-/// return of which gives one (analysed methods, found from their bodies; upstream ones, from
-/// their summaries' returned attribute). A field any store of which is something else (a
-/// constructor's parameter, an injected value) is not kept: the chain is then not followed.
-#[derive(Default)]
-pub struct KeptSchedulers {
-    fields: FxHashMap<(Sym, Sym), Scheduler>,
-    methods: FxHashMap<MethodRef, Scheduler>,
-}
-
-impl KeptSchedulers {
-    /// From the bodies of the analysed methods and the summaries of upstream ones.
-    pub fn collect<'a>(
-        table: &ClassTable,
-        bodies: &[(&'a MethodRef, &'a Body)],
-        upstream: impl Iterator<Item = (&'a MethodRef, &'a Summary)>,
-    ) -> KeptSchedulers {
-        let mut kept = KeptSchedulers::default();
-        for (m, s) in upstream {
-            if let Some(Attr::Scheduler(scheduler)) = s.return_attribute {
-                kept.methods.insert(*m, scheduler);
-            }
-        }
-        // Every store of each scheduler field, agreeing or not.
-        let found: Vec<((Sym, Sym), Option<Scheduler>)> = bodies
-            .par_iter()
-            .flat_map_iter(|(_, body)| {
-                body.insns.iter().enumerate().filter_map(|(at, insn)| match insn {
-                    Insn::PutField(f) | Insn::PutStatic(f) if is_scheduler_type(f.descriptor) => {
-                        Some(((table.resolve_field(f.class, f.name), f.name), value_at(body, at).and_then(made_by_factory)))
-                    }
-                    _ => None,
-                })
-            })
-            .collect();
-        let mut stores: FxHashMap<(Sym, Sym), Option<Scheduler>> = FxHashMap::default();
-        for (field, made) in found {
-            let slot = stores.entry(field).or_insert(made);
-            if *slot != made {
-                *slot = None;
-            }
-        }
-        kept.fields = stores.into_iter().filter_map(|(k, s)| s.map(|s| (k, s))).collect();
-        // Methods returning a kept field or another such method's result: settled when a pass
-        // adds none (a chain of getters is short).
-        let returning: Vec<&(&MethodRef, &Body)> =
-            bodies.iter().filter(|(m, _)| returns_scheduler(m) && !kept.methods.contains_key(m)).collect();
-        loop {
-            let found: Vec<(MethodRef, Scheduler)> = returning
-                .iter()
-                .filter(|(m, _)| !kept.methods.contains_key(m))
-                .filter_map(|(m, body)| kept.returned_by(table, body).map(|s| (**m, s)))
-                .collect();
-            if found.is_empty() {
-                break;
-            }
-            kept.methods.extend(found);
-        }
-        kept
-    }
-
-    /// The scheduler a method returns, when it keeps one (for its summary).
-    pub fn returned(&self, m: &MethodRef) -> Option<Scheduler> {
-        self.methods.get(m).copied()
-    }
-
-    /// The scheduler `body` returns at each of its returns, when they agree.
-    fn returned_by(&self, table: &ClassTable, body: &Body) -> Option<Scheduler> {
-        let mut agreed = None;
-        for (at, insn) in body.insns.iter().enumerate() {
-            if !matches!(insn, Insn::Return { value: Some(_) }) {
-                continue;
-            }
-            let value = value_at(body, at)?;
-            let s = made_by_factory(value).or_else(|| self.read_by(table, value))?;
-            if agreed.is_some_and(|a| a != s) {
-                return None;
-            }
-            agreed = Some(s);
-        }
-        agreed
-    }
-
-    /// The scheduler an instruction reads from a kept field or gets from a method keeping one.
-    fn read_by(&self, table: &ClassTable, insn: &Insn) -> Option<Scheduler> {
-        match insn {
-            Insn::GetField(f) | Insn::GetStatic(f) => self.fields.get(&(table.resolve_field(f.class, f.name), f.name)).copied(),
-            Insn::Invoke { method, .. } => self.methods.get(&table.resolve_method(method).unwrap_or(**method)).copied(),
-            _ => None,
-        }
-    }
-}
-
-/// The instruction that made the value instruction `at` of `body` takes from the top of the
-/// stack, past what Kotlin writes to check a platform value is not null (`dup`, the
-/// expression's text, the check) and casts; none when a jump may bring another value there
-/// (`flag ? Schedulers.io() : Schedulers.single()`).
-fn value_at(body: &Body, at: usize) -> Option<&Insn> {
-    let mut made = at.checked_sub(1)?;
-    loop {
-        match &body.insns[made] {
-            Insn::CheckCast => made = made.checked_sub(1)?,
-            Insn::Invoke { method, kind: InvokeKind::Static }
-                if method.class.as_str() == "kotlin.jvm.internal.Intrinsics" && method.name.as_str().starts_with("checkNotNull") =>
-            {
-                // `dup`, then the text of the expression (when the check names it).
-                let mut dup = made.checked_sub(1)?;
-                if matches!(body.insns[dup], Insn::Const { .. }) {
-                    dup = dup.checked_sub(1)?;
-                }
-                if !matches!(body.insns[dup], Insn::Dup) {
-                    return None;
-                }
-                made = dup.checked_sub(1)?;
-            }
-            _ => break,
-        }
-    }
-    let joined = super::cfg::jump_targets(body)[made + 1..=at].contains(&true);
-    (!joined).then(|| &body.insns[made])
-}
-
-/// Whether a method's descriptor returns a scheduler type.
-fn returns_scheduler(m: &MethodRef) -> bool {
-    let descriptor = m.descriptor.as_str();
-    SCHEDULER_TYPES.iter().any(|t| descriptor.strip_suffix(t.as_str()).is_some_and(|params| params.ends_with(')')))
 }

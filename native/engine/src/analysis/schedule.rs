@@ -174,7 +174,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         // Code that calls no scheduler factory keeps no scheduler: its bodies are not scanned.
         let scanned = methods.iter().filter(|_| inputs.names_schedulers);
         let bodies: Vec<(&MethodRef, &Body)> = scanned.filter_map(|e| Some((&e.mref, bodies[e.class][e.index].as_ref()?))).collect();
-        super::reactive::KeptSchedulers::collect(table, &bodies, inputs.upstream.iter().map(|(m, s)| (m, &**s)))
+        super::kept_schedulers::KeptSchedulers::collect(table, &bodies, inputs.upstream.iter().map(|(m, s)| (m, &**s)))
     } else {
         Default::default()
     };
@@ -231,6 +231,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
                 table,
                 inputs.ignore_classes,
                 inputs.extensions,
+                &schedulers,
                 methods
                     .par_iter()
                     .zip(demand.may_need.par_iter())

@@ -116,7 +116,7 @@ pub enum Attr {
     /// thread at a time, as if it held a lock.
     WorkGuard,
     /// A reactive library's scheduler of a known thread (`Schedulers.io()`), which a method
-    /// returns: a chain given it runs there (see `reactive::KeptSchedulers`).
+    /// returns: a chain given it runs there (see `kept_schedulers::KeptSchedulers`).
     Scheduler(Scheduler),
 }
 

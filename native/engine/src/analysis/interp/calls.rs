@@ -19,7 +19,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     pub(super) fn invoke(&mut self, st: &mut State, kind: InvokeKind, named: &MethodRef) {
         let is_static = kind == InvokeKind::Static;
         if let Some(shape) = (self.env.inline_shape)(named) {
-            if self.inline(st, named, &shape) {
+            if self.inline(st, is_static, named, &shape) {
                 return;
             }
         }
@@ -201,7 +201,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     /// 2.4: a synthetic accessor replaced by its single instruction.
-    pub(super) fn inline(&mut self, st: &mut State, named: &MethodRef, shape: &InlineShape) -> bool {
+    pub(super) fn inline(&mut self, st: &mut State, is_static: bool, named: &MethodRef, shape: &InlineShape) -> bool {
         match shape {
             InlineShape::GetField(f) => self.step(st, &Insn::GetField(interned::field_ref(*f))),
             InlineShape::GetStatic(f) => self.step(st, &Insn::GetStatic(interned::field_ref(*f))),
@@ -220,6 +220,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 if target == named || self.inline_depth > MAX_INLINE_DEPTH {
                     return false;
                 }
+                self.drop_unforwarded(st, is_static, named, target, *kind);
                 self.inline_depth += 1;
                 // The interned reference, whose facts are found by address.
                 self.invoke(st, *kind, interned::method_ref(*target));
@@ -227,6 +228,21 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
         }
         true
+    }
+
+    /// Drops the arguments of a forwarding accessor's trailing formals that its body does not
+    /// pass on (kotlinc's `DefaultConstructorMarker`, javac's access tag of a private
+    /// constructor): the target takes its arguments from the top of the stack.
+    fn drop_unforwarded(&mut self, st: &mut State, is_static: bool, named: &MethodRef, target: &MethodRef, kind: InvokeKind) {
+        let formals = |m: &MethodRef, receiver: bool| {
+            let mut widths = vec![false; usize::from(receiver)];
+            widths.extend(crate::classfile::descriptor::param_widths(m.descriptor.as_str()));
+            widths
+        };
+        let (given, taken) = (formals(named, !is_static), formals(target, kind != InvokeKind::Static));
+        for &wide in given.iter().skip(taken.len()).rev() {
+            pop(st, wide);
+        }
     }
 
     pub(super) fn interface_call(&mut self, st: &mut State, callee: &MethodRef, args: &[Expr]) {

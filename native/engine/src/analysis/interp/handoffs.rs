@@ -204,24 +204,27 @@ impl<'a, 'e> Interp<'a, 'e> {
             // handler of unknown looper.
             HandoffModel::CoroutineBuilder { context: at, block } => {
                 let context = args.get(usize::from(at));
-                let target = match context.and_then(|c| attr_e(st, c)) {
-                    Some(Attr::BackgroundDispatcher) => Target::Background,
-                    Some(Attr::MainHandler) => Target::Main,
+                let on = |target| Scheduler { target, serial: false };
+                let scheduler = match context.and_then(|c| attr_e(st, c)) {
+                    Some(Attr::BackgroundDispatcher) => on(Target::Background),
+                    Some(Attr::MainHandler) => on(Target::Main),
+                    Some(Attr::Scheduler(kept)) => kept,
                     // `launch$default` passes null for a context left out; `launch` and `async`
                     // take their scope first (`withContext`, its context).
                     _ if at == 1 && matches!(context, Some(Expr::Const(ConstVal::Null))) => {
                         match args.first().and_then(|scope| self.scope_target(st, scope)) {
-                            Some(target) => target,
+                            Some(target) => on(target),
                             None => return,
                         }
                     }
-                    _ => match context.and_then(|c| self.joined_context_target(c)) {
-                        Some(target) => target,
+                    _ => match context.and_then(|c| self.kept_dispatcher(c).or_else(|| self.joined_context_target(c).map(on))) {
+                        Some(scheduler) => scheduler,
                         None => return,
                     },
                 };
+                // A dispatcher of one thread (`newSingleThreadContext`) runs its blocks one at a time.
                 if let Some(code) = args.get(usize::from(block)) {
-                    self.hand(st, code, target, true, false);
+                    self.hand(st, code, scheduler.target, true, scheduler.serial);
                 }
             }
             HandoffModel::Scheduled(Scheduler { target, serial }) => self.hand_all(st, params, target, true, serial),
@@ -270,10 +273,17 @@ impl<'a, 'e> Interp<'a, 'e> {
     fn joined_context_target(&self, context: &Expr) -> Option<Target> {
         match context {
             Expr::Path(Path { base: Base::Temp(pc), steps }) if steps.is_empty() => {
-                self.body.insns.get(..=*pc as usize).and_then(context_dispatcher)
+                let made = self.body.insns.get(..=*pc as usize)?;
+                context_dispatcher(self.env.table, &self.env.facts.schedulers, made)
             }
             _ => None,
         }
+    }
+
+    /// The dispatcher read from a field that keeps one (`kept_schedulers.rs`).
+    fn kept_dispatcher(&self, context: &Expr) -> Option<Scheduler> {
+        let Some(Step::Field { class, name }) = context.location()?.steps.last() else { return None };
+        self.env.facts.schedulers.field(self.env.table.resolve_field(*class, *name), *name)
     }
 
     /// The thread of the dispatcher of a coroutine scope: one made here on the main dispatcher,

@@ -245,7 +245,13 @@ impl<'a> ClassReporter<'a> {
             return false;
         }
         // 5.10: Kotlin coroutine classes.
-        !self.class.header.supertypes().any(|s| s.as_str() == "kotlin.coroutines.jvm.internal.RestrictedSuspendLambda")
+        if self.class.header.supertypes().any(|s| s.as_str() == "kotlin.coroutines.jvm.internal.RestrictedSuspendLambda") {
+            return false;
+        }
+        // Extension (suspend resumes): the state machine of a suspend function. Its
+        // `invokeSuspend` resumes the function it belongs to, whose races are reported at the
+        // function's own class: here they would be the same races again.
+        !(self.cfg.extensions.suspend_resumes && self.class.header.super_class.is_some_and(super::models::is_function_continuation))
     }
 
     /// 8.2: does method `i` contribute to its class's pool?

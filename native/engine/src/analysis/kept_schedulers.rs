@@ -1,0 +1,260 @@
+//! Schedulers and dispatchers the code keeps (a thread-handoff model, `handoffs.rs`): a
+//! reactive chain given a scheduler, or a coroutine launched on a dispatcher, read from a field
+//! or returned by a method, runs where that field or method always says.
+//!
+//! A field is kept when every store into it, wherever it is, makes one known scheduler
+//! (`private final Scheduler io = Schedulers.io()`, `private val io = Dispatchers.IO`), reads one
+//! kept elsewhere, or stores a Kotlin constructor parameter whose default value is one
+//! (`class Repo(private val io: CoroutineDispatcher = Dispatchers.IO)`: the default is the value
+//! the class is written to run with; a test or an injector passing another is not seen). Any
+//! other store (a parameter without such a default, an injected value, a conditional) leaves
+//! the field unknown, and the code given it is not followed.
+
+use once_cell::sync::Lazy;
+use rayon::prelude::*;
+
+use crate::classfile::model::*;
+use crate::fxhash::FxHashMap;
+use crate::hierarchy::ClassTable;
+use crate::sym::Sym;
+
+use super::domain::{Attr, Scheduler, Summary, Target};
+
+/// The fields (by declaring class and name) and the methods that keep one known scheduler.
+#[derive(Default)]
+pub struct KeptSchedulers {
+    fields: FxHashMap<(Sym, Sym), Scheduler>,
+    methods: FxHashMap<MethodRef, Scheduler>,
+}
+
+/// What a store into a scheduler field gives it.
+#[derive(Clone, Copy, PartialEq)]
+enum Stored {
+    Made(Option<Scheduler>),
+    /// A constructor's parameter, by the constructor and the parameter's local slot.
+    Parameter(MethodRef, u16),
+}
+
+impl KeptSchedulers {
+    /// From the bodies of the analysed methods and the summaries of upstream ones.
+    pub fn collect<'a>(
+        table: &ClassTable,
+        bodies: &[(&'a MethodRef, &'a Body)],
+        upstream: impl Iterator<Item = (&'a MethodRef, &'a Summary)>,
+    ) -> KeptSchedulers {
+        let mut kept = KeptSchedulers::default();
+        for (m, s) in upstream {
+            if let Some(Attr::Scheduler(scheduler)) = s.return_attribute {
+                kept.methods.insert(*m, scheduler);
+            }
+        }
+        // Every store of each scheduler field, agreeing or not.
+        let found: Vec<((Sym, Sym), Stored)> = bodies
+            .par_iter()
+            .flat_map_iter(|&(m, body)| {
+                body.insns.iter().enumerate().filter_map(move |(at, insn)| match insn {
+                    Insn::PutField(f) | Insn::PutStatic(f) if is_scheduler_type(f.descriptor) => {
+                        Some(((table.resolve_field(f.class, f.name), f.name), stored(m, body, at)))
+                    }
+                    _ => None,
+                })
+            })
+            .collect();
+        let defaults = constructor_defaults(bodies);
+        let mut stores: FxHashMap<(Sym, Sym), Option<Scheduler>> = FxHashMap::default();
+        for (field, value) in found {
+            let made = match value {
+                Stored::Made(made) => made,
+                Stored::Parameter(constructor, slot) => defaults.get(&(constructor, slot)).copied(),
+            };
+            let slot = stores.entry(field).or_insert(made);
+            if *slot != made {
+                *slot = None;
+            }
+        }
+        kept.fields = stores.into_iter().filter_map(|(k, s)| s.map(|s| (k, s))).collect();
+        // Methods returning a kept field or another such method's result: settled when a pass
+        // adds none (a chain of getters is short).
+        let returning: Vec<&(&MethodRef, &Body)> =
+            bodies.iter().filter(|(m, _)| returns_scheduler(m) && !kept.methods.contains_key(m)).collect();
+        loop {
+            let found: Vec<(MethodRef, Scheduler)> = returning
+                .iter()
+                .filter(|(m, _)| !kept.methods.contains_key(m))
+                .filter_map(|(m, body)| kept.returned_by(table, body).map(|s| (**m, s)))
+                .collect();
+            if found.is_empty() {
+                break;
+            }
+            kept.methods.extend(found);
+        }
+        kept
+    }
+
+    /// The scheduler a method returns, when it keeps one (for its summary).
+    pub fn returned(&self, m: &MethodRef) -> Option<Scheduler> {
+        self.methods.get(m).copied()
+    }
+
+    /// The scheduler field `name` of `class` (its declaring class) keeps.
+    pub fn field(&self, class: Sym, name: Sym) -> Option<Scheduler> {
+        self.fields.get(&(class, name)).copied()
+    }
+
+    /// The scheduler `body` returns at each of its returns, when they agree.
+    fn returned_by(&self, table: &ClassTable, body: &Body) -> Option<Scheduler> {
+        let mut agreed = None;
+        for (at, insn) in body.insns.iter().enumerate() {
+            if !matches!(insn, Insn::Return { value: Some(_) }) {
+                continue;
+            }
+            let made = value_at(body, at)?;
+            let s = made_here(body, made).or_else(|| self.read_by(table, &body.insns[made]))?;
+            if agreed.is_some_and(|a| a != s) {
+                return None;
+            }
+            agreed = Some(s);
+        }
+        agreed
+    }
+
+    /// The scheduler an instruction reads from a kept field or gets from a method keeping one.
+    pub fn read_by(&self, table: &ClassTable, insn: &Insn) -> Option<Scheduler> {
+        match insn {
+            Insn::GetField(f) | Insn::GetStatic(f) => self.field(table.resolve_field(f.class, f.name), f.name),
+            Insn::Invoke { method, .. } => self.methods.get(&table.resolve_method(method).unwrap_or(**method)).copied(),
+            _ => None,
+        }
+    }
+}
+
+/// What the store at instruction `at` of method `m` gives its field: a scheduler made there, a
+/// parameter of the constructor `m` is, or something else.
+fn stored(m: &MethodRef, body: &Body, at: usize) -> Stored {
+    let made = value_at(body, at);
+    match made.map(|made| &body.insns[made]) {
+        Some(&Insn::Load { slot, wide: false }) if m.name.as_str() == "<init>" => Stored::Parameter(*m, slot),
+        _ => Stored::Made(made.and_then(|made| made_here(body, made))),
+    }
+}
+
+/// The defaults Kotlin constructors give their parameters, by the constructor and the
+/// parameter's local slot. kotlinc compiles default values into a synthetic constructor that
+/// takes a mask after the parameters, stores each default left out into the parameter's own
+/// slot (`if ((mask & 1) != 0) io = Dispatchers.getIO()`), and passes them all on to the
+/// constructor declared: the same parameters, in the same slots.
+fn constructor_defaults(bodies: &[(&MethodRef, &Body)]) -> FxHashMap<(MethodRef, u16), Scheduler> {
+    let mut defaults = FxHashMap::default();
+    for &(m, body) in bodies {
+        if m.name.as_str() != "<init>" || !m.descriptor.as_str().ends_with("Lkotlin/jvm/internal/DefaultConstructorMarker;)V") {
+            continue;
+        }
+        let declared = body.insns.iter().find_map(|insn| match insn {
+            Insn::Invoke { kind: InvokeKind::Special, method } if method.class == m.class && method.name == m.name && method != &m => Some(**method),
+            _ => None,
+        });
+        let Some(declared) = declared else { continue };
+        for (at, insn) in body.insns.iter().enumerate() {
+            if let Insn::Store { slot, wide: false } = insn {
+                if let Some(scheduler) = value_at(body, at).and_then(|made| made_here(body, made)) {
+                    defaults.insert((declared, *slot), scheduler);
+                }
+            }
+        }
+    }
+    defaults
+}
+
+/// The scheduler instruction `made` of `body` makes: a reactive library's scheduler factory;
+/// Kotlin's `Dispatchers.IO`, `Default` (background pools) and `Main` (the main thread), a
+/// dispatcher of new threads (`newSingleThreadContext`, `newFixedThreadPoolContext`, an executor
+/// made here turned into one with `asCoroutineDispatcher()`), or one of those limited with
+/// `limitedParallelism(n)` (one thread at a time when `n` is 1).
+fn made_here(body: &Body, made: usize) -> Option<Scheduler> {
+    let insn = &body.insns[made];
+    let background = |serial| Some(Scheduler { target: Target::Background, serial });
+    if let Insn::Invoke { method, .. } = insn {
+        let (class, name) = (method.class.as_str(), method.name.as_str());
+        if let Some(target) = super::handoffs::dispatcher_thread(class, name) {
+            return Some(Scheduler { target, serial: false });
+        }
+        match (class, name) {
+            ("kotlinx.coroutines.ThreadPoolDispatcherKt", "newSingleThreadContext") => return background(true),
+            ("kotlinx.coroutines.ThreadPoolDispatcherKt", "newFixedThreadPoolContext") => return background(false),
+            ("kotlinx.coroutines.ExecutorsKt", "from") => {
+                let Insn::Invoke { method: executor, .. } = &body.insns[value_at(body, made)?] else { return None };
+                let single = matches!(executor.name.as_str(), "newSingleThreadExecutor" | "newSingleThreadScheduledExecutor");
+                return super::handoffs::makes_executor(executor).then_some(Scheduler { target: Target::Background, serial: single });
+            }
+            (_, "limitedParallelism") if method.descriptor.as_str() == "(I)Lkotlinx/coroutines/CoroutineDispatcher;" => {
+                let Insn::Const { value: ConstVal::Int(threads), .. } = body.insns[made.checked_sub(1)?] else { return None };
+                let limited = made_here(body, made.checked_sub(2)?)?;
+                return Some(Scheduler { serial: limited.serial || threads == 1, ..limited });
+            }
+            _ => {}
+        }
+    }
+    super::reactive::made_by_factory(insn)
+}
+
+/// Whether a call makes a scheduler or reads a Kotlin dispatcher: code that makes none keeps
+/// none, and its bodies need no scan.
+pub fn makes_scheduler(m: &MethodRef) -> bool {
+    super::reactive::is_scheduler_factory(m)
+        || matches!(m.class.as_str(), "kotlinx.coroutines.Dispatchers" | "kotlinx.coroutines.ThreadPoolDispatcherKt" | "kotlinx.coroutines.ExecutorsKt")
+}
+
+/// The scheduler types of the reactive libraries and Kotlin's dispatcher types, as field and
+/// return descriptors name them.
+static SCHEDULER_TYPES: Lazy<[Sym; 8]> = Lazy::new(|| {
+    [
+        "Lio/reactivex/rxjava3/core/Scheduler;",
+        "Lio/reactivex/Scheduler;",
+        "Lrx/Scheduler;",
+        "Lreactor/core/scheduler/Scheduler;",
+        "Lkotlinx/coroutines/CoroutineDispatcher;",
+        "Lkotlinx/coroutines/MainCoroutineDispatcher;",
+        "Lkotlinx/coroutines/ExecutorCoroutineDispatcher;",
+        "Lkotlinx/coroutines/CloseableCoroutineDispatcher;",
+    ]
+    .map(Sym::new)
+});
+
+fn is_scheduler_type(descriptor: Sym) -> bool {
+    SCHEDULER_TYPES.contains(&descriptor)
+}
+
+/// Whether a method's descriptor returns a scheduler type.
+fn returns_scheduler(m: &MethodRef) -> bool {
+    let descriptor = m.descriptor.as_str();
+    SCHEDULER_TYPES.iter().any(|t| descriptor.strip_suffix(t.as_str()).is_some_and(|params| params.ends_with(')')))
+}
+
+/// The index of the instruction that made the value instruction `at` of `body` takes from the top of the
+/// stack, past what Kotlin writes to check a platform value is not null (`dup`, the
+/// expression's text, the check) and casts; none when a jump may bring another value there
+/// (`flag ? Schedulers.io() : Schedulers.single()`).
+fn value_at(body: &Body, at: usize) -> Option<usize> {
+    let mut made = at.checked_sub(1)?;
+    loop {
+        match &body.insns[made] {
+            Insn::CheckCast => made = made.checked_sub(1)?,
+            Insn::Invoke { method, kind: InvokeKind::Static }
+                if method.class.as_str() == "kotlin.jvm.internal.Intrinsics" && method.name.as_str().starts_with("checkNotNull") =>
+            {
+                // `dup`, then the text of the expression (when the check names it).
+                let mut dup = made.checked_sub(1)?;
+                if matches!(body.insns[dup], Insn::Const { .. }) {
+                    dup = dup.checked_sub(1)?;
+                }
+                if !matches!(body.insns[dup], Insn::Dup) {
+                    return None;
+                }
+                made = dup.checked_sub(1)?;
+            }
+            _ => break,
+        }
+    }
+    let joined = super::cfg::jump_targets(body)[made + 1..=at].contains(&true);
+    (!joined).then_some(made)
+}
