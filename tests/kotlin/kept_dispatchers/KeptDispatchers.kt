@@ -7,6 +7,7 @@ import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flow
 import kotlinx.coroutines.flow.flowOn
 import kotlinx.coroutines.asCoroutineDispatcher
+import kotlinx.coroutines.delay
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.newSingleThreadContext
 import kotlinx.coroutines.withContext
@@ -242,4 +243,21 @@ class LimitedReader(private val scope: CoroutineScope) {
     }
 
     fun count(): Int = count // expect: LimitedReader count this.count
+}
+
+// Racy: a suspend function that suspends before it launches. kotlinc makes its state machine a
+// class of its own, whose invokeSuspend resumes refresh(): the race is reported at refresh(), not
+// again at that class.
+class SuspendingLauncher(private val scope: CoroutineScope) {
+    private val io = Dispatchers.IO
+    private var cache = 0
+
+    suspend fun refresh() {
+        delay(10)
+        scope.launch(io) { // expect: SuspendingLauncher refresh this.cache
+            cache = 1
+        }
+    }
+
+    fun peek(): Int = cache // expect: SuspendingLauncher peek this.cache
 }
