@@ -2,7 +2,8 @@
 # Fetches the third-party libraries whose models the library fixtures exercise (tests/libraries/,
 # tests/android/reactive/, tests/kotlin/reactive/) and prints their paths, separated by ':':
 # RxJava 3 (with Reactive Streams), RxJava 2, the classes of RxAndroid 3 (an Android archive: its
-# classes.jar is taken out of it), Project Reactor and Netty's common and transport modules.
+# classes.jar is taken out of it), Project Reactor, Netty's common and transport modules, and
+# Dagger with javax.inject (the annotations of injected dispatchers, tests/kotlin/injected_dispatchers/).
 # Resolved by Maven into the local repository (~/.m2), offline first, and copied once to
 # build/test-libraries/.
 #
@@ -18,6 +19,8 @@ artifacts=(
     io.projectreactor:reactor-core:3.6.11
     io.netty:netty-common:4.1.115.Final
     io.netty:netty-transport:4.1.115.Final
+    com.google.dagger:dagger:2.52
+    javax.inject:javax.inject:1
 )
 jars=(
     "$dir/rxjava-3.1.9.jar"
@@ -27,6 +30,8 @@ jars=(
     "$dir/reactor-core-3.6.11.jar"
     "$dir/netty-common-4.1.115.Final.jar"
     "$dir/netty-transport-4.1.115.Final.jar"
+    "$dir/dagger-2.52.jar"
+    "$dir/javax.inject-1.jar"
 )
 
 mkdir -p "$dir"

@@ -83,10 +83,10 @@ fn kotlin_fixtures() {
     };
     let stdlib = jar("--stdlib");
     let mut classpath = vec![support.clone(), stdlib.clone(), jar("--coroutines")];
-    // The reactive topic compiles against RxJava; without it, that topic is skipped.
-    match library_jars_or_skip("kotlin reactive fixtures") {
+    // The topics that compile against the test libraries (RxJava, Dagger) are skipped without them.
+    match library_jars_or_skip("kotlin reactive and injected_dispatchers fixtures") {
         Some(jars) => classpath.extend(jars),
-        None => topics.retain(|t| !t.ends_with("reactive")),
+        None => topics.retain(|t| !t.ends_with("reactive") && !t.ends_with("injected_dispatchers")),
     }
 
     let mut failures = Vec::new();

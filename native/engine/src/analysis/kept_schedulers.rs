@@ -36,10 +36,10 @@ enum Stored {
 }
 
 impl KeptSchedulers {
-    /// From the bodies of the analysed methods and the summaries of upstream ones.
+    /// From the analysed methods (with their bodies) and the summaries of upstream ones.
     pub fn collect<'a>(
         table: &ClassTable,
-        bodies: &[(&'a MethodRef, &'a Body)],
+        bodies: &[(&'a MethodRef, &'a Method, &'a Body)],
         upstream: impl Iterator<Item = (&'a MethodRef, &'a Summary)>,
     ) -> KeptSchedulers {
         let mut kept = KeptSchedulers::default();
@@ -51,7 +51,7 @@ impl KeptSchedulers {
         // Every store of each scheduler field, agreeing or not.
         let found: Vec<((Sym, Sym), Stored)> = bodies
             .par_iter()
-            .flat_map_iter(|&(m, body)| {
+            .flat_map_iter(|&(m, _, body)| {
                 body.insns.iter().enumerate().filter_map(move |(at, insn)| match insn {
                     Insn::PutField(f) | Insn::PutStatic(f) if is_scheduler_type(f.descriptor) => {
                         Some(((table.resolve_field(f.class, f.name), f.name), stored(m, body, at)))
@@ -61,11 +61,16 @@ impl KeptSchedulers {
             })
             .collect();
         let defaults = constructor_defaults(bodies);
+        let provided = kept.provided(table, bodies);
+        let declared: FxHashMap<&MethodRef, &Method> = bodies.iter().map(|&(m, declared, _)| (m, declared)).collect();
         let mut stores: FxHashMap<(Sym, Sym), Option<Scheduler>> = FxHashMap::default();
         for (field, value) in found {
             let made = match value {
                 Stored::Made(made) => made,
-                Stored::Parameter(constructor, slot) => defaults.get(&(constructor, slot)).copied(),
+                Stored::Parameter(constructor, slot) => {
+                    let qualified = declared.get(&constructor).and_then(|declared| injected(declared, &constructor, slot, &provided));
+                    qualified.or_else(|| defaults.get(&(constructor, slot)).copied())
+                }
             };
             let slot = stores.entry(field).or_insert(made);
             if *slot != made {
@@ -75,13 +80,13 @@ impl KeptSchedulers {
         kept.fields = stores.into_iter().filter_map(|(k, s)| s.map(|s| (k, s))).collect();
         // Methods returning a kept field or another such method's result: settled when a pass
         // adds none (a chain of getters is short).
-        let returning: Vec<&(&MethodRef, &Body)> =
-            bodies.iter().filter(|(m, _)| returns_scheduler(m) && !kept.methods.contains_key(m)).collect();
+        let returning: Vec<&(&MethodRef, &Method, &Body)> =
+            bodies.iter().filter(|(m, _, _)| returns_scheduler(m) && !kept.methods.contains_key(m)).collect();
         loop {
             let found: Vec<(MethodRef, Scheduler)> = returning
                 .iter()
-                .filter(|(m, _)| !kept.methods.contains_key(m))
-                .filter_map(|(m, body)| kept.returned_by(table, body).map(|s| (**m, s)))
+                .filter(|(m, _, _)| !kept.methods.contains_key(m))
+                .filter_map(|(m, _, body)| kept.returned_by(table, body).map(|s| (**m, s)))
                 .collect();
             if found.is_empty() {
                 break;
@@ -89,6 +94,28 @@ impl KeptSchedulers {
             kept.methods.extend(found);
         }
         kept
+    }
+
+    /// What a dependency injector gives the parameters a qualifier names: the scheduler every
+    /// `@Provides` method carrying that qualifier returns (Dagger's and Hilt's modules,
+    /// `@Provides @IoDispatcher fun io(): CoroutineDispatcher = Dispatchers.IO`). A qualifier two
+    /// providers disagree on gives nothing.
+    fn provided(&self, table: &ClassTable, bodies: &[(&MethodRef, &Method, &Body)]) -> Vec<(Annotation, Option<Scheduler>)> {
+        let mut provided: Vec<(Annotation, Option<Scheduler>)> = Vec::new();
+        for (m, declared, body) in bodies {
+            if !returns_scheduler(m) || !declared.header.has_annotation("dagger.Provides") {
+                continue;
+            }
+            let returned = self.returned_by(table, body);
+            for qualifier in declared.header.annotations.iter().filter(|a| !a.matches("dagger.Provides")) {
+                match provided.iter_mut().find(|(q, _)| q == qualifier) {
+                    Some((_, known)) if *known != returned => *known = None,
+                    Some(_) => {}
+                    None => provided.push((qualifier.clone(), returned)),
+                }
+            }
+        }
+        provided
     }
 
     /// The scheduler a method returns, when it keeps one (for its summary).
@@ -138,14 +165,37 @@ fn stored(m: &MethodRef, body: &Body, at: usize) -> Stored {
     }
 }
 
+/// The scheduler a dependency injector gives the constructor parameter in local `slot`: the one
+/// its qualifier is provided with.
+fn injected(declared: &Method, constructor: &MethodRef, slot: u16, provided: &[(Annotation, Option<Scheduler>)]) -> Option<Scheduler> {
+    let parameter = parameter_at(constructor, slot)?;
+    declared
+        .scheduler_qualifiers
+        .iter()
+        .filter(|(p, _)| usize::from(*p) == parameter)
+        .find_map(|(_, qualifier)| provided.iter().find(|(q, _)| q == qualifier).and_then(|(_, s)| *s))
+}
+
+/// The index of the parameter of instance method `m` held in local `slot`.
+fn parameter_at(m: &MethodRef, slot: u16) -> Option<usize> {
+    let mut at = 1u16;
+    for (i, wide) in crate::classfile::descriptor::param_widths(m.descriptor.as_str()).into_iter().enumerate() {
+        if at == slot {
+            return Some(i);
+        }
+        at += if wide { 2 } else { 1 };
+    }
+    None
+}
+
 /// The defaults Kotlin constructors give their parameters, by the constructor and the
 /// parameter's local slot. kotlinc compiles default values into a synthetic constructor that
 /// takes a mask after the parameters, stores each default left out into the parameter's own
 /// slot (`if ((mask & 1) != 0) io = Dispatchers.getIO()`), and passes them all on to the
 /// constructor declared: the same parameters, in the same slots.
-fn constructor_defaults(bodies: &[(&MethodRef, &Body)]) -> FxHashMap<(MethodRef, u16), Scheduler> {
+fn constructor_defaults(bodies: &[(&MethodRef, &Method, &Body)]) -> FxHashMap<(MethodRef, u16), Scheduler> {
     let mut defaults = FxHashMap::default();
-    for &(m, body) in bodies {
+    for &(m, _, body) in bodies {
         if m.name.as_str() != "<init>" || !m.descriptor.as_str().ends_with("Lkotlin/jvm/internal/DefaultConstructorMarker;)V") {
             continue;
         }
@@ -222,6 +272,12 @@ static SCHEDULER_TYPES: Lazy<[Sym; 8]> = Lazy::new(|| {
 
 fn is_scheduler_type(descriptor: Sym) -> bool {
     SCHEDULER_TYPES.contains(&descriptor)
+}
+
+/// Whether a type descriptor names a scheduler or dispatcher type (by its text: lowering asks
+/// it of every annotated parameter).
+pub fn is_scheduler_descriptor(descriptor: &str) -> bool {
+    SCHEDULER_TYPES.iter().any(|t| t.as_str() == descriptor)
 }
 
 /// Whether a method's descriptor returns a scheduler type.

@@ -173,7 +173,9 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let schedulers = if inputs.extensions.thread_handoffs {
         // Code that calls no scheduler factory keeps no scheduler: its bodies are not scanned.
         let scanned = methods.iter().filter(|_| inputs.names_schedulers);
-        let bodies: Vec<(&MethodRef, &Body)> = scanned.filter_map(|e| Some((&e.mref, bodies[e.class][e.index].as_ref()?))).collect();
+        let bodies: Vec<(&MethodRef, &Method, &Body)> = scanned
+            .filter_map(|e| Some((&e.mref, &inputs.classes[e.class].methods[e.index], bodies[e.class][e.index].as_ref()?)))
+            .collect();
         super::kept_schedulers::KeptSchedulers::collect(table, &bodies, inputs.upstream.iter().map(|(m, s)| (m, &**s)))
     } else {
         Default::default()

@@ -172,6 +172,7 @@ fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodR
     let flags = m.access_flags.bits();
     let mut annotations = Vec::new();
     let mut param_inject_prop = false;
+    let mut scheduler_qualifiers = thin_vec::ThinVec::new();
     let mut code: Option<&CodeData<'_>> = None;
     for attr in &m.attributes {
         match &attr.data {
@@ -182,6 +183,10 @@ fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodR
             | AttributeData::RuntimeInvisibleParameterAnnotations(ps) => {
                 if ps.iter().flat_map(|p| p.annotations.iter()).any(|a| lower_annotation(a).matches("InjectProp")) {
                     param_inject_prop = true;
+                }
+                let types = crate::classfile::descriptor::param_types(descriptor.as_str());
+                for (i, p) in ps.iter().enumerate().filter(|(i, _)| types.get(*i).is_some_and(|t| crate::analysis::kept_schedulers::is_scheduler_descriptor(t))) {
+                    scheduler_qualifiers.extend(p.annotations.iter().map(|a| (i as u8, lower_annotation(a))));
                 }
             }
             AttributeData::Code(c) => code = Some(c),
@@ -236,7 +241,7 @@ fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodR
             }
         }
     }
-    Method { header, body, formal_names, formal_slots, first_line, inline_shape }
+    Method { header, body, formal_names, formal_slots, first_line, inline_shape, scheduler_qualifiers }
 }
 
 type MemberKey = (usize, usize, usize);

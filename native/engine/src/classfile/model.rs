@@ -399,6 +399,9 @@ pub struct Method {
     /// First line of the method (for reporting methods without accesses lines).
     pub first_line: u32,
     pub inline_shape: Option<InlineShape>,
+    /// The annotations on its parameters typed as a scheduler or a dispatcher, by parameter
+    /// index (a dependency injector's qualifiers: `@IoDispatcher io: CoroutineDispatcher`).
+    pub scheduler_qualifiers: thin_vec::ThinVec<(u8, Annotation)>,
 }
 
 /// An analysed class: header plus method bodies.
