@@ -261,3 +261,61 @@ class SuspendingLauncher(private val scope: CoroutineScope) {
 
     fun peek(): Int = cache // expect: SuspendingLauncher peek this.cache
 }
+
+// The dispatchers of an application, behind an interface its classes are given.
+interface DispatcherProvider {
+    val io: CoroutineDispatcher
+    val main: CoroutineDispatcher
+}
+
+class DefaultDispatcherProvider : DispatcherProvider {
+    override val io: CoroutineDispatcher = Dispatchers.IO
+    override val main: CoroutineDispatcher = Dispatchers.Main
+}
+
+// Racy: a dispatcher got through an interface every implementation of which gives Dispatchers.IO.
+class ProvidedRepository(private val dispatchers: DispatcherProvider) {
+    private var cached = 0
+
+    suspend fun refresh() {
+        withContext(dispatchers.io) { // expect: ProvidedRepository refresh this.cached
+            cached++
+        }
+    }
+
+    fun cached(): Int = cached // expect: ProvidedRepository cached this.cached
+}
+
+// Safe: the provider's main dispatcher.
+class ProvidedMainRepository(private val scope: CoroutineScope, private val dispatchers: DispatcherProvider) {
+    private var clicks = 0
+
+    fun click() {
+        scope.launch(dispatchers.main) { clicks++ }
+    }
+
+    fun clicks(): Int = clicks
+}
+
+// Not followed: two implementations of the interface give different dispatchers.
+interface WorkDispatchers {
+    val work: CoroutineDispatcher
+}
+
+class IoWorkDispatchers : WorkDispatchers {
+    override val work: CoroutineDispatcher = Dispatchers.IO
+}
+
+class MainWorkDispatchers : WorkDispatchers {
+    override val work: CoroutineDispatcher = Dispatchers.Main
+}
+
+class WorkRepository(private val scope: CoroutineScope, private val dispatchers: WorkDispatchers) {
+    private var ticks = 0
+
+    fun tick() {
+        scope.launch(dispatchers.work) { ticks++ }
+    }
+
+    fun ticks(): Int = ticks
+}

@@ -93,6 +93,7 @@ impl KeptSchedulers {
             }
             kept.methods.extend(found);
         }
+        kept.methods.extend(implemented_alike(table, bodies, &kept.methods));
         kept
     }
 
@@ -163,6 +164,51 @@ fn stored(m: &MethodRef, body: &Body, at: usize) -> Stored {
         Some(&Insn::Load { slot, wide: false }) if m.name.as_str() == "<init>" => Stored::Parameter(*m, slot),
         _ => Stored::Made(made.and_then(|made| made_here(body, made))),
     }
+}
+
+/// The abstract methods (an interface's `val io: CoroutineDispatcher`, a `DispatcherProvider`'s)
+/// every analysed implementation of which keeps the same scheduler: a call through the
+/// interface gets it. An implementation that keeps none, or another, leaves the method unknown.
+fn implemented_alike(
+    table: &ClassTable,
+    bodies: &[(&MethodRef, &Method, &Body)],
+    kept: &FxHashMap<MethodRef, Scheduler>,
+) -> Vec<(MethodRef, Scheduler)> {
+    let mut agreed: FxHashMap<MethodRef, Option<Scheduler>> = FxHashMap::default();
+    for &(m, declared, _) in bodies {
+        if declared.header.is_static() || m.name.as_str() == "<init>" || !returns_scheduler(m) {
+            continue;
+        }
+        let returned = kept.get(m).copied();
+        for abstract_method in overridden_abstract(table, m) {
+            let slot = agreed.entry(abstract_method).or_insert(returned);
+            if *slot != returned {
+                *slot = None;
+            }
+        }
+    }
+    let mut found: Vec<(MethodRef, Scheduler)> = agreed.into_iter().filter_map(|(m, s)| Some((m, s?))).collect();
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found
+}
+
+/// The abstract methods of `m`'s supertypes (all of them, transitively) that `m` implements.
+fn overridden_abstract(table: &ClassTable, m: &MethodRef) -> Vec<MethodRef> {
+    let mut found = Vec::new();
+    let mut seen = vec![m.class];
+    let mut pending: Vec<Sym> = table.get(m.class).map(|h| h.supertypes().collect()).unwrap_or_default();
+    while let Some(class) = pending.pop() {
+        if seen.contains(&class) {
+            continue;
+        }
+        seen.push(class);
+        let Some(header) = table.get(class) else { continue };
+        if header.method(m.name, m.descriptor).is_some_and(|d| d.flags & ACC_ABSTRACT != 0) {
+            found.push(MethodRef { class, ..*m });
+        }
+        pending.extend(header.supertypes());
+    }
+    found
 }
 
 /// The scheduler a dependency injector gives the constructor parameter in local `slot`: the one
