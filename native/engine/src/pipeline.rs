@@ -103,6 +103,10 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     // `kept_schedulers::KeptSchedulers`): known from the references, its bodies need no scan.
     let names_schedulers = extensions.thread_handoffs
         && classes.iter().any(|c| c.references.methods.iter().any(|m| crate::analysis::kept_schedulers::makes_scheduler(m)));
+    let scheduler_field_classes: Vec<bool> = classes
+        .iter()
+        .map(|c| names_schedulers && c.references.fields.iter().any(|f| crate::analysis::kept_schedulers::is_scheduler_descriptor(f.descriptor.as_str())))
+        .collect();
     // What the code refers to has served (upstream loading, the ignore globs): freed before
     // the analysis needs the memory.
     for class in &mut classes {
@@ -121,6 +125,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         upstream_shapes: &upstream.shapes,
         summaries_for: for_file.as_ref(),
         names_schedulers,
+        scheduler_field_classes: &scheduler_field_classes,
         extensions,
     };
     let analysis = schedule::run(&inputs, bodies);

@@ -36,10 +36,13 @@ enum Stored {
 }
 
 impl KeptSchedulers {
-    /// From the analysed methods (with their bodies) and the summaries of upstream ones.
+    /// From the analysed methods (with their bodies), those of them that may store into a
+    /// scheduler field (`storing`: the methods of the classes that name one), and the summaries
+    /// of upstream methods.
     pub fn collect<'a>(
         table: &ClassTable,
         bodies: &[(&'a MethodRef, &'a Method, &'a Body)],
+        storing: &[(&'a MethodRef, &'a Body)],
         upstream: impl Iterator<Item = (&'a MethodRef, &'a Summary)>,
     ) -> KeptSchedulers {
         let mut kept = KeptSchedulers::default();
@@ -49,9 +52,9 @@ impl KeptSchedulers {
             }
         }
         // Every store of each scheduler field, agreeing or not.
-        let found: Vec<((Sym, Sym), Stored)> = bodies
+        let found: Vec<((Sym, Sym), Stored)> = storing
             .par_iter()
-            .flat_map_iter(|&(m, _, body)| {
+            .flat_map_iter(|&(m, body)| {
                 body.insns.iter().enumerate().filter_map(move |(at, insn)| match insn {
                     Insn::PutField(f) | Insn::PutStatic(f) if is_scheduler_type(f.descriptor) => {
                         Some(((table.resolve_field(f.class, f.name), f.name), stored(m, body, at)))
@@ -60,9 +63,12 @@ impl KeptSchedulers {
                 })
             })
             .collect();
+        // The methods returning a scheduler type: getters, providers, implementations.
+        let returning: Vec<&(&MethodRef, &Method, &Body)> = bodies.iter().filter(|(m, _, _)| returns_scheduler(m)).collect();
         let defaults = constructor_defaults(bodies);
-        let provided = kept.provided(table, bodies);
-        let declared: FxHashMap<&MethodRef, &Method> = bodies.iter().map(|&(m, declared, _)| (m, declared)).collect();
+        let provided = kept.provided(table, &returning);
+        let declared: FxHashMap<&MethodRef, &Method> =
+            bodies.iter().filter(|(_, declared, _)| !declared.scheduler_qualifiers.is_empty()).map(|&(m, declared, _)| (m, declared)).collect();
         let mut stores: FxHashMap<(Sym, Sym), Option<Scheduler>> = FxHashMap::default();
         for (field, value) in found {
             let made = match value {
@@ -80,8 +86,7 @@ impl KeptSchedulers {
         kept.fields = stores.into_iter().filter_map(|(k, s)| s.map(|s| (k, s))).collect();
         // Methods returning a kept field or another such method's result: settled when a pass
         // adds none (a chain of getters is short).
-        let returning: Vec<&(&MethodRef, &Method, &Body)> =
-            bodies.iter().filter(|(m, _, _)| returns_scheduler(m) && !kept.methods.contains_key(m)).collect();
+        let returning: Vec<&(&MethodRef, &Method, &Body)> = returning.into_iter().filter(|(m, _, _)| !kept.methods.contains_key(m)).collect();
         loop {
             let found: Vec<(MethodRef, Scheduler)> = returning
                 .iter()
@@ -93,7 +98,7 @@ impl KeptSchedulers {
             }
             kept.methods.extend(found);
         }
-        kept.methods.extend(implemented_alike(table, bodies, &kept.methods));
+        kept.methods.extend(implemented_alike(table, &returning, &kept.methods));
         kept
     }
 
@@ -101,10 +106,10 @@ impl KeptSchedulers {
     /// `@Provides` method carrying that qualifier returns (Dagger's and Hilt's modules,
     /// `@Provides @IoDispatcher fun io(): CoroutineDispatcher = Dispatchers.IO`). A qualifier two
     /// providers disagree on gives nothing.
-    fn provided(&self, table: &ClassTable, bodies: &[(&MethodRef, &Method, &Body)]) -> Vec<(Annotation, Option<Scheduler>)> {
+    fn provided(&self, table: &ClassTable, returning: &[&(&MethodRef, &Method, &Body)]) -> Vec<(Annotation, Option<Scheduler>)> {
         let mut provided: Vec<(Annotation, Option<Scheduler>)> = Vec::new();
-        for (m, declared, body) in bodies {
-            if !returns_scheduler(m) || !declared.header.has_annotation("dagger.Provides") {
+        for (_, declared, body) in returning {
+            if !declared.header.has_annotation("dagger.Provides") {
                 continue;
             }
             let returned = self.returned_by(table, body);
@@ -171,12 +176,12 @@ fn stored(m: &MethodRef, body: &Body, at: usize) -> Stored {
 /// interface gets it. An implementation that keeps none, or another, leaves the method unknown.
 fn implemented_alike(
     table: &ClassTable,
-    bodies: &[(&MethodRef, &Method, &Body)],
+    returning: &[&(&MethodRef, &Method, &Body)],
     kept: &FxHashMap<MethodRef, Scheduler>,
 ) -> Vec<(MethodRef, Scheduler)> {
     let mut agreed: FxHashMap<MethodRef, Option<Scheduler>> = FxHashMap::default();
-    for &(m, declared, _) in bodies {
-        if declared.header.is_static() || m.name.as_str() == "<init>" || !returns_scheduler(m) {
+    for &&(m, declared, _) in returning {
+        if declared.header.is_static() {
             continue;
         }
         let returned = kept.get(m).copied();
@@ -329,6 +334,10 @@ pub fn is_scheduler_descriptor(descriptor: &str) -> bool {
 /// Whether a method's descriptor returns a scheduler type.
 fn returns_scheduler(m: &MethodRef) -> bool {
     let descriptor = m.descriptor.as_str();
+    // Every scheduler type's name ends so: most descriptors are ruled out by one comparison.
+    if !descriptor.ends_with("Scheduler;") && !descriptor.ends_with("Dispatcher;") {
+        return false;
+    }
     SCHEDULER_TYPES.iter().any(|t| descriptor.strip_suffix(t.as_str()).is_some_and(|params| params.ends_with(')')))
 }
 

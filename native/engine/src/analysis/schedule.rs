@@ -57,8 +57,10 @@ pub struct Inputs<'a> {
     /// The methods a summary file will carry (when one is written): they are analysed
     /// with everything they call, besides the methods reporting depends on.
     pub summaries_for: Option<&'a FxHashSet<MethodRef>>,
-    /// Whether the analysed code calls a reactive library's scheduler factory.
+    /// Whether the analysed code makes a scheduler or reads a Kotlin dispatcher.
     pub names_schedulers: bool,
+    /// By class index: whether the class's code names a field of a scheduler type.
+    pub scheduler_field_classes: &'a [bool],
     pub extensions: crate::analysis::extensions::Extensions,
 }
 
@@ -171,12 +173,17 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let upstream_queries: FxHashSet<MethodRef> =
         inputs.upstream.iter().filter(|(_, s)| returns_thread_query(s)).map(|(m, _)| *m).collect();
     let schedulers = if inputs.extensions.thread_handoffs {
-        // Code that calls no scheduler factory keeps no scheduler: its bodies are not scanned.
-        let scanned = methods.iter().filter(|_| inputs.names_schedulers);
-        let bodies: Vec<(&MethodRef, &Method, &Body)> = scanned
+        // Code that calls no scheduler factory keeps no scheduler: its bodies are not scanned;
+        // nor are those of the classes that name no scheduler field for stores into one.
+        let scanned = || methods.iter().filter(|_| inputs.names_schedulers);
+        let analysed: Vec<(&MethodRef, &Method, &Body)> = scanned()
             .filter_map(|e| Some((&e.mref, &inputs.classes[e.class].methods[e.index], bodies[e.class][e.index].as_ref()?)))
             .collect();
-        super::kept_schedulers::KeptSchedulers::collect(table, &bodies, inputs.upstream.iter().map(|(m, s)| (m, &**s)))
+        let storing: Vec<(&MethodRef, &Body)> = scanned()
+            .filter(|e| inputs.scheduler_field_classes.get(e.class).is_some_and(|names| *names))
+            .filter_map(|e| Some((&e.mref, bodies[e.class][e.index].as_ref()?)))
+            .collect();
+        super::kept_schedulers::KeptSchedulers::collect(table, &analysed, &storing, inputs.upstream.iter().map(|(m, s)| (m, &**s)))
     } else {
         Default::default()
     };
