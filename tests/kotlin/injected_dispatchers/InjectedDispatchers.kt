@@ -120,3 +120,53 @@ class AmbiguousRepository @Inject constructor(
 
     fun count(): Int = count
 }
+
+// A qualifier with an enum value, one annotation for every dispatcher (as the platform's sample
+// application declares them): told apart by the constant.
+enum class AppDispatcher { Default, IO, Main }
+
+@Qualifier
+@Retention(AnnotationRetention.RUNTIME)
+annotation class Dispatcher(val dispatcher: AppDispatcher)
+
+@Module
+object EnumDispatchersModule {
+    @Provides
+    @Dispatcher(AppDispatcher.IO)
+    fun providesIoDispatcher(): CoroutineDispatcher = Dispatchers.IO
+
+    @Provides
+    @Dispatcher(AppDispatcher.Default)
+    fun providesDefaultDispatcher(): CoroutineDispatcher = Dispatchers.Default
+
+    @Provides
+    @Dispatcher(AppDispatcher.Main)
+    fun providesMainDispatcher(): CoroutineDispatcher = Dispatchers.Main
+}
+
+// Racy: @Dispatcher(IO) is provided with Dispatchers.IO.
+class OfflineFirstRepository @Inject constructor(@Dispatcher(AppDispatcher.IO) private val io: CoroutineDispatcher) {
+    private var synced = 0
+
+    suspend fun sync() {
+        withContext(io) { // expect: OfflineFirstRepository sync this.synced
+            synced++
+        }
+    }
+
+    fun synced(): Int = synced // expect: OfflineFirstRepository synced this.synced
+}
+
+// Safe: @Dispatcher(Main) is the main thread's.
+class MainEnumRepository @Inject constructor(
+    private val scope: CoroutineScope,
+    @Dispatcher(AppDispatcher.Main) private val main: CoroutineDispatcher,
+) {
+    private var clicks = 0
+
+    fun click() {
+        scope.launch(main) { clicks++ }
+    }
+
+    fun clicks(): Int = clicks
+}

@@ -119,6 +119,7 @@ fn lower_annotation(a: &CbAnnotation<'_>) -> Annotation {
             let value = match &e.value {
                 AnnotationElementValue::BooleanConstant(b) => AnnotationValue::Bool(*b != 0),
                 AnnotationElementValue::StringConstant(s) => AnnotationValue::Str(s.to_string()),
+                AnnotationElementValue::EnumConstant { const_name, .. } => AnnotationValue::Enum(const_name.to_string()),
                 AnnotationElementValue::ArrayValue(items) => string_array(items),
                 _ => AnnotationValue::Other,
             };

@@ -38,6 +38,8 @@ pub enum AnnotationValue {
     Str(String),
     /// An array of strings (`@SuppressLint({"a", "b"})`).
     Strs(Vec<String>),
+    /// An enum constant, by its name (`@Dispatcher(IO)`: `IO`).
+    Enum(String),
     Other,
 }
 
