@@ -6,9 +6,12 @@
 //! (`private final Scheduler io = Schedulers.io()`, `private val io = Dispatchers.IO`), reads one
 //! kept elsewhere, or stores a Kotlin constructor parameter whose default value is one
 //! (`class Repo(private val io: CoroutineDispatcher = Dispatchers.IO)`: the default is the value
-//! the class is written to run with; a test or an injector passing another is not seen). Any
-//! other store (a parameter without such a default, an injected value, a conditional) leaves
-//! the field unknown, and the code given it is not followed.
+//! the class is written to run with; a test or an injector passing another is not seen), or a
+//! constructor parameter whose qualifier the analysed `@Provides` methods provide with one
+//! (Dagger, Hilt). Any other store (a parameter without such a default or qualifier, a
+//! conditional) leaves the field unknown, and the code given it is not followed. A method keeps
+//! the scheduler every return of it gives; an abstract method, the one every analysed
+//! implementation keeps (a `DispatcherProvider` interface).
 
 use once_cell::sync::Lazy;
 use rayon::prelude::*;
