@@ -319,3 +319,28 @@ class WorkRepository(private val scope: CoroutineScope, private val dispatchers:
 
     fun ticks(): Int = ticks
 }
+
+// Racy: a dispatcher of one thread made by newSingleThreadContext runs its blocks one at a time,
+// on a background thread: the reader races with the block's write (reported at the read).
+@OptIn(kotlinx.coroutines.DelicateCoroutinesApi::class, kotlinx.coroutines.ExperimentalCoroutinesApi::class)
+class SingleThreadReader(private val scope: CoroutineScope) {
+    private val db = newSingleThreadContext("db")
+    private var count = 0
+
+    fun bump() {
+        scope.launch(db) { count++ }
+    }
+
+    fun count(): Int = count // expect: SingleThreadReader count this.count
+}
+
+// Racy: newFixedThreadPoolContext makes a pool: its blocks race with each other.
+@OptIn(kotlinx.coroutines.DelicateCoroutinesApi::class)
+class FixedContextWriter(private val scope: CoroutineScope) {
+    private val pool = kotlinx.coroutines.newFixedThreadPoolContext(4, "pool")
+    private var count = 0
+
+    fun bump() {
+        scope.launch(pool) { count++ } // expect: FixedContextWriter bump this.count
+    }
+}
