@@ -105,7 +105,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         && classes.iter().any(|c| c.references.methods.iter().any(|m| crate::analysis::kept_schedulers::makes_scheduler(m)));
     let scheduler_field_classes: Vec<bool> = classes
         .iter()
-        .map(|c| names_schedulers && c.references.fields.iter().any(|f| crate::analysis::kept_schedulers::is_scheduler_descriptor(f.descriptor.as_str())))
+        .map(|c| names_schedulers && c.references.fields.iter().any(|f| crate::analysis::kept_schedulers::is_scheduler_type(f.descriptor)))
         .collect();
     // What the code refers to has served (upstream loading, the ignore globs): freed before
     // the analysis needs the memory.

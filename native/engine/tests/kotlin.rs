@@ -53,6 +53,9 @@ fn check_mode(dir: &Path, out: &Path, classpath: &[PathBuf], compat: bool, expec
     Err(msg)
 }
 
+/// The topics compiled against `scripts/test-libraries.sh`'s jars: RxJava, Dagger.
+const LIBRARY_TOPICS: &[&str] = &["reactive", "injected_dispatchers"];
+
 #[test]
 fn kotlin_fixtures() {
     let Some(kotlinc) = std::env::var_os("RACER_KOTLINC").map(PathBuf::from) else {
@@ -83,10 +86,10 @@ fn kotlin_fixtures() {
     };
     let stdlib = jar("--stdlib");
     let mut classpath = vec![support.clone(), stdlib.clone(), jar("--coroutines")];
-    // The topics that compile against the test libraries (RxJava, Dagger) are skipped without them.
-    match library_jars_or_skip("kotlin reactive and injected_dispatchers fixtures") {
+    // The topics that compile against the test libraries are skipped without them.
+    match library_jars_or_skip("kotlin fixtures of the test libraries") {
         Some(jars) => classpath.extend(jars),
-        None => topics.retain(|t| !t.ends_with("reactive") && !t.ends_with("injected_dispatchers")),
+        None => topics.retain(|t| !LIBRARY_TOPICS.iter().any(|name| t.ends_with(name))),
     }
 
     let mut failures = Vec::new();

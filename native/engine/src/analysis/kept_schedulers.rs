@@ -324,21 +324,26 @@ static SCHEDULER_TYPES: Lazy<[Sym; 8]> = Lazy::new(|| {
     .map(Sym::new)
 });
 
-fn is_scheduler_type(descriptor: Sym) -> bool {
+/// Whether a type descriptor names a scheduler or dispatcher type.
+pub fn is_scheduler_type(descriptor: Sym) -> bool {
     SCHEDULER_TYPES.contains(&descriptor)
 }
 
-/// Whether a type descriptor names a scheduler or dispatcher type (by its text: lowering asks
-/// it of every annotated parameter).
+/// The same, by the descriptor's text (lowering asks it of every annotated parameter, before
+/// anything is interned): most are ruled out by their end.
 pub fn is_scheduler_descriptor(descriptor: &str) -> bool {
-    SCHEDULER_TYPES.iter().any(|t| t.as_str() == descriptor)
+    names_scheduler_type_at_end(descriptor) && SCHEDULER_TYPES.iter().any(|t| t.as_str() == descriptor)
+}
+
+/// Every scheduler type's name ends so.
+fn names_scheduler_type_at_end(descriptor: &str) -> bool {
+    descriptor.ends_with("Scheduler;") || descriptor.ends_with("Dispatcher;")
 }
 
 /// Whether a method's descriptor returns a scheduler type.
 fn returns_scheduler(m: &MethodRef) -> bool {
     let descriptor = m.descriptor.as_str();
-    // Every scheduler type's name ends so: most descriptors are ruled out by one comparison.
-    if !descriptor.ends_with("Scheduler;") && !descriptor.ends_with("Dispatcher;") {
+    if !names_scheduler_type_at_end(descriptor) {
         return false;
     }
     SCHEDULER_TYPES.iter().any(|t| descriptor.strip_suffix(t.as_str()).is_some_and(|params| params.ends_with(')')))

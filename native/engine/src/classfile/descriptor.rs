@@ -45,19 +45,23 @@ fn push_field_descriptor(out: &mut String, f: &FieldDescriptor<'_>) {
 
 /// Each parameter's type descriptor (`I`, `[J`, `Ljava/util/List;`), in order.
 pub fn param_types(descriptor: &str) -> Vec<&str> {
-    let mut types = Vec::new();
+    params(descriptor).collect()
+}
+
+/// Each parameter's type descriptor, in order, without collecting them.
+pub fn params(descriptor: &str) -> impl Iterator<Item = &str> + '_ {
     let bytes = descriptor.as_bytes();
-    let mut i = match bytes.iter().position(|&b| b == b'(') {
-        Some(p) => p + 1,
-        None => return types,
-    };
-    while i < bytes.len() && bytes[i] != b')' {
+    let mut i = bytes.iter().position(|&b| b == b'(').map_or(bytes.len(), |p| p + 1);
+    std::iter::from_fn(move || {
+        if i >= bytes.len() || bytes[i] == b')' {
+            return None;
+        }
         let start = i;
         while i < bytes.len() && bytes[i] == b'[' {
             i += 1;
         }
         if i >= bytes.len() {
-            break;
+            return None;
         }
         if bytes[i] == b'L' {
             while i < bytes.len() && bytes[i] != b';' {
@@ -65,14 +69,18 @@ pub fn param_types(descriptor: &str) -> Vec<&str> {
             }
         }
         i += 1;
-        types.push(&descriptor[start..i.min(bytes.len())]);
-    }
-    types
+        Some(&descriptor[start..i.min(bytes.len())])
+    })
+}
+
+/// Whether a parameter type takes two slots (`long`, `double`).
+pub fn is_wide(param: &str) -> bool {
+    matches!(param.as_bytes().first(), Some(b'J' | b'D'))
 }
 
 /// Width of each parameter (true = long/double, two slots), in order.
 pub fn param_widths(descriptor: &str) -> Vec<bool> {
-    param_types(descriptor).iter().map(|t| matches!(t.as_bytes().first(), Some(b'J' | b'D'))).collect()
+    params(descriptor).map(is_wide).collect()
 }
 
 /// `None` for void, `Some(wide)` otherwise.

@@ -185,8 +185,8 @@ fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodR
                 if ps.iter().flat_map(|p| p.annotations.iter()).any(|a| lower_annotation(a).matches("InjectProp")) {
                     param_inject_prop = true;
                 }
-                let types = crate::classfile::descriptor::param_types(descriptor.as_str());
-                for (i, p) in ps.iter().enumerate().filter(|(i, _)| types.get(*i).is_some_and(|t| crate::analysis::kept_schedulers::is_scheduler_descriptor(t))) {
+                let types = crate::classfile::descriptor::params(descriptor.as_str());
+                for (i, (p, _)) in ps.iter().zip(types).enumerate().filter(|(_, (_, t))| crate::analysis::kept_schedulers::is_scheduler_descriptor(t)) {
                     scheduler_qualifiers.extend(p.annotations.iter().map(|a| (i as u8, lower_annotation(a))));
                 }
             }

@@ -234,13 +234,17 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// pass on (kotlinc's `DefaultConstructorMarker`, javac's access tag of a private
     /// constructor): the target takes its arguments from the top of the stack.
     fn drop_unforwarded(&mut self, st: &mut State, is_static: bool, named: &MethodRef, target: &MethodRef, kind: InvokeKind) {
-        let formals = |m: &MethodRef, receiver: bool| {
-            let mut widths = vec![false; usize::from(receiver)];
-            widths.extend(crate::classfile::descriptor::param_widths(m.descriptor.as_str()));
-            widths
-        };
-        let (given, taken) = (formals(named, !is_static), formals(target, kind != InvokeKind::Static));
-        for &wide in given.iter().skip(taken.len()).rev() {
+        use crate::classfile::descriptor::{is_wide, params};
+        // Formals counted with the receiver, as the stack holds them.
+        let taken = params(target.descriptor.as_str()).count() + usize::from(kind != InvokeKind::Static);
+        let given_params = params(named.descriptor.as_str()).count();
+        let receiver = usize::from(!is_static);
+        let dropped = (given_params + receiver).saturating_sub(taken);
+        if dropped == 0 {
+            return;
+        }
+        let trailing: Vec<bool> = params(named.descriptor.as_str()).skip(given_params.saturating_sub(dropped)).map(is_wide).collect();
+        for &wide in trailing.iter().rev() {
             pop(st, wide);
         }
     }
