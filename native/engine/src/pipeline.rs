@@ -100,9 +100,12 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     };
     let ignore = ignored_classes(&request.options.ignore_classes, &table, &classes)?;
     // Code that makes no scheduler and reads no dispatcher keeps none in its fields (see
-    // `kept_schedulers::KeptSchedulers`): known from the references, its bodies need no scan.
+    // `kept_schedulers::KeptSchedulers`): known from the references, its bodies need no scan,
+    // unless an upstream module's providers give one it may be injected.
+    let upstream_provided = upstream_files.provided();
     let names_schedulers = extensions.thread_handoffs
-        && classes.iter().any(|c| c.references.methods.iter().any(|m| crate::analysis::kept_schedulers::makes_scheduler(m)));
+        && (!upstream_provided.is_empty()
+            || classes.iter().any(|c| c.references.methods.iter().any(|m| crate::analysis::kept_schedulers::makes_scheduler(m))));
     let scheduler_field_classes: Vec<bool> = classes
         .iter()
         .map(|c| names_schedulers && c.references.fields.iter().any(|f| crate::analysis::kept_schedulers::is_scheduler_type(f.descriptor)))
@@ -125,6 +128,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         upstream_shapes: &upstream.shapes,
         summaries_for: for_file.as_ref(),
         names_schedulers,
+        upstream_provided: &upstream_provided,
         scheduler_field_classes: &scheduler_field_classes,
         extensions,
     };
@@ -348,5 +352,6 @@ fn write_summaries(
         .filter(|(_, e)| !crate::analysis::annotations::is_lambda_body_name(e.mref.name.as_str()))
         .filter_map(|(_, e)| classes[e.class].methods[e.index].inline_shape.clone().map(|s| (e.mref, s)))
         .collect();
-    summaries::write(path, mode, classes.iter().map(|c| summaries::downstream_view(&c.header)).collect(), inline, methods)
+    let headers = classes.iter().map(|c| summaries::downstream_view(&c.header)).collect();
+    summaries::write(path, mode, &analysis.provided_schedulers, headers, inline, methods)
 }

@@ -2,7 +2,8 @@
 //! `expected.tsv`) with a real kotlinc, runs `racer::analyze` on the classes and compares the
 //! issues exactly with `expected.tsv` (`racerd_compat`) and `expected.default.tsv` (the default
 //! mode, where the extensions change the result), in the format of the Java fixtures. A summary
-//! file written for the lambdas topic must keep the summaries of Kotlin's lambda classes.
+//! file written for the lambdas topic must keep the summaries of Kotlin's lambda classes; the
+//! `upstream_providers` topic is also compiled and analysed as two modules.
 //!
 //! Runs only when `RACER_KOTLINC` names `scripts/kotlinc.sh` (which resolves the compiler with
 //! Maven); otherwise it prints a skip line. The Java annotations of `tests/fixtures/_support/` are
@@ -54,7 +55,7 @@ fn check_mode(dir: &Path, out: &Path, classpath: &[PathBuf], compat: bool, expec
 }
 
 /// The topics compiled against `scripts/test-libraries.sh`'s jars: RxJava, Dagger.
-const LIBRARY_TOPICS: &[&str] = &["reactive", "injected_dispatchers"];
+const LIBRARY_TOPICS: &[&str] = &["reactive", "injected_dispatchers", "upstream_providers"];
 
 #[test]
 fn kotlin_fixtures() {
@@ -106,6 +107,41 @@ fn kotlin_fixtures() {
     assert!(failures.is_empty(), "{} of {} Kotlin fixture(s) failed: {}", failures.len(), topics.len(), failures.join(", "));
     if filter.is_empty() {
         lambda_classes_keep_their_summaries(&tmp.join("lambdas"), &support, &stdlib);
+    }
+    if topics.iter().any(|t| t.ends_with("upstream_providers")) {
+        providers_upstream_reach_downstream_modules(&kotlinc, &tmp.join("upstream_providers_modules"), &classpath);
+    }
+}
+
+/// The `upstream_providers` topic as the two modules of a build: its `common/` module (the
+/// Dagger module providing the dispatchers) compiled and analysed first, with a summary file;
+/// its `feature/` module (the repositories injected with them) then analysed alone, with that
+/// file, reports what the whole topic reports.
+fn providers_upstream_reach_downstream_modules(kotlinc: &Path, out: &Path, classpath: &[PathBuf]) {
+    let dir = workspace_root().join("tests/kotlin/upstream_providers");
+    let others: Vec<&PathBuf> = classpath.iter().filter(|p| !is_kotlin_library(p)).collect();
+    let (common, feature) = (out.join("common"), out.join("feature"));
+    let compile = |module: &str, to: &Path, extra: Option<&PathBuf>| {
+        let cp = std::env::join_paths(others.iter().copied().chain(extra)).expect("classpath");
+        run(Command::new(kotlinc).arg(dir.join(module)).arg(to).arg(cp), "kotlinc").unwrap_or_else(|e| panic!("{e}"));
+    };
+    compile("common", &common, None);
+    compile("feature", &feature, Some(&common));
+    let summaries = out.join("common.summaries");
+    let upstream = Request { inputs: vec![common.clone()], classpath: classpath.to_vec(), summaries_out: Some(summaries.clone()), ..Request::default() };
+    racer::analyze(&upstream).unwrap_or_else(|e| panic!("common module: analysis failed: {e}"));
+    let mut dumped = Vec::new();
+    racer::summaries::dump::write(&summaries, &[], &mut dumped).expect("dump");
+    let dumped: serde_json::Value = serde_json::from_slice(&dumped).expect("dump json");
+    let io = dumped["provided_schedulers"].as_array().expect("provided schedulers").iter().find(|p| p[0]["type"] == "kfixtures.upstream_providers.common.IoDispatcher");
+    assert_eq!(io.map(|p| &p[1]["target"]), Some(&serde_json::json!("Background")), "{dumped:#}");
+    let mut with_common = classpath.to_vec();
+    with_common.push(common);
+    let alone = Request { inputs: vec![feature], classpath: with_common, summaries_in: vec![summaries], ..Request::default() };
+    let response = racer::analyze(&alone).unwrap_or_else(|e| panic!("feature module: analysis failed: {e}"));
+    let expected = read_expected(&dir.join("expected.default.tsv")).unwrap_or_else(|e| panic!("{e}"));
+    if let Some(diff) = issue_diff(&expected, &issue_lines(&response.issues)) {
+        panic!("the feature module alone, with the common module's summaries:\n{diff}");
     }
 }
 

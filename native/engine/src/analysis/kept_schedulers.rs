@@ -8,13 +8,15 @@
 //! (`class Repo(private val io: CoroutineDispatcher = Dispatchers.IO)`: the default is the value
 //! the class is written to run with; a test or an injector passing another is not seen), or a
 //! constructor parameter whose qualifier the analysed `@Provides` methods provide with one
-//! (Dagger, Hilt). Any other store (a parameter without such a default or qualifier, a
+//! (Dagger, Hilt), in this module or an upstream one (its summary file lists what its providers
+//! give, see [`Provided`]). Any other store (a parameter without such a default or qualifier, a
 //! conditional) leaves the field unknown, and the code given it is not followed. A method keeps
 //! the scheduler every return of it gives; an abstract method, the one every analysed
 //! implementation keeps (a `DispatcherProvider` interface).
 
 use once_cell::sync::Lazy;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::classfile::model::*;
 use crate::fxhash::FxHashMap;
@@ -28,6 +30,43 @@ use super::domain::{Attr, Scheduler, Summary, Target};
 pub struct KeptSchedulers {
     fields: FxHashMap<(Sym, Sym), Scheduler>,
     methods: FxHashMap<MethodRef, Scheduler>,
+    /// What this module's own `@Provides` methods give, for its summary file.
+    provided: Provided,
+}
+
+/// What a dependency injector gives the parameters each qualifier names: the scheduler every
+/// `@Provides` method carrying that qualifier returns, `None` where two providers disagree
+/// (one for tests). A module's summary file lists its own providers' (they are rarely in the
+/// module that injects them: an application's `DispatchersModule` sits in a common module);
+/// a downstream module adds those of every upstream file to its own, which gives what the
+/// analysis of the whole build gives.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Provided(Vec<(Annotation, Option<Scheduler>)>);
+
+impl Provided {
+    /// One more provider of `qualifier`.
+    fn add(&mut self, qualifier: &Annotation, scheduler: Option<Scheduler>) {
+        match self.0.iter_mut().find(|(q, _)| q == qualifier) {
+            Some((_, known)) if *known != scheduler => *known = None,
+            Some(_) => {}
+            None => self.0.push((qualifier.clone(), scheduler)),
+        }
+    }
+
+    /// The providers of `other` too.
+    pub fn merge(&mut self, other: &Provided) {
+        for (qualifier, scheduler) in &other.0 {
+            self.add(qualifier, *scheduler);
+        }
+    }
+
+    fn get(&self, qualifier: &Annotation) -> Option<Scheduler> {
+        self.0.iter().find(|(q, _)| q == qualifier).and_then(|(_, s)| *s)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// What a store into a scheduler field gives it.
@@ -40,13 +79,14 @@ enum Stored {
 
 impl KeptSchedulers {
     /// From the analysed methods (with their bodies), those of them that may store into a
-    /// scheduler field (`storing`: the methods of the classes that name one), and the summaries
-    /// of upstream methods.
+    /// scheduler field (`storing`: the methods of the classes that name one), the summaries
+    /// of upstream methods and what upstream modules' providers give.
     pub fn collect<'a>(
         table: &ClassTable,
         bodies: &[(&'a MethodRef, &'a Method, &'a Body)],
         storing: &[(&'a MethodRef, &'a Body)],
         upstream: impl Iterator<Item = (&'a MethodRef, &'a Summary)>,
+        upstream_provided: &Provided,
     ) -> KeptSchedulers {
         let mut kept = KeptSchedulers::default();
         for (m, s) in upstream {
@@ -69,7 +109,9 @@ impl KeptSchedulers {
         // The methods returning a scheduler type: getters, providers, implementations.
         let returning: Vec<&(&MethodRef, &Method, &Body)> = bodies.iter().filter(|(m, _, _)| returns_scheduler(m)).collect();
         let defaults = constructor_defaults(bodies);
-        let provided = kept.provided(table, &returning);
+        kept.provided = kept.provided_here(table, &returning);
+        let mut provided = upstream_provided.clone();
+        provided.merge(&kept.provided);
         let declared: FxHashMap<&MethodRef, &Method> =
             bodies.iter().filter(|(_, declared, _)| !declared.scheduler_qualifiers.is_empty()).map(|&(m, declared, _)| (m, declared)).collect();
         let mut stores: FxHashMap<(Sym, Sym), Option<Scheduler>> = FxHashMap::default();
@@ -105,26 +147,27 @@ impl KeptSchedulers {
         kept
     }
 
-    /// What a dependency injector gives the parameters a qualifier names: the scheduler every
-    /// `@Provides` method carrying that qualifier returns (Dagger's and Hilt's modules,
-    /// `@Provides @IoDispatcher fun io(): CoroutineDispatcher = Dispatchers.IO`). A qualifier two
-    /// providers disagree on gives nothing.
-    fn provided(&self, table: &ClassTable, returning: &[&(&MethodRef, &Method, &Body)]) -> Vec<(Annotation, Option<Scheduler>)> {
-        let mut provided: Vec<(Annotation, Option<Scheduler>)> = Vec::new();
+    /// What the analysed `@Provides` methods give (Dagger's and Hilt's modules,
+    /// `@Provides @IoDispatcher fun io(): CoroutineDispatcher = Dispatchers.IO`), sorted by
+    /// qualifier: a summary file lists them in that order.
+    fn provided_here(&self, table: &ClassTable, returning: &[&(&MethodRef, &Method, &Body)]) -> Provided {
+        let mut provided = Provided::default();
         for (_, declared, body) in returning {
             if !declared.header.has_annotation("dagger.Provides") {
                 continue;
             }
             let returned = self.returned_by(table, body);
-            for qualifier in declared.header.annotations.iter().filter(|a| !a.matches("dagger.Provides")) {
-                match provided.iter_mut().find(|(q, _)| q == qualifier) {
-                    Some((_, known)) if *known != returned => *known = None,
-                    Some(_) => {}
-                    None => provided.push((qualifier.clone(), returned)),
-                }
+            for qualifier in declared.header.annotations.iter().filter(|a| !a.matches("dagger.Provides") && !is_nullness(a)) {
+                provided.add(qualifier, returned);
             }
         }
+        provided.0.sort_by(|a, b| a.0.cmp(&b.0));
         provided
+    }
+
+    /// What this module's own providers give (for its summary file).
+    pub fn provided(&self) -> &Provided {
+        &self.provided
     }
 
     /// The scheduler a method returns, when it keeps one (for its summary).
@@ -221,13 +264,15 @@ fn overridden_abstract(table: &ClassTable, m: &MethodRef) -> Vec<MethodRef> {
 
 /// The scheduler a dependency injector gives the constructor parameter in local `slot`: the one
 /// its qualifier is provided with.
-fn injected(declared: &Method, constructor: &MethodRef, slot: u16, provided: &[(Annotation, Option<Scheduler>)]) -> Option<Scheduler> {
+fn injected(declared: &Method, constructor: &MethodRef, slot: u16, provided: &Provided) -> Option<Scheduler> {
     let parameter = parameter_at(constructor, slot)?;
-    declared
-        .scheduler_qualifiers
-        .iter()
-        .filter(|(p, _)| usize::from(*p) == parameter)
-        .find_map(|(_, qualifier)| provided.iter().find(|(q, _)| q == qualifier).and_then(|(_, s)| *s))
+    declared.scheduler_qualifiers.iter().filter(|(p, _)| usize::from(*p) == parameter).find_map(|(_, qualifier)| provided.get(qualifier))
+}
+
+/// A nullness annotation (kotlinc marks every non-null parameter and result `@NotNull`): it
+/// sits on providers and parameters alike without naming what is injected.
+fn is_nullness(annotation: &Annotation) -> bool {
+    matches!(annotation.simple_name(), "NotNull" | "NonNull" | "Nonnull" | "Nullable" | "CheckForNull" | "RecentlyNonNull" | "RecentlyNullable")
 }
 
 /// The index of the parameter of instance method `m` held in local `slot`.

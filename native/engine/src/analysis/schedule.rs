@@ -45,6 +45,8 @@ pub struct Analysis {
     pub pooled_inherited: FxHashMap<Sym, Vec<MethodRef>>,
     /// The fields only ever given a synchronized view (see [`super::facts::Facts`]).
     pub synchronized_views: FxHashSet<(Sym, Sym)>,
+    /// What this module's own dependency-injection providers give (for its summary file).
+    pub provided_schedulers: super::kept_schedulers::Provided,
 }
 
 pub struct Inputs<'a> {
@@ -57,8 +59,11 @@ pub struct Inputs<'a> {
     /// The methods a summary file will carry (when one is written): they are analysed
     /// with everything they call, besides the methods reporting depends on.
     pub summaries_for: Option<&'a FxHashSet<MethodRef>>,
-    /// Whether the analysed code makes a scheduler or reads a Kotlin dispatcher.
+    /// Whether the analysed code makes a scheduler or reads a Kotlin dispatcher, or an upstream
+    /// module's providers give one.
     pub names_schedulers: bool,
+    /// What upstream modules' dependency-injection providers give.
+    pub upstream_provided: &'a super::kept_schedulers::Provided,
     /// By class index: whether the class's code names a field of a scheduler type.
     pub scheduler_field_classes: &'a [bool],
     pub extensions: crate::analysis::extensions::Extensions,
@@ -183,7 +188,8 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
             .filter(|e| inputs.scheduler_field_classes.get(e.class).is_some_and(|names| *names))
             .filter_map(|e| Some((&e.mref, bodies[e.class][e.index].as_ref()?)))
             .collect();
-        super::kept_schedulers::KeptSchedulers::collect(table, &analysed, &storing, inputs.upstream.iter().map(|(m, s)| (m, &**s)))
+        let upstream = inputs.upstream.iter().map(|(m, s)| (m, &**s));
+        super::kept_schedulers::KeptSchedulers::collect(table, &analysed, &storing, upstream, inputs.upstream_provided)
     } else {
         Default::default()
     };
@@ -258,6 +264,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     facts.field_classes = field_classes;
     facts.field_lambdas = field_lambdas;
     facts.fresh_fields = fresh_fields;
+    let provided_schedulers = schedulers.provided().clone();
     facts.schedulers = schedulers;
     // Its init-only statics serve every mode; what it says of objects kept in statics only
     // matters with `foreign_locks` (see `Summary::own_fields_unshared`).
@@ -401,5 +408,5 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     // of a few percent of the run, done off the way.
     let synchronized_views = std::mem::take(&mut facts.synchronized_views);
     std::thread::spawn(move || drop((bodies, facts, edges, order, keys, shapes)));
-    Analysis { methods, summaries, by_ref, pooled_inherited, synchronized_views }
+    Analysis { methods, summaries, by_ref, pooled_inherited, synchronized_views, provided_schedulers }
 }

@@ -80,12 +80,13 @@ struct Dump<'a> {
 /// Keys in alphabetical order, as the dump has always listed them.
 impl Serialize for Dump<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(7))?;
+        let mut map = s.serialize_map(Some(8))?;
         map.serialize_entry("analysis_mode", &self.files.first_mode())?;
         map.serialize_entry("classes", &Elements { dump: self, section: Section::Classes })?;
         map.serialize_entry("format", FORMAT)?;
         map.serialize_entry("format_version", &FORMAT_VERSION)?;
         map.serialize_entry("inline", &Elements { dump: self, section: Section::Inline })?;
+        map.serialize_entry("provided_schedulers", &self.files.provided())?;
         map.serialize_entry("summaries", &Elements { dump: self, section: Section::Summaries })?;
         map.serialize_entry("tool_version", TOOL_VERSION)?;
         map.end()

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! prefix    magic "RACERSUM" | format version u32 | index length u32 | index CRC-32 u32   (20 bytes, little endian)
-//! index     postcard: tool version, the analysis mode (`Extensions::mode`), then one entry
+//! index     postcard: tool version, the analysis mode (`Extensions::mode`), what the module's
+//!           dependency-injection providers give (`kept_schedulers::Provided`), then one entry
 //!           per chunk (package, first and last class, offset, length, uncompressed length,
 //!           CRC-32 of the stored bytes)
 //! chunks    zstd-compressed [`Chunk`]s, each the classes of one package (at most
@@ -24,6 +25,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use super::codec;
+use crate::analysis::kept_schedulers::Provided;
 use crate::classfile::model::{ClassHeader, InlineShape, MethodRef};
 
 pub const MAGIC: &[u8; 8] = b"RACERSUM";
@@ -169,9 +171,17 @@ pub fn decode_rest(package: &str, bytes: &[u8]) -> Result<(Vec<(MethodRef, Inlin
     postcard::from_bytes(bytes).map_err(|e| format!("package '{package}': {e}"))
 }
 
+/// What a file's index says besides its chunks.
+pub struct IndexHead<'a> {
+    pub tool_version: &'a str,
+    /// The analysis mode that made the file (`Extensions::mode`).
+    pub mode: &'a str,
+    pub provided: &'a Provided,
+}
+
 /// The prefix and index of a file whose chunks, of the entries' lengths, follow it in order
 /// (offsets filled in).
-pub fn encode_index(tool_version: &str, mode: &str, entries: &mut [ChunkEntry], format_version: u32) -> Vec<u8> {
+pub fn encode_index(head: &IndexHead<'_>, entries: &mut [ChunkEntry], format_version: u32) -> Vec<u8> {
     // Offsets depend on the index length, which depends on the offsets' varint widths:
     // iterate until stable (two rounds in practice).
     let mut index_len = 0usize;
@@ -181,7 +191,8 @@ pub fn encode_index(tool_version: &str, mode: &str, entries: &mut [ChunkEntry], 
             e.offset = offset;
             offset += e.len as u64;
         }
-        let index = postcard::to_stdvec(&(tool_version, mode, &*entries)).expect("index always serialises");
+        let index =
+            postcard::to_stdvec(&(head.tool_version, head.mode, head.provided, &*entries)).expect("index always serialises");
         if index.len() == index_len {
             let mut out = Vec::with_capacity(PREFIX_LEN + index.len());
             out.extend_from_slice(MAGIC);
@@ -210,12 +221,16 @@ pub fn decode_prefix(bytes: &[u8; PREFIX_LEN]) -> Option<Prefix> {
     Some(Prefix { format_version: u32_at(8), index_len: u32_at(12) as usize, index_crc: u32_at(16) })
 }
 
+/// An index's content after the tool version: the analysis mode, what the module's providers
+/// give, and the chunk entries.
+pub type IndexRest = (String, Provided, Vec<ChunkEntry>);
+
 /// The tool version alone first (so that a file from another version is reported as
-/// such, whatever its index looks like), then the analysis mode and the chunk entries.
-pub fn decode_index(index: &[u8]) -> Result<(String, impl FnOnce() -> Result<(String, Vec<ChunkEntry>), String> + '_), String> {
+/// such, whatever its index looks like), then the rest.
+pub fn decode_index(index: &[u8]) -> Result<(String, impl FnOnce() -> Result<IndexRest, String> + '_), String> {
     let malformed = |e: postcard::Error| format!("malformed summary file: index: {e}");
     let (tool, rest) = postcard::take_from_bytes::<String>(index).map_err(malformed)?;
-    Ok((tool, move || postcard::from_bytes::<(String, Vec<ChunkEntry>)>(rest).map_err(malformed)))
+    Ok((tool, move || postcard::from_bytes::<IndexRest>(rest).map_err(malformed)))
 }
 
 #[cfg(test)]

@@ -21,13 +21,14 @@ mod spill;
 pub use reader::UpstreamFiles;
 
 use crate::analysis::domain::Summary;
+use crate::analysis::kept_schedulers::Provided;
 use crate::api::{Error, TOOL_VERSION};
 use crate::classfile::model::{Class, ClassHeader, InlineShape, MethodHeader, MethodRef, ACC_PRIVATE};
 use crate::fxhash::{FxHashMap, FxHashSet};
 
 pub const FORMAT: &str = "racer-summaries";
 /// Bump whenever the meaning or shape of the file changes (1 was JSON).
-pub const FORMAT_VERSION: u32 = 20;
+pub const FORMAT_VERSION: u32 = 21;
 /// Chunks encoded (in parallel) before they are set aside: enough to keep both threads busy
 /// past the odd large chunk, few enough that their encoded bytes stay small.
 const CHUNKS_PER_BATCH: usize = 256;
@@ -111,11 +112,13 @@ pub fn downstream_methods(classes: &[Arc<Class>]) -> FxHashSet<MethodRef> {
 }
 
 /// Writes a module's summary file atomically. `mode` is the analysis mode that made it
-/// (`Extensions::mode`), `classes` are the module's class headers, `inline` its inline
-/// shapes and `summaries` its methods' summaries, in any order.
+/// (`Extensions::mode`), `provided` what its dependency-injection providers give, `classes`
+/// are the module's class headers, `inline` its inline shapes and `summaries` its methods'
+/// summaries, in any order.
 pub fn write(
     path: &Path,
     mode: &str,
+    provided: &Provided,
     mut classes: Vec<ClassHeader>,
     inline: Vec<(MethodRef, InlineShape)>,
     summaries: Vec<(MethodRef, &Summary)>,
@@ -177,7 +180,8 @@ pub fn write(
     if std::env::var_os("RACER_TIMINGS").is_some() {
         eprintln!("racer: timing:   summaries encoded: {:.4}s", started.elapsed().as_secs_f64());
     }
-    let head = format::encode_index(TOOL_VERSION, mode, &mut entries, FORMAT_VERSION);
+    let head = format::IndexHead { tool_version: TOOL_VERSION, mode, provided };
+    let head = format::encode_index(&head, &mut entries, FORMAT_VERSION);
     crate::report::write::write_atomic_with(path, |w| {
         w.write_all(&head)?;
         spill.copy_to(w)
