@@ -170,3 +170,57 @@ class MainEnumRepository @Inject constructor(
 
     fun clicks(): Int = clicks
 }
+
+// Racy: a property the injector sets (the system makes services and receivers, so they can only be
+// injected so); kotlinc puts its qualifier on the property.
+class SyncService {
+    @Inject
+    @IoDispatcher
+    lateinit var io: CoroutineDispatcher
+
+    private var runs = 0
+
+    fun start(scope: CoroutineScope) {
+        scope.launch(io) { // expect: SyncService start this.runs
+            runs++
+        }
+    }
+
+    fun runs(): Int = runs // expect: SyncService runs this.runs
+}
+
+// Racy: the qualifier on the field itself.
+class FieldQualifiedService {
+    @Inject
+    @field:Named("default")
+    lateinit var background: CoroutineDispatcher
+
+    private var runs = 0
+
+    fun start(scope: CoroutineScope) {
+        scope.launch(background) { // expect: FieldQualifiedService start this.runs
+            runs++
+        }
+    }
+
+    fun runs(): Int = runs // expect: FieldQualifiedService runs this.runs
+}
+
+// Safe: the main thread's dispatcher. Not followed: a property set by hand, without @Inject.
+class MainFieldService {
+    @Inject
+    @MainDispatcher
+    lateinit var main: CoroutineDispatcher
+
+    @IoDispatcher
+    lateinit var handSet: CoroutineDispatcher
+
+    private var runs = 0
+
+    fun start(scope: CoroutineScope) {
+        scope.launch(main) { runs++ }
+        scope.launch(handSet) { runs++ }
+    }
+
+    fun runs(): Int = runs
+}

@@ -62,3 +62,40 @@ class InjectedMainScheduler {
         return shown;
     }
 }
+
+/**
+ * Racy: a field the injector sets (through a generated members injector) with the scheduler its
+ * qualifier is provided with, io().
+ */
+class FieldInjectedScheduler {
+    @Inject
+    @Named("io")
+    Scheduler io;
+
+    private String loaded;
+
+    void load(String value) {
+        Single.fromCallable(() -> loaded = value).subscribeOn(io).subscribe(); // expect: FieldInjectedScheduler load this.loaded
+    }
+
+    String loaded() {
+        return loaded; // expect: FieldInjectedScheduler loaded this.loaded
+    }
+}
+
+/** Safe: the field provided as "main" is the main thread's. */
+class FieldInjectedMainScheduler {
+    @Inject
+    @Named("main")
+    Scheduler main;
+
+    private String shown;
+
+    void show(String value) {
+        Single.fromCallable(() -> shown = value).subscribeOn(main).subscribe();
+    }
+
+    String shown() {
+        return shown;
+    }
+}

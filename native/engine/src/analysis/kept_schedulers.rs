@@ -78,11 +78,12 @@ enum Stored {
 }
 
 impl KeptSchedulers {
-    /// From the analysed methods (with their bodies), those of them that may store into a
-    /// scheduler field (`storing`: the methods of the classes that name one), the summaries
-    /// of upstream methods and what upstream modules' providers give.
+    /// From the analysed classes and methods (with their bodies), those of them that may store
+    /// into a scheduler field (`storing`: the methods of the classes that name one), the
+    /// summaries of upstream methods and what upstream modules' providers give.
     pub fn collect<'a>(
         table: &ClassTable,
+        classes: &[&ClassHeader],
         bodies: &[(&'a MethodRef, &'a Method, &'a Body)],
         storing: &[(&'a MethodRef, &'a Body)],
         upstream: impl Iterator<Item = (&'a MethodRef, &'a Summary)>,
@@ -129,6 +130,9 @@ impl KeptSchedulers {
             }
         }
         kept.fields = stores.into_iter().filter_map(|(k, s)| s.map(|s| (k, s))).collect();
+        if !provided.is_empty() {
+            kept.fields.extend(classes.iter().flat_map(|class| injected_fields(class, &provided)));
+        }
         // Methods returning a kept field or another such method's result: settled when a pass
         // adds none (a chain of getters is short).
         let returning: Vec<&(&MethodRef, &Method, &Body)> = returning.into_iter().filter(|(m, _, _)| !kept.methods.contains_key(m)).collect();
@@ -184,10 +188,10 @@ impl KeptSchedulers {
     fn returned_by(&self, table: &ClassTable, body: &Body) -> Option<Scheduler> {
         let mut agreed = None;
         for (at, insn) in body.insns.iter().enumerate() {
-            if !matches!(insn, Insn::Return { value: Some(_) }) {
+            if !matches!(insn, Insn::Return { value: Some(_) }) || after_uninitialized_throw(body, at) {
                 continue;
             }
-            let made = value_at(body, at)?;
+            let made = lateinit_read(body, at).or_else(|| value_at(body, at))?;
             let s = made_here(body, made).or_else(|| self.read_by(table, &body.insns[made]))?;
             if agreed.is_some_and(|a| a != s) {
                 return None;
@@ -215,6 +219,22 @@ fn stored(m: &MethodRef, body: &Body, at: usize) -> Stored {
         Some(&Insn::Load { slot, wide: false }) if m.name.as_str() == "<init>" => Stored::Parameter(*m, slot),
         _ => Stored::Made(made.and_then(|made| made_here(body, made))),
     }
+}
+
+/// The read a Kotlin `lateinit` property's getter returns once it has checked it was set
+/// (`getfield io; dup; ifnull THROW; areturn`).
+fn lateinit_read(body: &Body, at: usize) -> Option<usize> {
+    let read = at.checked_sub(3)?;
+    let checked = matches!(body.insns[read + 1..at], [Insn::Dup, Insn::If { kind: IfKind::Null(Cmp::Eq), .. }]);
+    (checked && matches!(body.insns[read], Insn::GetField(_) | Insn::GetStatic(_))).then_some(read)
+}
+
+/// Whether return `at` follows the throw of a `lateinit` property read before it was set
+/// (`throwUninitializedPropertyAccessException("io"); aconst_null; areturn`): it never returns.
+fn after_uninitialized_throw(body: &Body, at: usize) -> bool {
+    let Some(call) = at.checked_sub(2) else { return false };
+    matches!(body.insns[call + 1], Insn::Const { value: ConstVal::Null, .. })
+        && matches!(&body.insns[call], Insn::Invoke { method, .. } if method.name.as_str() == "throwUninitializedPropertyAccessException")
 }
 
 /// The abstract methods (an interface's `val io: CoroutineDispatcher`, a `DispatcherProvider`'s)
@@ -267,6 +287,30 @@ fn overridden_abstract(table: &ClassTable, m: &MethodRef) -> Vec<MethodRef> {
 fn injected(declared: &Method, constructor: &MethodRef, slot: u16, provided: &Provided) -> Option<Scheduler> {
     let parameter = parameter_at(constructor, slot)?;
     declared.scheduler_qualifiers.iter().filter(|(p, _)| usize::from(*p) == parameter).find_map(|(_, qualifier)| provided.get(qualifier))
+}
+
+/// The fields of `class` a dependency injector sets (`@Inject`) with a scheduler its qualifier
+/// is provided with: `@Inject @IoDispatcher CoroutineDispatcher io;` in Java; in Kotlin,
+/// `@Inject @IoDispatcher lateinit var io: CoroutineDispatcher`, whose qualifier kotlinc puts
+/// on the property (the synthetic `getIo$annotations()`), or `@field:IoDispatcher` on the field.
+/// Android classes the system makes (a service, a receiver) can only be injected so. Their
+/// stores are the injector's (a generated members injector), whatever it is given.
+fn injected_fields(class: &ClassHeader, provided: &Provided) -> Vec<((Sym, Sym), Scheduler)> {
+    let property_annotations = |field: &FieldHeader| {
+        let mut name = field.name.as_str().chars();
+        let first = name.next().map(|c| c.to_ascii_uppercase());
+        let synthetic = format!("get{}{}$annotations", first.map(String::from).unwrap_or_default(), name.as_str());
+        class.methods.iter().find(|m| m.name.as_str() == synthetic).map(|m| m.annotations.as_slice()).unwrap_or(&[])
+    };
+    class
+        .fields
+        .iter()
+        .filter(|field| field.annotations.iter().any(|a| a.matches("inject.Inject")))
+        .filter_map(|field| {
+            let mut qualifiers = field.annotations.iter().chain(property_annotations(field));
+            qualifiers.find_map(|q| provided.get(q)).map(|s| ((class.name, field.name), s))
+        })
+        .collect()
 }
 
 /// A nullness annotation (kotlinc marks every non-null parameter and result `@NotNull`): it

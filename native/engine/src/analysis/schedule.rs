@@ -188,8 +188,9 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
             .filter(|e| inputs.scheduler_field_classes.get(e.class).is_some_and(|names| *names))
             .filter_map(|e| Some((&e.mref, bodies[e.class][e.index].as_ref()?)))
             .collect();
+        let classes: Vec<&ClassHeader> = inputs.classes.iter().filter(|_| inputs.names_schedulers).map(|c| &*c.header).collect();
         let upstream = inputs.upstream.iter().map(|(m, s)| (m, &**s));
-        super::kept_schedulers::KeptSchedulers::collect(table, &analysed, &storing, upstream, inputs.upstream_provided)
+        super::kept_schedulers::KeptSchedulers::collect(table, &classes, &analysed, &storing, upstream, inputs.upstream_provided)
     } else {
         Default::default()
     };

@@ -54,3 +54,20 @@ class PlainRepository @Inject constructor(
 
     fun count(): Int = count
 }
+
+// Racy: a property the injector sets, its qualifier provided in the common module.
+class SyncReceiver {
+    @Inject
+    @IoDispatcher
+    lateinit var io: CoroutineDispatcher
+
+    private var received = 0
+
+    fun onReceive(scope: CoroutineScope) {
+        scope.launch(io) { // expect: SyncReceiver onReceive this.received
+            received++
+        }
+    }
+
+    fun received(): Int = received // expect: SyncReceiver received this.received
+}

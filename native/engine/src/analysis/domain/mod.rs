@@ -92,8 +92,9 @@ pub enum Attr {
     /// `newVirtualThreadPerTaskExecutor()`): its `close()` waits for every task handed to it
     /// (see `interp/joins.rs`). Local to one method, like `Handed`.
     ExecutorMadeAt(u32),
-    /// A `CountDownLatch` made here: `await()` on it waits for the tasks that captured it (see
-    /// `interp/joins.rs`). Local to one method, like `Handed`.
+    /// A `CountDownLatch` (or a `Semaphore` without permits) made here: `await()` (`acquire()`)
+    /// on it waits for the tasks that captured it (see `interp/joins.rs`). Local to one method,
+    /// like `Handed`.
     LatchMadeAt(u32),
     /// A Kotlin flow made by the builder or operator called at this instruction index: it runs
     /// the code and flows that call was given when collected (see `flows.rs`). Local to one

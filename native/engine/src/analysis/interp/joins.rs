@@ -5,7 +5,8 @@
 //! (`get()`) or closes (or awaits the termination of) the executor, one it made; and a task or
 //! thread whose code captures a `CountDownLatch` the method made, once the method `await`s the
 //! latch (the code counts it down as it ends; one that counted down before its last access
-//! would be missed). Its accesses
+//! would be missed), or a `Semaphore` the method made without permits, once it `acquire`s it
+//! (the code releases it as it ends). Its accesses
 //! are marked `joined` (with which thread), and the method's own accesses made while such a
 //! thread may be running `during`; `races` reports on them from the marks. A method that may
 //! return with one of its threads still running keeps no mark.
@@ -239,10 +240,16 @@ impl<'a, 'e> Interp<'a, 'e> {
         thread
     }
 
-    /// `new CountDownLatch(n)`: the latch is the one made here (its `await()` waits for the
-    /// tasks that capture it).
+    /// `new CountDownLatch(n)`, or `new Semaphore(0)`: the latch is the one made here (its
+    /// `await()`, or the semaphore's `acquire()`, waits for the tasks that capture it). A
+    /// semaphore made with permits lets its first `acquire()` through at once.
     pub(super) fn note_latch_made(&self, st: &mut State, named: &MethodRef, args: &[Expr]) {
-        if !self.env.extensions.thread_joins || named.class.as_str() != "java.util.concurrent.CountDownLatch" {
+        let latch = match named.class.as_str() {
+            "java.util.concurrent.CountDownLatch" => true,
+            "java.util.concurrent.Semaphore" => matches!(args.get(1), Some(Expr::Const(ConstVal::Int(0)))),
+            _ => false,
+        };
+        if !self.env.extensions.thread_joins || !latch {
             return;
         }
         if let Some(Expr::Path(latch)) = args.first() {
@@ -318,11 +325,19 @@ fn thread_code(st: &State, value: &Expr) -> Option<u32> {
     }
 }
 
-/// `CountDownLatch.await()`, or `await(timeout, unit)`.
+/// `CountDownLatch.await()`, or `await(timeout, unit)`; a `Semaphore`'s `acquire`, with or
+/// without a count, interruptibly or not, or `tryAcquire` with a timeout.
 fn is_latch_await(named: &MethodRef) -> bool {
-    named.class.as_str() == "java.util.concurrent.CountDownLatch"
-        && named.name.as_str() == "await"
-        && matches!(named.descriptor.as_str(), "()V" | "(JLjava/util/concurrent/TimeUnit;)Z")
+    match (named.class.as_str(), named.name.as_str()) {
+        ("java.util.concurrent.CountDownLatch", "await") => {
+            matches!(named.descriptor.as_str(), "()V" | "(JLjava/util/concurrent/TimeUnit;)Z")
+        }
+        ("java.util.concurrent.Semaphore", "acquire" | "acquireUninterruptibly") => true,
+        ("java.util.concurrent.Semaphore", "tryAcquire") => {
+            matches!(named.descriptor.as_str(), "(JLjava/util/concurrent/TimeUnit;)Z" | "(IJLjava/util/concurrent/TimeUnit;)Z")
+        }
+        _ => false,
+    }
 }
 
 /// The instruction that made the code among `values`, when one is code made here.
