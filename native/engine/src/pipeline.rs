@@ -345,8 +345,9 @@ fn write_summaries(
     for_file: &FxHashSet<MethodRef>,
 ) -> Result<(), Error> {
     let carried = || analysis.methods.iter().enumerate().filter(|(_, e)| for_file.contains(&e.mref));
-    let methods: Vec<(MethodRef, &crate::analysis::domain::Summary)> =
+    let mut methods: Vec<(MethodRef, &crate::analysis::domain::Summary)> =
         carried().map(|(i, e)| (e.mref, &*analysis.summaries[i])).collect();
+    methods.extend(analysis.without_code.iter().filter(|(m, _)| for_file.contains(m)).map(|(m, s)| (*m, &**s)));
     // Lambda bodies are never inlined (2.4): their shapes are not needed downstream.
     let inline: Vec<(MethodRef, InlineShape)> = carried()
         .filter(|(_, e)| !crate::analysis::annotations::is_lambda_body_name(e.mref.name.as_str()))

@@ -3,7 +3,7 @@
 //! issues exactly with `expected.tsv` (`racerd_compat`) and `expected.default.tsv` (the default
 //! mode, where the extensions change the result), in the format of the Java fixtures. A summary
 //! file written for the lambdas topic must keep the summaries of Kotlin's lambda classes; the
-//! `upstream_providers` topic is also compiled and analysed as two modules.
+//! `upstream_providers` and `kept_dispatchers` topics are also analysed as two modules.
 //!
 //! Runs only when `RACER_KOTLINC` names `scripts/kotlinc.sh` (which resolves the compiler with
 //! Maven); otherwise it prints a skip line. The Java annotations of `tests/fixtures/_support/` are
@@ -111,6 +111,37 @@ fn kotlin_fixtures() {
     if topics.iter().any(|t| t.ends_with("upstream_providers")) {
         providers_upstream_reach_downstream_modules(&kotlinc, &tmp.join("upstream_providers_modules"), &classpath);
     }
+    if topics.iter().any(|t| t.ends_with("kept_dispatchers")) {
+        // The dispatcher interfaces and their implementations in an upstream module.
+        let upstream = ["AppDispatchers", "DispatcherProvider", "DefaultDispatcherProvider", "WorkDispatchers", "IoWorkDispatchers", "MainWorkDispatchers"];
+        module_alone_matches_whole(&tmp.join("kept_dispatchers"), "kfixtures/kept_dispatchers", &upstream, &tmp.join("kept_dispatchers_modules"), &classpath);
+    }
+}
+
+/// A topic's classes as two modules: `upstream` (simple names, with their nested classes)
+/// analysed first with a summary file, the rest then analysed alone with it, which must report
+/// what the whole topic reports.
+fn module_alone_matches_whole(classes: &Path, package: &str, upstream: &[&str], out: &Path, classpath: &[PathBuf]) {
+    let (up, down) = (out.join("upstream"), out.join("downstream"));
+    std::fs::create_dir_all(up.join(package)).unwrap();
+    std::fs::create_dir_all(down.join(package)).unwrap();
+    for entry in std::fs::read_dir(classes.join(package)).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let outer = name.trim_end_matches(".class").split('$').next().unwrap_or_default().to_string();
+        let to = if upstream.contains(&outer.as_str()) { &up } else { &down };
+        std::fs::copy(&path, to.join(package).join(&name)).unwrap();
+    }
+    let summaries = out.join("upstream.summaries");
+    let made = Request { inputs: vec![up.clone()], classpath: classpath.to_vec(), summaries_out: Some(summaries.clone()), ..Request::default() };
+    racer::analyze(&made).unwrap_or_else(|e| panic!("upstream analysis failed: {e}"));
+    let mut with_upstream = classpath.to_vec();
+    with_upstream.push(up.clone());
+    let alone = Request { inputs: vec![down.clone()], classpath: with_upstream, summaries_in: vec![summaries], ..Request::default() };
+    let whole = Request { inputs: vec![down, up], classpath: classpath.to_vec(), ..Request::default() };
+    let alone = issue_lines(&racer::analyze(&alone).unwrap_or_else(|e| panic!("downstream analysis failed: {e}")).issues);
+    let whole = issue_lines(&racer::analyze(&whole).unwrap_or_else(|e| panic!("whole analysis failed: {e}")).issues);
+    assert_eq!(alone, whole, "{}: the downstream module alone differs from the whole analysis", classes.display());
 }
 
 /// The `upstream_providers` topic as the two modules of a build: its `common/` module (the

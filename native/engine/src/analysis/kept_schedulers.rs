@@ -179,6 +179,14 @@ impl KeptSchedulers {
         self.methods.get(m).copied()
     }
 
+    /// The methods without code here that keep a scheduler (interface methods every
+    /// implementation of which keeps it; upstream methods too), sorted.
+    pub fn kept_without_code(&self, has_code: impl Fn(&MethodRef) -> bool) -> Vec<(MethodRef, Scheduler)> {
+        let mut found: Vec<(MethodRef, Scheduler)> = self.methods.iter().filter(|(m, _)| !has_code(m)).map(|(m, s)| (*m, *s)).collect();
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        found
+    }
+
     /// The scheduler field `name` of `class` (its declaring class) keeps.
     pub fn field(&self, class: Sym, name: Sym) -> Option<Scheduler> {
         self.fields.get(&(class, name)).copied()

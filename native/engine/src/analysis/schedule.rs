@@ -47,6 +47,10 @@ pub struct Analysis {
     pub synchronized_views: FxHashSet<(Sym, Sym)>,
     /// What this module's own dependency-injection providers give (for its summary file).
     pub provided_schedulers: super::kept_schedulers::Provided,
+    /// The summaries of methods without code that say what they return: an interface method
+    /// every implementation of which keeps one scheduler (for the summary file, whose
+    /// downstream modules call the interface).
+    pub without_code: Vec<(MethodRef, Arc<Summary>)>,
 }
 
 pub struct Inputs<'a> {
@@ -266,6 +270,11 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     facts.field_lambdas = field_lambdas;
     facts.fresh_fields = fresh_fields;
     let provided_schedulers = schedulers.provided().clone();
+    let without_code = schedulers
+        .kept_without_code(|m| by_ref.contains_key(m) || inputs.upstream.contains_key(m))
+        .into_iter()
+        .map(|(m, s)| (m, Arc::new(Summary { return_attribute: Some(super::domain::Attr::Scheduler(s)), ..Summary::empty() })))
+        .collect();
     facts.schedulers = schedulers;
     // Its init-only statics serve every mode; what it says of objects kept in statics only
     // matters with `foreign_locks` (see `Summary::own_fields_unshared`).
@@ -409,5 +418,5 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     // of a few percent of the run, done off the way.
     let synchronized_views = std::mem::take(&mut facts.synchronized_views);
     std::thread::spawn(move || drop((bodies, facts, edges, order, keys, shapes)));
-    Analysis { methods, summaries, by_ref, pooled_inherited, synchronized_views, provided_schedulers }
+    Analysis { methods, summaries, by_ref, pooled_inherited, synchronized_views, provided_schedulers, without_code }
 }
