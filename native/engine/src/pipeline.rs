@@ -101,10 +101,10 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let ignore = ignored_classes(&request.options.ignore_classes, &table, &classes)?;
     // Code that makes no scheduler and reads no dispatcher keeps none in its fields (see
     // `kept_schedulers::KeptSchedulers`): known from the references, its bodies need no scan,
-    // unless an upstream module's providers give one it may be injected.
-    let upstream_provided = upstream_files.provided();
+    // unless an upstream module's providers give one it may be injected or its fields keep one.
+    let upstream_schedulers = upstream_files.schedulers();
     let names_schedulers = extensions.thread_handoffs
-        && (!upstream_provided.is_empty()
+        && (!upstream_schedulers.is_empty()
             || classes.iter().any(|c| c.references.methods.iter().any(|m| crate::analysis::kept_schedulers::makes_scheduler(m))));
     let scheduler_field_classes: Vec<bool> = classes
         .iter()
@@ -128,7 +128,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         upstream_shapes: &upstream.shapes,
         summaries_for: for_file.as_ref(),
         names_schedulers,
-        upstream_provided: &upstream_provided,
+        upstream_schedulers: &upstream_schedulers,
         scheduler_field_classes: &scheduler_field_classes,
         extensions,
     };
@@ -354,5 +354,5 @@ fn write_summaries(
         .filter_map(|(_, e)| classes[e.class].methods[e.index].inline_shape.clone().map(|s| (e.mref, s)))
         .collect();
     let headers = classes.iter().map(|c| summaries::downstream_view(&c.header)).collect();
-    summaries::write(path, mode, &analysis.provided_schedulers, headers, inline, methods)
+    summaries::write(path, mode, &analysis.kept_schedulers, headers, inline, methods)
 }

@@ -164,7 +164,7 @@ fn providers_upstream_reach_downstream_modules(kotlinc: &Path, out: &Path, class
     let mut dumped = Vec::new();
     racer::summaries::dump::write(&summaries, &[], &mut dumped).expect("dump");
     let dumped: serde_json::Value = serde_json::from_slice(&dumped).expect("dump json");
-    let io = dumped["provided_schedulers"].as_array().expect("provided schedulers").iter().find(|p| p[0]["type"] == "kfixtures.upstream_providers.common.IoDispatcher");
+    let io = dumped["kept_schedulers"]["provided"].as_array().expect("provided schedulers").iter().find(|p| p[0]["type"] == "kfixtures.upstream_providers.common.IoDispatcher");
     assert_eq!(io.map(|p| &p[1]["target"]), Some(&serde_json::json!("Background")), "{dumped:#}");
     let mut with_common = classpath.to_vec();
     with_common.push(common);

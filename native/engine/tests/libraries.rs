@@ -49,7 +49,7 @@ fn netty_loops_are_known_without_netty_on_the_classpath() {
 }
 
 /// A scheduler an upstream module keeps reaches the chains of a downstream one through the
-/// summary of the method returning it: the downstream module analysed alone, with the upstream
+/// summary of the method returning it, or the summary file's list of kept fields: the downstream module analysed alone, with the upstream
 /// summaries, reports what the two analysed together report.
 #[test]
 fn schedulers_kept_upstream_reach_downstream_chains_through_summaries() {
@@ -61,7 +61,9 @@ fn schedulers_kept_upstream_reach_downstream_chains_through_summaries() {
     let package = Path::new("fixtures/libraries/rxjava");
     let upstream = tmp.join("upstream");
     std::fs::create_dir_all(upstream.join(package)).unwrap();
-    std::fs::rename(downstream.join(package).join("AppSchedulers.class"), upstream.join(package).join("AppSchedulers.class")).unwrap();
+    for class in ["AppSchedulers.class", "DatabaseSchedulers.class"] {
+        std::fs::rename(downstream.join(package).join(class), upstream.join(package).join(class)).unwrap();
+    }
     let summaries = tmp.join("upstream.summaries");
     let made = Request { inputs: vec![upstream.clone()], classpath: classpath.clone(), summaries_out: Some(summaries.clone()), ..Request::default() };
     racer::analyze(&made).unwrap_or_else(|e| panic!("upstream analysis failed: {e}"));
@@ -74,6 +76,8 @@ fn schedulers_kept_upstream_reach_downstream_chains_through_summaries() {
     assert_eq!(alone, together, "the downstream module alone differs from the whole analysis");
     let provided: Vec<&String> = alone.iter().filter(|l| l.contains("ProvidedScheduler\t")).collect();
     assert_eq!(provided.len(), 3, "ProvidedScheduler's two reports and SerialProvidedScheduler's one: {alone:#?}");
+    let static_field = alone.iter().filter(|l| l.contains("StaticFieldScheduler\t")).count();
+    assert_eq!(static_field, 2, "StaticFieldScheduler's two reports, the static field read from the summary file: {alone:#?}");
 }
 
 /// A fixture's classes compiled against the support classes and the libraries.

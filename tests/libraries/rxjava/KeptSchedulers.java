@@ -141,3 +141,21 @@ class ChosenScheduler {
         return loaded;
     }
 }
+
+/** The schedulers of an application in static fields (another module's in a multi-module build). */
+final class DatabaseSchedulers {
+    static final Scheduler DATABASE = Schedulers.io();
+}
+
+/** Racy: a static field keeps the io scheduler. */
+class StaticFieldScheduler {
+    private int saved;
+
+    void save() {
+        Single.fromCallable(() -> saved++).subscribeOn(DatabaseSchedulers.DATABASE).subscribe(); // expect: StaticFieldScheduler save this.saved
+    }
+
+    int saved() {
+        return saved; // expect: StaticFieldScheduler saved this.saved
+    }
+}

@@ -34,6 +34,29 @@ pub struct KeptSchedulers {
     provided: Provided,
 }
 
+/// What a module's summary file says of the schedulers its code keeps, for the modules below
+/// it, which do not analyse that code: what its providers give by qualifier, and the fields it
+/// keeps one in (`public static final Scheduler DISK = Schedulers.single();` read by another
+/// module). A module adds those of every upstream file to its own.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModuleSchedulers {
+    pub provided: Provided,
+    /// By declaring class and name, sorted.
+    pub fields: Vec<(Sym, Sym, Scheduler)>,
+}
+
+impl ModuleSchedulers {
+    /// Another module's too.
+    pub fn merge(&mut self, other: &ModuleSchedulers) {
+        self.provided.merge(&other.provided);
+        self.fields.extend(other.fields.iter().copied());
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.provided.is_empty() && self.fields.is_empty()
+    }
+}
+
 /// What a dependency injector gives the parameters each qualifier names: the scheduler every
 /// `@Provides` method carrying that qualifier returns, `None` where two providers disagree
 /// (one for tests). A module's summary file lists its own providers' (they are rarely in the
@@ -87,7 +110,7 @@ impl KeptSchedulers {
         bodies: &[(&'a MethodRef, &'a Method, &'a Body)],
         storing: &[(&'a MethodRef, &'a Body)],
         upstream: impl Iterator<Item = (&'a MethodRef, &'a Summary)>,
-        upstream_provided: &Provided,
+        upstream_kept: &ModuleSchedulers,
     ) -> KeptSchedulers {
         let mut kept = KeptSchedulers::default();
         for (m, s) in upstream {
@@ -111,7 +134,7 @@ impl KeptSchedulers {
         let returning: Vec<&(&MethodRef, &Method, &Body)> = bodies.iter().filter(|(m, _, _)| returns_scheduler(m)).collect();
         let defaults = constructor_defaults(bodies);
         kept.provided = kept.provided_here(table, &returning);
-        let mut provided = upstream_provided.clone();
+        let mut provided = upstream_kept.provided.clone();
         provided.merge(&kept.provided);
         let declared: FxHashMap<&MethodRef, &Method> =
             bodies.iter().filter(|(_, declared, _)| !declared.scheduler_qualifiers.is_empty()).map(|&(m, declared, _)| (m, declared)).collect();
@@ -130,6 +153,7 @@ impl KeptSchedulers {
             }
         }
         kept.fields = stores.into_iter().filter_map(|(k, s)| s.map(|s| (k, s))).collect();
+        kept.fields.extend(upstream_kept.fields.iter().map(|&(class, name, s)| ((class, name), s)));
         if !provided.is_empty() {
             kept.fields.extend(classes.iter().flat_map(|class| injected_fields(class, &provided)));
         }
@@ -169,9 +193,13 @@ impl KeptSchedulers {
         provided
     }
 
-    /// What this module's own providers give (for its summary file).
-    pub fn provided(&self) -> &Provided {
-        &self.provided
+    /// What this module's summary file says of its schedulers: its own providers and the
+    /// fields of `own` classes it keeps one in.
+    pub fn exported(&self, own: impl Fn(Sym) -> bool) -> ModuleSchedulers {
+        let mut fields: Vec<(Sym, Sym, Scheduler)> =
+            self.fields.iter().filter(|((class, _), _)| own(*class)).map(|(&(class, name), &s)| (class, name, s)).collect();
+        fields.sort();
+        ModuleSchedulers { provided: self.provided.clone(), fields }
     }
 
     /// The scheduler a method returns, when it keeps one (for its summary).

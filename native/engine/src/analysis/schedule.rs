@@ -45,8 +45,8 @@ pub struct Analysis {
     pub pooled_inherited: FxHashMap<Sym, Vec<MethodRef>>,
     /// The fields only ever given a synchronized view (see [`super::facts::Facts`]).
     pub synchronized_views: FxHashSet<(Sym, Sym)>,
-    /// What this module's own dependency-injection providers give (for its summary file).
-    pub provided_schedulers: super::kept_schedulers::Provided,
+    /// What the summary file says of the schedulers this module keeps.
+    pub kept_schedulers: super::kept_schedulers::ModuleSchedulers,
     /// The summaries of methods without code that say what they return: an interface method
     /// every implementation of which keeps one scheduler (for the summary file, whose
     /// downstream modules call the interface).
@@ -66,8 +66,8 @@ pub struct Inputs<'a> {
     /// Whether the analysed code makes a scheduler or reads a Kotlin dispatcher, or an upstream
     /// module's providers give one.
     pub names_schedulers: bool,
-    /// What upstream modules' dependency-injection providers give.
-    pub upstream_provided: &'a super::kept_schedulers::Provided,
+    /// What upstream modules' summary files say of the schedulers they keep.
+    pub upstream_schedulers: &'a super::kept_schedulers::ModuleSchedulers,
     /// By class index: whether the class's code names a field of a scheduler type.
     pub scheduler_field_classes: &'a [bool],
     pub extensions: crate::analysis::extensions::Extensions,
@@ -194,7 +194,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
             .collect();
         let classes: Vec<&ClassHeader> = inputs.classes.iter().filter(|_| inputs.names_schedulers).map(|c| &*c.header).collect();
         let upstream = inputs.upstream.iter().map(|(m, s)| (m, &**s));
-        super::kept_schedulers::KeptSchedulers::collect(table, &classes, &analysed, &storing, upstream, inputs.upstream_provided)
+        super::kept_schedulers::KeptSchedulers::collect(table, &classes, &analysed, &storing, upstream, inputs.upstream_schedulers)
     } else {
         Default::default()
     };
@@ -269,7 +269,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     facts.field_classes = field_classes;
     facts.field_lambdas = field_lambdas;
     facts.fresh_fields = fresh_fields;
-    let provided_schedulers = schedulers.provided().clone();
+    let kept_schedulers = schedulers.exported(|class| table.origin(class) == Some(crate::hierarchy::Origin::Analysed));
     let without_code = schedulers
         .kept_without_code(|m| by_ref.contains_key(m) || inputs.upstream.contains_key(m))
         .into_iter()
@@ -418,5 +418,5 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     // of a few percent of the run, done off the way.
     let synchronized_views = std::mem::take(&mut facts.synchronized_views);
     std::thread::spawn(move || drop((bodies, facts, edges, order, keys, shapes)));
-    Analysis { methods, summaries, by_ref, pooled_inherited, synchronized_views, provided_schedulers, without_code }
+    Analysis { methods, summaries, by_ref, pooled_inherited, synchronized_views, kept_schedulers, without_code }
 }

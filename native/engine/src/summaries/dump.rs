@@ -86,7 +86,7 @@ impl Serialize for Dump<'_> {
         map.serialize_entry("format", FORMAT)?;
         map.serialize_entry("format_version", &FORMAT_VERSION)?;
         map.serialize_entry("inline", &Elements { dump: self, section: Section::Inline })?;
-        map.serialize_entry("provided_schedulers", &self.files.provided())?;
+        map.serialize_entry("kept_schedulers", &self.files.schedulers())?;
         map.serialize_entry("summaries", &Elements { dump: self, section: Section::Summaries })?;
         map.serialize_entry("tool_version", TOOL_VERSION)?;
         map.end()

@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! prefix    magic "RACERSUM" | format version u32 | index length u32 | index CRC-32 u32   (20 bytes, little endian)
-//! index     postcard: tool version, the analysis mode (`Extensions::mode`), what the module's
-//!           dependency-injection providers give (`kept_schedulers::Provided`), then one entry
+//! index     postcard: tool version, the analysis mode (`Extensions::mode`), what the module
+//!           says of the schedulers it keeps (`kept_schedulers::ModuleSchedulers`), then one entry
 //!           per chunk (package, first and last class, offset, length, uncompressed length,
 //!           CRC-32 of the stored bytes)
 //! chunks    zstd-compressed [`Chunk`]s, each the classes of one package (at most
@@ -25,7 +25,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use super::codec;
-use crate::analysis::kept_schedulers::Provided;
+use crate::analysis::kept_schedulers::ModuleSchedulers;
 use crate::classfile::model::{ClassHeader, InlineShape, MethodRef};
 
 pub const MAGIC: &[u8; 8] = b"RACERSUM";
@@ -176,7 +176,7 @@ pub struct IndexHead<'a> {
     pub tool_version: &'a str,
     /// The analysis mode that made the file (`Extensions::mode`).
     pub mode: &'a str,
-    pub provided: &'a Provided,
+    pub schedulers: &'a ModuleSchedulers,
 }
 
 /// The prefix and index of a file whose chunks, of the entries' lengths, follow it in order
@@ -192,7 +192,7 @@ pub fn encode_index(head: &IndexHead<'_>, entries: &mut [ChunkEntry], format_ver
             offset += e.len as u64;
         }
         let index =
-            postcard::to_stdvec(&(head.tool_version, head.mode, head.provided, &*entries)).expect("index always serialises");
+            postcard::to_stdvec(&(head.tool_version, head.mode, head.schedulers, &*entries)).expect("index always serialises");
         if index.len() == index_len {
             let mut out = Vec::with_capacity(PREFIX_LEN + index.len());
             out.extend_from_slice(MAGIC);
@@ -221,9 +221,9 @@ pub fn decode_prefix(bytes: &[u8; PREFIX_LEN]) -> Option<Prefix> {
     Some(Prefix { format_version: u32_at(8), index_len: u32_at(12) as usize, index_crc: u32_at(16) })
 }
 
-/// An index's content after the tool version: the analysis mode, what the module's providers
-/// give, and the chunk entries.
-pub type IndexRest = (String, Provided, Vec<ChunkEntry>);
+/// An index's content after the tool version: the analysis mode, what the module says of the
+/// schedulers it keeps, and the chunk entries.
+pub type IndexRest = (String, ModuleSchedulers, Vec<ChunkEntry>);
 
 /// The tool version alone first (so that a file from another version is reported as
 /// such, whatever its index looks like), then the rest.

@@ -21,7 +21,7 @@ mod spill;
 pub use reader::UpstreamFiles;
 
 use crate::analysis::domain::Summary;
-use crate::analysis::kept_schedulers::Provided;
+use crate::analysis::kept_schedulers::ModuleSchedulers;
 use crate::api::{Error, TOOL_VERSION};
 use crate::classfile::model::{Class, ClassHeader, InlineShape, MethodHeader, MethodRef, ACC_PRIVATE};
 use crate::fxhash::{FxHashMap, FxHashSet};
@@ -112,13 +112,13 @@ pub fn downstream_methods(classes: &[Arc<Class>]) -> FxHashSet<MethodRef> {
 }
 
 /// Writes a module's summary file atomically. `mode` is the analysis mode that made it
-/// (`Extensions::mode`), `provided` what its dependency-injection providers give, `classes`
+/// (`Extensions::mode`), `schedulers` what it says of the schedulers it keeps, `classes`
 /// are the module's class headers, `inline` its inline shapes and `summaries` its methods'
 /// summaries, in any order.
 pub fn write(
     path: &Path,
     mode: &str,
-    provided: &Provided,
+    schedulers: &ModuleSchedulers,
     mut classes: Vec<ClassHeader>,
     inline: Vec<(MethodRef, InlineShape)>,
     summaries: Vec<(MethodRef, &Summary)>,
@@ -180,7 +180,7 @@ pub fn write(
     if std::env::var_os("RACER_TIMINGS").is_some() {
         eprintln!("racer: timing:   summaries encoded: {:.4}s", started.elapsed().as_secs_f64());
     }
-    let head = format::IndexHead { tool_version: TOOL_VERSION, mode, provided };
+    let head = format::IndexHead { tool_version: TOOL_VERSION, mode, schedulers };
     let head = format::encode_index(&head, &mut entries, FORMAT_VERSION);
     crate::report::write::write_atomic_with(path, |w| {
         w.write_all(&head)?;

@@ -15,7 +15,7 @@ use once_cell::sync::OnceCell;
 use super::format::{self, ChunkEntry, PREFIX_LEN};
 use super::{bad, codec, FORMAT_VERSION};
 use crate::analysis::domain::Summary;
-use crate::analysis::kept_schedulers::Provided;
+use crate::analysis::kept_schedulers::ModuleSchedulers;
 use crate::api::{Diagnostic, Error, TOOL_VERSION};
 use crate::classfile::model::{ClassHeader, InlineShape, MethodRef};
 use crate::fxhash::FxHashMap;
@@ -92,8 +92,8 @@ struct OpenFile {
     path: PathBuf,
     /// The analysis mode that made the file (`Extensions::mode`).
     mode: String,
-    /// What the module's dependency-injection providers give.
-    provided: Provided,
+    /// What the module says of the schedulers it keeps.
+    schedulers: ModuleSchedulers,
     file: Mutex<File>,
     chunks: Vec<ChunkEntry>,
     loaded: Vec<OnceCell<Arc<Loaded>>>,
@@ -140,12 +140,12 @@ impl UpstreamFiles {
             .collect()
     }
 
-    /// What the providers of all the files' modules give (a file lists its own module's only;
-    /// a build passes every transitive upstream module's file).
-    pub fn provided(&self) -> Provided {
-        let mut all = Provided::default();
+    /// What all the files' modules say of the schedulers they keep (a file says it of its own
+    /// module only; a build passes every transitive upstream module's file).
+    pub fn schedulers(&self) -> ModuleSchedulers {
+        let mut all = ModuleSchedulers::default();
         for f in &self.files {
-            all.merge(&f.provided);
+            all.merge(&f.schedulers);
         }
         all
     }
@@ -254,12 +254,12 @@ fn open(path: &Path) -> Result<OpenFile, Error> {
     if written_by != TOOL_VERSION {
         return Err(bad(path, &format!("written by racer {written_by}, but this is racer {TOOL_VERSION}")));
     }
-    let (mode, provided, chunks) = entries().map_err(|e| bad(path, &e))?;
+    let (mode, schedulers, chunks) = entries().map_err(|e| bad(path, &e))?;
     if let Some(c) = chunks.iter().find(|c| c.offset + c.len as u64 > size) {
         return Err(bad(path, &format!("truncated summary file (package '{}' is cut off)", c.package)));
     }
     let loaded = (0..chunks.len()).map(|_| OnceCell::new()).collect();
-    Ok(OpenFile { path: path.to_path_buf(), mode, provided, file: Mutex::new(file), chunks, loaded })
+    Ok(OpenFile { path: path.to_path_buf(), mode, schedulers, file: Mutex::new(file), chunks, loaded })
 }
 
 /// What a file without the magic number is: an old JSON summary file says its version.
