@@ -19,7 +19,7 @@ use std::process::Command;
 
 use racer::api::{Options, Request};
 
-use common::{compile_support, fixture_filter, issue_diff, issue_lines, library_jars_or_skip, read_expected, run, sorted_entries, workspace_root, TempDir};
+use common::{alone_and_whole, compile_support, fixture_filter, issue_diff, issue_lines, library_jars_or_skip, read_expected, run, sorted_entries, workspace_root, TempDir};
 
 /// Compiles one topic and checks it in both modes: `expected.tsv` with `racerd_compat`, and
 /// `expected.default.tsv` (when the extensions change the result, else `expected.tsv`) without.
@@ -132,15 +132,7 @@ fn module_alone_matches_whole(classes: &Path, package: &str, upstream: &[&str], 
         let to = if upstream.contains(&outer.as_str()) { &up } else { &down };
         std::fs::copy(&path, to.join(package).join(&name)).unwrap();
     }
-    let summaries = out.join("upstream.summaries");
-    let made = Request { inputs: vec![up.clone()], classpath: classpath.to_vec(), summaries_out: Some(summaries.clone()), ..Request::default() };
-    racer::analyze(&made).unwrap_or_else(|e| panic!("upstream analysis failed: {e}"));
-    let mut with_upstream = classpath.to_vec();
-    with_upstream.push(up.clone());
-    let alone = Request { inputs: vec![down.clone()], classpath: with_upstream, summaries_in: vec![summaries], ..Request::default() };
-    let whole = Request { inputs: vec![down, up], classpath: classpath.to_vec(), ..Request::default() };
-    let alone = issue_lines(&racer::analyze(&alone).unwrap_or_else(|e| panic!("downstream analysis failed: {e}")).issues);
-    let whole = issue_lines(&racer::analyze(&whole).unwrap_or_else(|e| panic!("whole analysis failed: {e}")).issues);
+    let (alone, whole) = alone_and_whole(&up, &down, classpath, &out.join("upstream.summaries"));
     assert_eq!(alone, whole, "{}: the downstream module alone differs from the whole analysis", classes.display());
 }
 

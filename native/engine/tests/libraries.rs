@@ -12,7 +12,7 @@
 mod common;
 
 use common::suite::{run_all, selected_fixtures, Compiler, SUPPORT_DIR};
-use common::{compile_support, issue_diff, issue_lines, java_files, javac, library_jars_or_skip, read_expected, workspace_root, TempDir};
+use common::{alone_and_whole, compile_support, issue_diff, issue_lines, java_files, javac, library_jars_or_skip, read_expected, workspace_root, TempDir};
 use std::path::{Path, PathBuf};
 
 use racer::api::Request;
@@ -64,15 +64,7 @@ fn schedulers_kept_upstream_reach_downstream_chains_through_summaries() {
     for class in ["AppSchedulers.class", "DatabaseSchedulers.class"] {
         std::fs::rename(downstream.join(package).join(class), upstream.join(package).join(class)).unwrap();
     }
-    let summaries = tmp.join("upstream.summaries");
-    let made = Request { inputs: vec![upstream.clone()], classpath: classpath.clone(), summaries_out: Some(summaries.clone()), ..Request::default() };
-    racer::analyze(&made).unwrap_or_else(|e| panic!("upstream analysis failed: {e}"));
-    let mut with_upstream = classpath.clone();
-    with_upstream.push(upstream.clone());
-    let alone = Request { inputs: vec![downstream.clone()], classpath: with_upstream, summaries_in: vec![summaries], ..Request::default() };
-    let together = Request { inputs: vec![downstream, upstream], classpath, ..Request::default() };
-    let alone = issue_lines(&racer::analyze(&alone).unwrap_or_else(|e| panic!("downstream analysis failed: {e}")).issues);
-    let together = issue_lines(&racer::analyze(&together).unwrap_or_else(|e| panic!("whole analysis failed: {e}")).issues);
+    let (alone, together) = alone_and_whole(&upstream, &downstream, &classpath, &tmp.join("upstream.summaries"));
     assert_eq!(alone, together, "the downstream module alone differs from the whole analysis");
     let provided: Vec<&String> = alone.iter().filter(|l| l.contains("ProvidedScheduler\t")).collect();
     assert_eq!(provided.len(), 3, "ProvidedScheduler's two reports and SerialProvidedScheduler's one: {alone:#?}");

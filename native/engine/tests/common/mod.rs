@@ -212,6 +212,23 @@ pub fn issue_lines(issues: &[Issue]) -> Vec<String> {
     lines
 }
 
+/// Two modules of a build: `upstream` analysed with a summary file (written to `summaries`),
+/// then `downstream` alone with it (and `upstream` on its classpath, as the plugins do), and
+/// both analysed together. The issues of the downstream module alone and of the whole, as
+/// sorted `expected.tsv` lines.
+pub fn alone_and_whole(upstream: &Path, downstream: &Path, classpath: &[PathBuf], summaries: &Path) -> (Vec<String>, Vec<String>) {
+    use racer::api::Request;
+    let made = Request { inputs: vec![upstream.to_path_buf()], classpath: classpath.to_vec(), summaries_out: Some(summaries.to_path_buf()), ..Request::default() };
+    racer::analyze(&made).unwrap_or_else(|e| panic!("upstream analysis failed: {e}"));
+    let mut with_upstream = classpath.to_vec();
+    with_upstream.push(upstream.to_path_buf());
+    let alone = Request { inputs: vec![downstream.to_path_buf()], classpath: with_upstream, summaries_in: vec![summaries.to_path_buf()], ..Request::default() };
+    let whole = Request { inputs: vec![downstream.to_path_buf(), upstream.to_path_buf()], classpath: classpath.to_vec(), ..Request::default() };
+    let alone = issue_lines(&racer::analyze(&alone).unwrap_or_else(|e| panic!("downstream analysis failed: {e}")).issues);
+    let whole = issue_lines(&racer::analyze(&whole).unwrap_or_else(|e| panic!("whole analysis failed: {e}")).issues);
+    (alone, whole)
+}
+
 /// Normalises one expectation line: fields separated by tabs (or, leniently, by runs of
 /// whitespace when the line holds no tab), each field trimmed.
 fn normalise_expected(line: &str) -> String {
