@@ -3,16 +3,17 @@
 //! or returned by a method, runs where that field or method always says.
 //!
 //! A field is kept when every store into it, wherever it is, makes one known scheduler
-//! (`private final Scheduler io = Schedulers.io()`, `private val io = Dispatchers.IO`), reads one
-//! kept elsewhere, or stores a Kotlin constructor parameter whose default value is one
+//! (`private final Scheduler io = Schedulers.io()`, `private val io = Dispatchers.IO`), or stores
+//! a Kotlin constructor parameter whose default value is one
 //! (`class Repo(private val io: CoroutineDispatcher = Dispatchers.IO)`: the default is the value
 //! the class is written to run with; a test or an injector passing another is not seen), or a
 //! constructor parameter whose qualifier the analysed `@Provides` methods provide with one
 //! (Dagger, Hilt), in this module or an upstream one (its summary file lists what its providers
 //! give, see [`Provided`]); an `@Inject` field carrying such a qualifier keeps what it is
 //! provided with, whatever its (generated) stores. A field another module keeps one in is listed
-//! in that module's summary file ([`ModuleSchedulers`]). Any other store (a parameter without such a default or qualifier, a
-//! conditional) leaves the field unknown, and the code given it is not followed. A method keeps
+//! in that module's summary file ([`ModuleSchedulers`]). Any other store (a parameter without such
+//! a default or qualifier, a conditional, a read of another kept field or getter) leaves the
+//! field unknown, and the code given it is not followed. A method keeps
 //! the scheduler every return of it gives; an abstract method, the one every analysed
 //! implementation keeps (a `DispatcherProvider` interface).
 
