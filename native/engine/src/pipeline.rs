@@ -96,6 +96,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
     let config = AnnotationConfig {
         thread_safe_aliases: request.options.thread_safe_annotations.clone(),
         android_threads: extensions.android_threads,
+        binder_services: extensions.android_threads && extensions.binder_services,
         thread_runs: extensions.thread_runs,
     };
     let ignore = ignored_classes(&request.options.ignore_classes, &table, &classes)?;

@@ -89,3 +89,39 @@ fn framework_demand_driven_analysis_reports_what_the_full_analysis_reports() {
     }
     assert!(demand.0 == full.0, "the reports of the demand-driven and the full analysis differ (traces or messages)");
 }
+
+/// `--without-extension binder-services` turns the binder rule off alone: the background-work
+/// topic then reports what it reports by default, less its binder's races.
+#[test]
+fn binder_services_can_be_turned_off_alone() {
+    let Some(framework) = framework_jar() else {
+        assert!(std::env::var_os("RACER_REQUIRE_ANDROID").is_none(), "the Android framework jar is not available");
+        eprintln!("binder switch check SKIPPED: the Android framework jar ({FRAMEWORK_JAR}) is not available");
+        return;
+    };
+    let root = workspace_root().join("tests").join("android");
+    let tmp = TempDir::new("racer-android-binders");
+    let support = tmp.join(SUPPORT_DIR);
+    if let Err(e) = javac(&java_files(&root.join(SUPPORT_DIR)), &support, &[framework.clone()], &["--release", "8"]) {
+        panic!("cannot compile tests/android/{SUPPORT_DIR}: {e}");
+    }
+    let classes = tmp.join("classes");
+    let context = vec![framework, support];
+    if let Err(e) = javac(&java_files(&root.join("background_work")), &classes, &context, &["-g"]) {
+        panic!("cannot compile tests/android/background_work: {e}");
+    }
+    let run = |without: &[&str]| {
+        let request = Request {
+            request_version: racer::api::REQUEST_VERSION,
+            inputs: vec![classes.clone()],
+            classpath: context.clone(),
+            options: Options { without_extensions: without.iter().map(|n| n.to_string()).collect(), ..Options::default() },
+            ..Request::default()
+        };
+        issue_lines(&racer::analyze(&request).unwrap_or_else(|e| panic!("analysis failed: {e}")).issues)
+    };
+    let all = run(&[]);
+    let expected: Vec<String> = all.iter().filter(|l| !l.contains(".CounterBinder\t")).cloned().collect();
+    assert_eq!(all.len() - expected.len(), 2, "the topic's binder has two reports by default:\n{}", all.join("\n"));
+    assert_eq!(run(&["binder-services"]), expected);
+}

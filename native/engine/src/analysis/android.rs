@@ -9,27 +9,115 @@ use crate::sym::Sym;
 use super::models::ThreadEffect;
 
 /// Annotations (simple names: androidx.annotation, android.support.annotation,
-/// android.annotation) saying a method may run off the main thread.
-pub const BACKGROUND_ANNOTATIONS: &[&str] = &["WorkerThread", "AnyThread", "BinderThread"];
+/// android.annotation, android.webkit) saying a method may run off the main thread. A WebView
+/// calls the methods of an object given to `addJavascriptInterface` on a background thread of
+/// its own.
+pub const BACKGROUND_ANNOTATIONS: &[&str] = &["WorkerThread", "AnyThread", "BinderThread", "JavascriptInterface"];
 
-/// Framework callbacks documented to run on a background thread: (class, method).
-const BACKGROUND_CALLBACKS: &[(&str, &str)] = &[
+/// Framework callbacks documented to run on a background thread, one call at a time for their
+/// object: (class, method).
+const SERIAL_BACKGROUND_CALLBACKS: &[(&str, &str)] = &[
     ("android.os.AsyncTask", "doInBackground"),
     ("android.app.IntentService", "onHandleIntent"),
     ("androidx.core.app.JobIntentService", "onHandleWork"),
     ("android.support.v4.app.JobIntentService", "onHandleWork"),
+    // "Called on a background thread"; a worker object does one piece of work.
+    ("androidx.work.Worker", "doWork"),
+    // A suspend function, on `Dispatchers.Default` unless the worker says otherwise.
+    ("androidx.work.CoroutineWorker", "doWork"),
+    // Runs on a thread the adapter starts for the sync, one sync at a time by default.
+    ("android.content.AbstractThreadedSyncAdapter", "onPerformSync"),
+    // A GLSurfaceView calls its renderer on its own rendering thread, not the main thread.
+    ("android.opengl.GLSurfaceView$Renderer", "onSurfaceCreated"),
+    ("android.opengl.GLSurfaceView$Renderer", "onSurfaceChanged"),
+    ("android.opengl.GLSurfaceView$Renderer", "onDrawFrame"),
+    // "Invoked on a special FileObserver thread", one for all observers.
+    ("android.os.FileObserver", "onEvent"),
     // The desktop counterpart of `AsyncTask`.
     ("javax.swing.SwingWorker", "doInBackground"),
+];
+
+const CONTENT_PROVIDER: &str = "android.content.ContentProvider";
+
+/// `ContentProvider`'s data access methods, which "may be called from many threads at once"
+/// (binder threads, and the caller's thread in the same process); its other callbacks run on
+/// the main thread.
+const PROVIDER_DATA_METHODS: &[&str] = &[
+    "query",
+    "insert",
+    "bulkInsert",
+    "update",
+    "delete",
+    "applyBatch",
+    "call",
+    "getType",
+    "getStreamTypes",
+    "openFile",
+    "openAssetFile",
+    "openTypedAssetFile",
+    "canonicalize",
+    "uncanonicalize",
+    "refresh",
+];
+
+/// Framework callbacks documented to run on background threads, several at once: (class,
+/// methods).
+const CONCURRENT_BACKGROUND_CALLBACKS: &[(&str, &[&str])] = &[
+    (CONTENT_PROVIDER, PROVIDER_DATA_METHODS),
+    // "Called on a thread other than the UI thread."
+    ("android.webkit.WebViewClient", &["shouldInterceptRequest"]),
+    // "The callbacks ... can be called from multiple threads."
+    (
+        "android.speech.tts.UtteranceProgressListener",
+        &["onStart", "onDone", "onError", "onStop", "onBeginSynthesis", "onAudioAvailable", "onRangeStart"],
+    ),
 ];
 
 /// An override of a background callback. Matched by name in a subclass, whatever the
 /// parameter types: `doInBackground(Params...)` is generic, so a subclass's own method
 /// (`doInBackground(String[])`) has other parameter types than the erased one.
 pub fn is_background_callback(table: &ClassTable, m: &MethodRef) -> bool {
+    is_serial_background_callback(table, m)
+        || CONCURRENT_BACKGROUND_CALLBACKS.iter().any(|(class, names)| overrides(table, m, class, names))
+}
+
+const BINDER: &str = "android.os.Binder";
+const BINDER_INTERFACE: &str = "android.os.IInterface";
+
+/// A method a binder object serves: in a subclass of `Binder` (an AIDL `Stub`'s implementation),
+/// a method of an interface extending `IInterface`. Calls from other processes come on the
+/// process's binder thread pool, several at once ("an implementation of an AIDL interface must
+/// be completely thread-safe").
+pub fn is_binder_interface_method(table: &ClassTable, m: &MethodRef) -> bool {
     let name = m.name.as_str();
-    BACKGROUND_CALLBACKS.iter().any(|(class, callback)| {
-        *callback == name && m.class.as_str() != *class && table.is_subtype_of_any(m.class, &[class])
-    })
+    if name == "asBinder" || name.starts_with('<') || !table.is_subtype_of_any(m.class, &[BINDER]) {
+        return false;
+    }
+    table
+        .find_in_supertypes(m.class, |c| {
+            let h = table.get(c)?;
+            (h.is_interface()
+                && c.as_str() != BINDER_INTERFACE
+                && h.methods.iter().any(|om| om.name == m.name && om.descriptor == m.descriptor)
+                && table.is_subtype_of_any(c, &[BINDER_INTERFACE]))
+            .then_some(())
+        })
+        .is_some()
+}
+
+/// A background callback that runs one call at a time for its object, as a thread's `run()`.
+pub fn is_serial_background_callback(table: &ClassTable, m: &MethodRef) -> bool {
+    SERIAL_BACKGROUND_CALLBACKS.iter().any(|(class, callback)| overrides(table, m, class, &[callback]))
+}
+
+/// A data access method of a `ContentProvider` subclass: runs on any thread, alongside itself.
+fn is_provider_data_method(table: &ClassTable, m: &MethodRef) -> bool {
+    overrides(table, m, CONTENT_PROVIDER, PROVIDER_DATA_METHODS)
+}
+
+/// Whether `m` is one of `names` in a strict subtype of `class`.
+fn overrides(table: &ClassTable, m: &MethodRef, class: &str, names: &[&str]) -> bool {
+    names.contains(&m.name.as_str()) && m.class.as_str() != class && table.is_subtype_of_any(m.class, &[class])
 }
 
 const ASYNC_TASK: &str = "android.os.AsyncTask";
@@ -49,8 +137,75 @@ pub fn is_task_background(table: &ClassTable, m: &MethodRef) -> bool {
 /// background code starts or after it ends, seeing its memory effects and seen by it (the
 /// task's documented memory observability). `onProgressUpdate` is not one: the background
 /// code goes on while it runs.
-pub fn is_task_callback_around_background(table: &ClassTable, m: &MethodRef) -> bool {
+fn is_task_callback_around_background(table: &ClassTable, m: &MethodRef) -> bool {
     matches!(m.name.as_str(), "onPreExecute" | "onPostExecute" | "onCancelled") && is_async_task(table, m.class)
+}
+
+/// A framework class that orders some of its subclasses' callbacks: one runs wholly before or
+/// after the other, and each sees the other's memory effects.
+#[derive(Clone, Copy)]
+pub enum OrderedCallbacks {
+    /// `doInBackground` runs after `onPreExecute` and before `onPostExecute` or `onCancelled`.
+    AsyncTask,
+    /// `attachInfo(...)`, and the `onCreate()` it calls, run on the main thread when the
+    /// application starts, before the provider is handed to any caller: before every data
+    /// access method.
+    ContentProvider,
+    /// A binder object serves its interface's methods once it is handed out, after its
+    /// constructor has run.
+    Binder,
+}
+
+impl OrderedCallbacks {
+    /// The ordering `class`'s framework superclass gives its callbacks, if any (a binder's only
+    /// with `binders`, the `binder_services` extension).
+    pub fn of(table: &ClassTable, class: Sym, binders: bool) -> Option<OrderedCallbacks> {
+        if is_async_task(table, class) {
+            Some(OrderedCallbacks::AsyncTask)
+        } else if class.as_str() != CONTENT_PROVIDER && table.is_subtype_of_any(class, &[CONTENT_PROVIDER]) {
+            Some(OrderedCallbacks::ContentProvider)
+        } else if binders && class.as_str() != BINDER && table.is_subtype_of_any(class, &[BINDER]) {
+            Some(OrderedCallbacks::Binder)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the framework runs `m` and `n` (in either order) one wholly before the other.
+    pub fn orders(self, table: &ClassTable, m: &MethodRef, n: &MethodRef) -> bool {
+        let one_way = |first: &MethodRef, second: &MethodRef| match self {
+            OrderedCallbacks::AsyncTask => {
+                is_task_background(table, first) && is_task_callback_around_background(table, second)
+            }
+            OrderedCallbacks::ContentProvider => is_provider_setup(first) && is_provider_data_method(table, second),
+            OrderedCallbacks::Binder => first.name.as_str() == "<init>" && is_binder_interface_method(table, second),
+        };
+        one_way(m, n) || one_way(n, m)
+    }
+
+    /// Whether `m` serves transactions from other processes, each with arguments of its own
+    /// (unmarshalled from the transaction): a provider's data access methods, a binder's
+    /// interface methods.
+    pub fn serves_transactions(self, table: &ClassTable, m: &MethodRef) -> bool {
+        match self {
+            OrderedCallbacks::AsyncTask => false,
+            OrderedCallbacks::ContentProvider => is_provider_data_method(table, m),
+            OrderedCallbacks::Binder => is_binder_interface_method(table, m),
+        }
+    }
+}
+
+/// A provider's set-up: `onCreate()`, or the `attachInfo(Context, ProviderInfo)` that calls it
+/// (which framework providers override to read their authority before `onCreate`), or the
+/// framework's `attachInfoForTesting`, which tests call in its place.
+fn is_provider_setup(m: &MethodRef) -> bool {
+    match m.name.as_str() {
+        "onCreate" => m.descriptor.as_str() == "()Z",
+        "attachInfo" | "attachInfoForTesting" => {
+            m.descriptor.as_str() == "(Landroid/content/Context;Landroid/content/pm/ProviderInfo;)V"
+        }
+        _ => false,
+    }
 }
 
 const LOOPER: &str = "android.os.Looper";

@@ -18,6 +18,8 @@ pub struct AnnotationConfig {
     pub thread_safe_aliases: Vec<String>,
     /// Android background callbacks and annotations (an extension, see `android`).
     pub android_threads: bool,
+    /// A binder's interface methods run on the binder thread pool (with `android_threads`).
+    pub binder_services: bool,
     /// A `Thread` subclass's own `run()` runs on that thread (`thread_runs`).
     pub thread_runs: bool,
 }
@@ -54,7 +56,8 @@ pub struct MethodFacts {
     /// one thread per object, so its accesses to the object's own fields are a started
     /// thread's, as if handed to it (see `AccessKey::started`). Likewise a background callback
     /// (with the Android models): an `AsyncTask` runs its `doInBackground` once, an
-    /// `IntentService` its `onHandleIntent` for one intent after the other.
+    /// `IntentService` its `onHandleIntent` for one intent after the other (not a
+    /// `ContentProvider`'s data methods, which run alongside themselves).
     pub runs_own_thread: bool,
 }
 
@@ -77,7 +80,7 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
     // A background callback runs one call at a time for its object (a task runs once, a
     // service handles its intents or work one after the other): as a thread's own `run()`.
     let runs_own_thread =
-        config.thread_runs && (is_thread_subclass_run(table, m) || (config.android_threads && android::is_background_callback(table, m)));
+        config.thread_runs && (is_thread_subclass_run(table, m) || (config.android_threads && android::is_serial_background_callback(table, m)));
     let initial_threads = if background == Some(Background::Method) {
         Threads::AnyThread
     } else if is_android_lifecycle(table, m) || ui_hit.is_some() || confined_hit.is_some() {
@@ -115,7 +118,7 @@ fn background_evidence(table: &ClassTable, config: &AnnotationConfig, m: &Method
     if !config.android_threads {
         return None;
     }
-    if android::is_background_callback(table, m) {
+    if android::is_background_callback(table, m) || (config.binder_services && android::is_binder_interface_method(table, m)) {
         return Some(Background::Method);
     }
     match annotated? {

@@ -24,6 +24,9 @@ pub struct Extensions {
     pub collection_models: bool,
     /// Threads: Android background callbacks and thread annotations, main-looper checks.
     pub android_threads: bool,
+    /// Threads: a binder's (an AIDL stub implementation's) interface methods run on the binder
+    /// thread pool, after its constructor, with arguments of their own (with `android_threads`).
+    pub binder_services: bool,
     /// Reporting: compiler-generated bridge methods (generic overrides such as
     /// `doInBackground(Object[])`) are not reported; the methods they forward to are.
     pub skip_bridges: bool,
@@ -256,6 +259,7 @@ impl Extensions {
         lock_precision: true,
         collection_models: true,
         android_threads: true,
+        binder_services: true,
         skip_bridges: true,
         thread_handoffs: true,
         callee_releases: true,
@@ -301,6 +305,7 @@ impl Extensions {
         lock_precision: false,
         collection_models: false,
         android_threads: false,
+        binder_services: false,
         skip_bridges: false,
         thread_handoffs: false,
         callee_releases: false,
@@ -380,7 +385,7 @@ mod tests {
     #[test]
     fn an_unknown_name_is_an_error_listing_the_names() {
         let err = Extensions::ALL.without(&["thread-handof".to_string()]).unwrap_err();
-        assert!(err.starts_with("no analysis extension is named `thread-handof` (known: android-threads, callee-lock-evidence, callee-releases, collection-models, constant-branches, constant-values, converged-loops, end-location-dedup, "), "{err}");
+        assert!(err.starts_with("no analysis extension is named `thread-handof` (known: android-threads, binder-services, callee-lock-evidence, callee-releases, collection-models, constant-branches, constant-values, converged-loops, end-location-dedup, "), "{err}");
         assert!(err.contains("thread-handoffs"), "{err}");
     }
 }

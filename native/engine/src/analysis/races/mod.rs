@@ -195,8 +195,9 @@ struct ClassReporter<'a> {
     class: &'a Class,
     methods: &'a [usize],
     cfg: &'a ReportConfig<'a>,
-    /// An `AsyncTask` subclass, with the Android models (see [`ClassReporter::ordered_by_task`]).
-    async_task: bool,
+    /// The callbacks the class's framework superclass orders, with the Android models (see
+    /// [`ClassReporter::ordered_by_framework`]).
+    ordered_callbacks: Option<super::android::OrderedCallbacks>,
 }
 
 /// A report a rule asks for; 9.1's de-duplication decides whether it is shown.
@@ -231,8 +232,12 @@ impl Proposals<'_> {
 
 impl<'a> ClassReporter<'a> {
     fn new(analysis: &'a Analysis, class: &'a Class, methods: &'a [usize], cfg: &'a ReportConfig<'a>) -> Self {
-        let async_task = cfg.extensions.android_threads && super::android::is_async_task(cfg.table, class.header.name);
-        ClassReporter { analysis, class, methods, cfg, async_task }
+        let ordered_callbacks = cfg
+            .extensions
+            .android_threads
+            .then(|| super::android::OrderedCallbacks::of(cfg.table, class.header.name, cfg.extensions.binder_services))
+            .flatten();
+        ClassReporter { analysis, class, methods, cfg, ordered_callbacks }
     }
 
     fn is_reported_class(&self) -> bool {
@@ -295,7 +300,9 @@ impl<'a> ClassReporter<'a> {
         );
         for (&i, stable) in reportable.iter().zip(&own_filters) {
             let summary = &self.analysis.summaries[i];
-            for a in summary.accesses.iter().filter(stable).filter(|a| written.may_race(a)) {
+            let params_own = self.arguments_are_calls_own(i);
+            let shared = |a: &&'a Access| !(params_own && matches!(a.key.kind.path().base, Base::Param(_)));
+            for a in summary.accesses.iter().filter(stable).filter(shared).filter(|a| written.may_race(a)) {
                 // Only another object's lock says the method runs on any thread (foreign locks).
                 let threads = if summary.own_fields_unshared && a.key.kind.path().is_from_own_object() {
                     Threads::NoThread
@@ -314,6 +321,14 @@ impl<'a> ClassReporter<'a> {
             rank += 1;
         }
         grouper.into_sorted(guarded_fields)
+    }
+
+    /// Whether method `i` gets arguments of its own on each call: a `ContentProvider`'s data
+    /// access methods and a binder's interface methods, whose arguments are unmarshalled from
+    /// each binder transaction.
+    fn arguments_are_calls_own(&self, i: usize) -> bool {
+        self.ordered_callbacks
+            .is_some_and(|order| order.serves_transactions(self.cfg.table, &self.analysis.methods[i].mref))
     }
 
     fn guarded_fields(&self) -> bool {
@@ -386,7 +401,7 @@ impl<'a> ClassReporter<'a> {
     /// `run()` a thread of this class starts itself on (`start()` in its own class) and the other
     /// by that `run()` itself, on one of the object's own fields. An `AsyncTask`'s
     /// `doInBackground` is such a thread (see `MethodFacts::runs_own_thread`), and what its
-    /// task's callbacks run around it do is ordered with it (see [`Self::ordered_by_task`]).
+    /// task's callbacks run around it do is ordered with it (see [`Self::ordered_by_framework`]).
     /// So are two accesses of the constructors to the object's own fields (see
     /// [`Self::constructs_own_field`]).
     pub(super) fn made_in_order(&self, e: &Entry<'a>, c: &Entry<'a>) -> bool {
@@ -394,7 +409,7 @@ impl<'a> ClassReporter<'a> {
         (a.started && b.started && a.once == b.once)
             || (a.started && self.runs_started_body(c, e))
             || (b.started && self.runs_started_body(e, c))
-            || self.ordered_by_task(e, c)
+            || self.ordered_by_framework(e, c)
             || (self.constructs_own_field(e) && self.constructs_own_field(c))
     }
 
@@ -417,20 +432,19 @@ impl<'a> ClassReporter<'a> {
             && matches!(path.steps[..], [Step::Field { .. }])
     }
 
-    /// Whether `e` and `c` are made by an `AsyncTask`'s `doInBackground` and by one of the
-    /// callbacks the task runs before or after it (`android::is_task_callback_around_background`),
-    /// on a location reached from the task and not through its outer instance: the task orders
-    /// them, and each sees the other's memory effects.
-    fn ordered_by_task(&self, e: &Entry<'a>, c: &Entry<'a>) -> bool {
+    /// Whether `e` and `c` are made by two callbacks the class's framework superclass runs one
+    /// after the other (an `AsyncTask`'s `doInBackground` and its `onPostExecute`, a
+    /// `ContentProvider`'s `onCreate` and its `query`, a binder's constructor and its interface
+    /// methods), on a location reached from the object and not through its outer instance: each
+    /// sees the other's memory effects.
+    fn ordered_by_framework(&self, e: &Entry<'a>, c: &Entry<'a>) -> bool {
+        let Some(order) = self.ordered_callbacks else { return false };
         let path = e.access.key.kind.path();
         let through_outer = path.steps.first().is_some_and(Step::is_outer_instance);
-        if !self.async_task || path.base != Base::This || through_outer {
+        if path.base != Base::This || through_outer {
             return false;
         }
-        let table = self.cfg.table;
-        let (m, n) = (self.mref_of(e), self.mref_of(c));
-        (super::android::is_task_background(table, &m) && super::android::is_task_callback_around_background(table, &n))
-            || (super::android::is_task_background(table, &n) && super::android::is_task_callback_around_background(table, &m))
+        order.orders(self.cfg.table, &self.mref_of(e), &self.mref_of(c))
     }
 
     /// Whether `e` is an access of the body the started access `started` runs, to a field of

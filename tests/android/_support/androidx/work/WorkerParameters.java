@@ -1,0 +1,4 @@
+package androidx.work;
+
+/** A stand-in for the parameters WorkManager gives a worker. */
+public final class WorkerParameters {}
