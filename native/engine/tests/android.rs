@@ -12,7 +12,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use common::suite::{run_all, selected_fixtures, Compiler, SUPPORT_DIR};
 use common::{issue_diff, issue_lines, java_files, javac, library_jars_or_skip, workspace_root, TempDir};
@@ -28,17 +28,32 @@ fn framework_jar() -> Option<PathBuf> {
     jar.is_file().then_some(jar)
 }
 
-#[test]
-fn android_fixtures() {
-    let Some(framework) = framework_jar() else {
+/// The framework jar, or `None` (with a message saying `what` is skipped) when it is not
+/// available; its absence fails the test under `RACER_REQUIRE_ANDROID=1`.
+fn framework_jar_or_skip(what: &str) -> Option<PathBuf> {
+    let jar = framework_jar();
+    if jar.is_none() {
         let message = format!(
-            "android fixtures SKIPPED: the Android framework jar ({FRAMEWORK_JAR}) is not available; \
+            "{what} SKIPPED: the Android framework jar ({FRAMEWORK_JAR}) is not available; \
              run scripts/android-framework.sh or set RACER_ANDROID_JAR"
         );
         assert!(std::env::var_os("RACER_REQUIRE_ANDROID").is_none(), "{message}");
         eprintln!("{message}");
-        return;
-    };
+    }
+    jar
+}
+
+/// `tests/android/_support/` compiled against the framework into `out`.
+fn compile_support(framework: &Path, out: &Path) {
+    let root = workspace_root().join("tests").join("android");
+    if let Err(e) = javac(&java_files(&root.join(SUPPORT_DIR)), out, &[framework.to_path_buf()], &["--release", "8"]) {
+        panic!("cannot compile tests/android/{SUPPORT_DIR}: {e}");
+    }
+}
+
+#[test]
+fn android_fixtures() {
+    let Some(framework) = framework_jar_or_skip("android fixtures") else { return };
     let root = workspace_root().join("tests").join("android");
     let mut dirs = selected_fixtures(&root);
 
@@ -46,10 +61,7 @@ fn android_fixtures() {
     let tmp = TempDir::new("racer-android").keep_if(keep, "android fixtures");
 
     let support = tmp.join(SUPPORT_DIR);
-    let sources = java_files(&root.join(SUPPORT_DIR));
-    if let Err(e) = javac(&sources, &support, &[framework.clone()], &["--release", "8"]) {
-        panic!("cannot compile tests/android/{SUPPORT_DIR}: {e}");
-    }
+    compile_support(&framework, &support);
     let mut classpath = vec![framework, support];
     match library_jars_or_skip("android reactive fixtures") {
         Some(jars) => classpath.extend(jars),
@@ -64,11 +76,7 @@ fn android_fixtures() {
 /// depend on which methods reporting needs.
 #[test]
 fn framework_demand_driven_analysis_reports_what_the_full_analysis_reports() {
-    let Some(framework) = framework_jar() else {
-        assert!(std::env::var_os("RACER_REQUIRE_ANDROID").is_none(), "the Android framework jar is not available");
-        eprintln!("framework demand check SKIPPED: the Android framework jar ({FRAMEWORK_JAR}) is not available");
-        return;
-    };
+    let Some(framework) = framework_jar_or_skip("framework demand check") else { return };
     let dir = TempDir::new("racer-android-demand");
     let run = |summaries_out: Option<PathBuf>| {
         let request = Request {
@@ -94,17 +102,11 @@ fn framework_demand_driven_analysis_reports_what_the_full_analysis_reports() {
 /// topic then reports what it reports by default, less its binder's races.
 #[test]
 fn binder_services_can_be_turned_off_alone() {
-    let Some(framework) = framework_jar() else {
-        assert!(std::env::var_os("RACER_REQUIRE_ANDROID").is_none(), "the Android framework jar is not available");
-        eprintln!("binder switch check SKIPPED: the Android framework jar ({FRAMEWORK_JAR}) is not available");
-        return;
-    };
+    let Some(framework) = framework_jar_or_skip("binder switch check") else { return };
     let root = workspace_root().join("tests").join("android");
     let tmp = TempDir::new("racer-android-binders");
     let support = tmp.join(SUPPORT_DIR);
-    if let Err(e) = javac(&java_files(&root.join(SUPPORT_DIR)), &support, &[framework.clone()], &["--release", "8"]) {
-        panic!("cannot compile tests/android/{SUPPORT_DIR}: {e}");
-    }
+    compile_support(&framework, &support);
     let classes = tmp.join("classes");
     let context = vec![framework, support];
     if let Err(e) = javac(&java_files(&root.join("background_work")), &classes, &context, &["-g"]) {

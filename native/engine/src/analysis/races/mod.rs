@@ -325,7 +325,9 @@ impl<'a> ClassReporter<'a> {
 
     /// Whether method `i` gets arguments of its own on each call: a `ContentProvider`'s data
     /// access methods and a binder's interface methods, whose arguments are unmarshalled from
-    /// each binder transaction.
+    /// each binder transaction. Decided here, for the method as an entry point, rather than by
+    /// owning the formals in its summary: a caller in the same process passes its own objects,
+    /// and must still see what the method does to them.
     fn arguments_are_calls_own(&self, i: usize) -> bool {
         self.ordered_callbacks
             .is_some_and(|order| order.serves_transactions(self.cfg.table, &self.analysis.methods[i].mref))
