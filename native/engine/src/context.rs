@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use crate::analysis::domain::{AccessKind, Base, Path, Step, Summary};
 use crate::analysis::extensions::Extensions;
 use crate::api::{Diagnostic, Error};
+use crate::classfile::aidl;
 use crate::classfile::model::*;
 use crate::fxhash::FxHashSet;
 use crate::hierarchy::{ClassTable, Origin};
@@ -156,7 +157,8 @@ pub fn load(
 }
 
 /// Headers of `wanted` and all their supertypes not yet in the table: from upstream files
-/// first, then the classpath. Returns the upstream headers added.
+/// first, then the classpath. With a binder stub comes its proxy, which says which of the
+/// stub's calls are one-way. Returns the upstream headers added.
 fn load_headers(
     table: &mut ClassTable,
     index: &ClasspathIndex,
@@ -177,7 +179,7 @@ fn load_headers(
         for (n, h) in names.into_iter().zip(from_upstream) {
             match h {
                 Some(h) => {
-                    wanted.extend(h.supertypes());
+                    wanted.extend(h.supertypes().chain(aidl::proxy_of_stub(h.name)));
                     table.insert(h.clone(), Origin::Upstream);
                     added.push(h);
                 }
@@ -192,7 +194,7 @@ fn load_headers(
         for r in loaded {
             match r {
                 Ok(c) => {
-                    wanted.extend(c.header.supertypes());
+                    wanted.extend(c.header.supertypes().chain(aidl::proxy_of_stub(c.header.name)));
                     table.insert(c.header, Origin::Context);
                 }
                 Err(d) => diagnostics.push(Diagnostic { file: d.file, message: format!("classpath: {}", d.message) }),

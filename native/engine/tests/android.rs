@@ -99,7 +99,8 @@ fn framework_demand_driven_analysis_reports_what_the_full_analysis_reports() {
 }
 
 /// `--without-extension binder-services` turns the binder rule off alone: the background-work
-/// topic then reports what it reports by default, less its binder's races.
+/// topic then reports what it reports by default, less its binders' races (with it go the
+/// one-way calls' order, so `ProgressListener`, whose calls are all one-way, stays silent).
 #[test]
 fn binder_services_can_be_turned_off_alone() {
     let Some(framework) = framework_jar_or_skip("binder switch check") else { return };
@@ -123,7 +124,37 @@ fn binder_services_can_be_turned_off_alone() {
         issue_lines(&racer::analyze(&request).unwrap_or_else(|e| panic!("analysis failed: {e}")).issues)
     };
     let all = run(&[]);
-    let expected: Vec<String> = all.iter().filter(|l| !l.contains(".CounterBinder\t")).cloned().collect();
-    assert_eq!(all.len() - expected.len(), 2, "the topic's binder has two reports by default:\n{}", all.join("\n"));
+    let binders = [".CounterBinder\t", ".TransferBinder\t"];
+    let expected: Vec<String> = all.iter().filter(|l| !binders.iter().any(|b| l.contains(b))).cloned().collect();
+    assert_eq!(all.len() - expected.len(), 3, "the topic's binders have three reports by default:\n{}", all.join("\n"));
     assert_eq!(run(&["binder-services"]), expected);
+}
+
+/// Which binder calls are one-way is read from the AIDL proxy, wherever the generated interface
+/// is: compiled with the implementation (the fixture topic), in an upstream module (its summary
+/// file carries the proxy's header), or only on the classpath (its proxy is read for the stub
+/// the implementation extends). Each way, the one-way callbacks of `ProgressListener` and
+/// `TransferBinder` are served one at a time, and only `isPaused`'s read races.
+#[test]
+fn oneway_calls_are_known_from_a_proxy_upstream_or_on_the_classpath() {
+    let Some(framework) = framework_jar_or_skip("one-way binder check") else { return };
+    let topic = workspace_root().join("tests").join("android").join("background_work");
+    let tmp = TempDir::new("racer-android-oneway");
+    let (interfaces, implementations) = (tmp.join("interfaces"), tmp.join("implementations"));
+    let sources = |names: &[&str]| names.iter().map(|n| topic.join(format!("{n}.java"))).collect::<Vec<_>>();
+    if let Err(e) = javac(&sources(&["IProgressListener", "ITransfer"]), &interfaces, &[framework.clone()], &["-g"]) {
+        panic!("cannot compile the AIDL interfaces: {e}");
+    }
+    let with_interfaces = vec![framework.clone(), interfaces.clone()];
+    if let Err(e) = javac(&sources(&["ProgressListener", "TransferBinder"]), &implementations, &with_interfaces, &["-g"]) {
+        panic!("cannot compile the binders: {e}");
+    }
+    let expected = vec!["THREAD_SAFETY_VIOLATION\tfixtures.android.background_work.TransferBinder\tisPaused\t25\tthis.mPaused".to_string()];
+    let on_classpath =
+        Request { inputs: vec![implementations.clone()], classpath: with_interfaces.clone(), ..Request::default() };
+    let on_classpath = issue_lines(&racer::analyze(&on_classpath).unwrap_or_else(|e| panic!("analysis failed: {e}")).issues);
+    assert_eq!(on_classpath, expected, "interfaces on the classpath");
+    let (alone, whole) = common::alone_and_whole(&interfaces, &implementations, &[framework], &tmp.join("interfaces.summaries"));
+    assert_eq!(alone, expected, "interfaces in an upstream module");
+    assert_eq!(whole, expected, "interfaces analysed with the binders");
 }

@@ -2,6 +2,7 @@
 //! `racerd_compat`: background callbacks and thread annotations, and main-looper checks.
 //! `docs/android.md` lists them with the Android documentation each one follows.
 
+use crate::classfile::aidl;
 use crate::classfile::model::MethodRef;
 use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
@@ -89,20 +90,46 @@ const BINDER_INTERFACE: &str = "android.os.IInterface";
 /// process's binder thread pool, several at once ("an implementation of an AIDL interface must
 /// be completely thread-safe").
 pub fn is_binder_interface_method(table: &ClassTable, m: &MethodRef) -> bool {
+    binder_interface_of(table, m).is_some()
+}
+
+/// How a binder object serves one of its interface methods.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum BinderCall {
+    /// Several calls at once, on the binder thread pool.
+    TwoWay,
+    /// A method declared `oneway`: "calls [to] the same IBinder object ... will be dispatched in
+    /// the other process one at a time" (`IBinder.FLAG_ONEWAY`), so its object serves them,
+    /// whichever they are, one after the other, as a thread's `run()`; not in order with the
+    /// interface's two-way methods. Known from the interface's proxy.
+    OneWay,
+}
+
+/// How `m` is served, when it is a method a binder object serves (see
+/// [`is_binder_interface_method`]).
+pub fn binder_call(table: &ClassTable, m: &MethodRef) -> Option<BinderCall> {
+    let interface = binder_interface_of(table, m)?;
+    let oneway = table
+        .get(aidl::proxy_of_interface(interface))
+        .and_then(|proxy| table.method(proxy, m.name, m.descriptor))
+        .is_some_and(|pm| pm.sends_oneway);
+    Some(if oneway { BinderCall::OneWay } else { BinderCall::TwoWay })
+}
+
+/// The interface extending `IInterface` that declares `m`, a method of a `Binder` subclass.
+fn binder_interface_of(table: &ClassTable, m: &MethodRef) -> Option<Sym> {
     let name = m.name.as_str();
     if name == "asBinder" || name.starts_with('<') || !table.is_subtype_of_any(m.class, &[BINDER]) {
-        return false;
+        return None;
     }
-    table
-        .find_in_supertypes(m.class, |c| {
-            let h = table.get(c)?;
-            (h.is_interface()
-                && c.as_str() != BINDER_INTERFACE
-                && h.methods.iter().any(|om| om.name == m.name && om.descriptor == m.descriptor)
-                && table.is_subtype_of_any(c, &[BINDER_INTERFACE]))
-            .then_some(())
-        })
-        .is_some()
+    table.find_in_supertypes(m.class, |c| {
+        let h = table.get(c)?;
+        (h.is_interface()
+            && c.as_str() != BINDER_INTERFACE
+            && h.methods.iter().any(|om| om.name == m.name && om.descriptor == m.descriptor)
+            && table.is_subtype_of_any(c, &[BINDER_INTERFACE]))
+        .then_some(c)
+    })
 }
 
 /// A background callback that runs one call at a time for its object, as a thread's `run()`.

@@ -76,11 +76,16 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
     let own_class_not_thread_safe = table.get(m.class).map_or(false, |c| c.has_annotation("NotThreadSafe"));
     let marked_thread_safe = ts.is_some() && !own_class_not_thread_safe;
     let thread_safe_method = matches!(ts, Some(L1Hit::Direct | L1Hit::Override));
-    let background = background_evidence(table, config, m, background_hit);
+    let binder = if config.android_threads && config.binder_services { android::binder_call(table, m) } else { None };
+    let background = background_evidence(table, config, m, background_hit, binder.is_some());
     // A background callback runs one call at a time for its object (a task runs once, a
-    // service handles its intents or work one after the other): as a thread's own `run()`.
-    let runs_own_thread =
-        config.thread_runs && (is_thread_subclass_run(table, m) || (config.android_threads && android::is_serial_background_callback(table, m)));
+    // service handles its intents or work one after the other, a binder its one-way calls):
+    // as a thread's own `run()`.
+    let runs_own_thread = config.thread_runs
+        && (is_thread_subclass_run(table, m)
+            || (config.android_threads
+                && (android::is_serial_background_callback(table, m)
+                    || binder == Some(android::BinderCall::OneWay))));
     let initial_threads = if background == Some(Background::Method) {
         Threads::AnyThread
     } else if is_android_lifecycle(table, m) || ui_hit.is_some() || confined_hit.is_some() {
@@ -113,12 +118,13 @@ enum Background {
 }
 
 /// Android models (an extension): a method that may run off the main thread. `annotated` is
-/// rule L1's answer for the background annotations.
-fn background_evidence(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef, annotated: Option<L1Hit>) -> Option<Background> {
+/// rule L1's answer for the background annotations; `binder_call`, whether a binder object
+/// serves `m` (`binder_services`).
+fn background_evidence(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef, annotated: Option<L1Hit>, binder_call: bool) -> Option<Background> {
     if !config.android_threads {
         return None;
     }
-    if android::is_background_callback(table, m) || (config.binder_services && android::is_binder_interface_method(table, m)) {
+    if android::is_background_callback(table, m) || binder_call {
         return Some(Background::Method);
     }
     match annotated? {

@@ -82,7 +82,8 @@ fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
         })
         .collect();
     let lambdas = lambda_implementations(cf);
-    let methods: Vec<Method> = cf.methods.iter().map(|m| lower_method(m, with_bodies, &lambdas)).collect();
+    let proxy = super::aidl::is_proxy(name.as_str());
+    let methods: Vec<Method> = cf.methods.iter().map(|m| lower_method(m, with_bodies, &lambdas, proxy)).collect();
     note_calls_on_stored_objects(cf, &methods);
     let header = ClassHeader {
         name,
@@ -167,7 +168,9 @@ fn lambda_implementations(cf: &ClassFile<'_>) -> Vec<Option<MethodRef>> {
         .collect()
 }
 
-fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodRef>]) -> Method {
+/// `proxy`: the method is an AIDL proxy's, whose code says whether its call is one-way (read
+/// even without bodies: see `input::decode`).
+fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodRef>], proxy: bool) -> Method {
     let name = cached(&m.name, false);
     let descriptor = Sym::new(&method_descriptor_text(&m.descriptor));
     let flags = m.access_flags.bits();
@@ -194,7 +197,8 @@ fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodR
             _ => {}
         }
     }
-    let header = MethodHeader { name, descriptor, flags, annotations, param_inject_prop };
+    let sends_oneway = proxy && code.and_then(|c| c.bytecode.as_ref()).is_some_and(super::aidl::sends_oneway);
+    let header = MethodHeader { name, descriptor, flags, annotations, param_inject_prop, sends_oneway };
 
     // Formals: `this` (instance methods) then the declared parameters.
     let is_static = flags & ACC_STATIC != 0;

@@ -97,6 +97,11 @@ pub struct MethodHeader {
     /// True when any parameter carries an annotation named `InjectProp`.
     #[serde(default)]
     pub param_inject_prop: bool,
+    /// In an AIDL proxy (`I$Stub$Proxy`): the method sends its call as a one-way transaction
+    /// (`IBinder.transact` given `FLAG_ONEWAY`), so the binder object serves it one call at a
+    /// time (see `analysis::android`).
+    #[serde(default)]
+    pub sends_oneway: bool,
 }
 
 impl MethodHeader {

@@ -379,6 +379,7 @@ mod tests {
             flags: 0,
             annotations: run_annotations.iter().map(|a| annotation(a)).collect(),
             param_inject_prop: false,
+            sends_oneway: false,
         };
         Arc::new(ClassHeader {
             name: Sym::new(name),
@@ -421,6 +422,7 @@ mod tests {
             flags,
             annotations: Vec::new(),
             param_inject_prop: false,
+            sends_oneway: false,
         };
         let mut base = (*class("p.Base", Some("java.lang.Object"), &[], &[])).clone();
         base.methods.push(method("m3", 0));

@@ -170,9 +170,17 @@ pub fn decode(bytes: &[u8], with_bodies: bool) -> Result<Class, String> {
     // The parser panics on some malformed constant pools (and lowering trusts what it
     // parsed): that is bad input, reported as the file's warning, not a crash.
     let decoded = crate::guard::quietly(|| {
-        let mut opts = cafebabe::ParseOptions::default();
-        opts.parse_bytecode(with_bodies);
-        cafebabe::parse_class_with_options(bytes, &opts).map(|cf| lower_class(&cf, with_bodies)).map_err(|e| e.to_string())
+        let parse = |bytecode: bool| {
+            let mut opts = cafebabe::ParseOptions::default();
+            opts.parse_bytecode(bytecode);
+            cafebabe::parse_class_with_options(bytes, &opts).map_err(|e| e.to_string())
+        };
+        let mut cf = parse(with_bodies)?;
+        // An AIDL proxy's code is read even for its header: it says which calls are one-way.
+        if !with_bodies && crate::classfile::aidl::is_proxy(&cf.this_class) {
+            cf = parse(true)?;
+        }
+        Ok(lower_class(&cf, with_bodies))
     });
     match decoded {
         Ok(Ok(class)) => Ok(class),

@@ -1,0 +1,6 @@
+package fixtures.android.background_work;
+
+oneway interface IProgressListener {
+    void onProgress(int percent);
+    void onDone();
+}
