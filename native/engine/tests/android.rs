@@ -124,9 +124,9 @@ fn binder_services_can_be_turned_off_alone() {
         issue_lines(&racer::analyze(&request).unwrap_or_else(|e| panic!("analysis failed: {e}")).issues)
     };
     let all = run(&[]);
-    let binders = [".CounterBinder\t", ".TransferBinder\t"];
+    let binders = [".CounterBinder\t", ".TransferBinder\t", ".VaultBinder\t"];
     let expected: Vec<String> = all.iter().filter(|l| !binders.iter().any(|b| l.contains(b))).cloned().collect();
-    assert_eq!(all.len() - expected.len(), 3, "the topic's binders have three reports by default:\n{}", all.join("\n"));
+    assert_eq!(all.len() - expected.len(), 4, "the topic's binders have four reports by default:\n{}", all.join("\n"));
     assert_eq!(run(&["binder-services"]), expected);
 }
 
