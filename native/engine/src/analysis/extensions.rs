@@ -25,7 +25,8 @@ pub struct Extensions {
     /// Threads: Android background callbacks and thread annotations, main-looper checks.
     pub android_threads: bool,
     /// Threads: a binder's (an AIDL stub implementation's) interface methods run on the binder
-    /// thread pool, after its constructor, with arguments of their own (with `android_threads`).
+    /// thread pool, after its constructor, with arguments of their own, its `oneway` ones one
+    /// call at a time (with `android_threads`).
     pub binder_services: bool,
     /// Reporting: compiler-generated bridge methods (generic overrides such as
     /// `doInBackground(Object[])`) are not reported; the methods they forward to are.
