@@ -158,3 +158,37 @@ fn oneway_calls_are_known_from_a_proxy_upstream_or_on_the_classpath() {
     assert_eq!(alone, expected, "interfaces in an upstream module");
     assert_eq!(whole, expected, "interfaces analysed with the binders");
 }
+
+/// A classpath proxy whose code does not parse (an undefined opcode in place of `store`'s call
+/// of `transact`) still gives its header, without a warning: `store` is then taken as two-way,
+/// as for a stub without a proxy, and `VaultBinder` gets `store`'s two reports too.
+#[test]
+fn a_proxy_whose_code_does_not_parse_keeps_its_header() {
+    let Some(framework) = framework_jar_or_skip("malformed proxy check") else { return };
+    let topic = workspace_root().join("tests").join("android").join("background_work");
+    let tmp = TempDir::new("racer-android-bad-proxy");
+    let (interfaces, implementations) = (tmp.join("interfaces"), tmp.join("implementations"));
+    if let Err(e) = javac(&[topic.join("IVault.java")], &interfaces, &[framework.clone()], &["-g"]) {
+        panic!("cannot compile IVault: {e}");
+    }
+    let with_interfaces = vec![framework.clone(), interfaces.clone()];
+    if let Err(e) = javac(&[topic.join("VaultBinder.java")], &implementations, &with_interfaces, &["-g"]) {
+        panic!("cannot compile VaultBinder: {e}");
+    }
+    let proxy = interfaces.join("fixtures/android/background_work/IVault$Stub$Proxy.class");
+    let mut bytes = std::fs::read(&proxy).expect("the proxy class");
+    // `bipush 33; invokeinterface`: the one-way flags, then the call, whose opcode is replaced.
+    let at = bytes.windows(3).position(|w| w == [0x10, 0x21, 0xb9]).expect("store's transact call");
+    bytes[at + 2] = 0xcb;
+    std::fs::write(&proxy, &bytes).expect("the corrupted proxy");
+    let request = Request { inputs: vec![implementations], classpath: with_interfaces, ..Request::default() };
+    let response = racer::analyze(&request).unwrap_or_else(|e| panic!("analysis failed: {e}"));
+    assert!(response.diagnostics.is_empty(), "no warning expected: {:?}", response.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>());
+    let vault = |method: &str, line: u32, path: &str| {
+        format!("THREAD_SAFETY_VIOLATION\tfixtures.android.background_work.VaultBinder\t{method}\t{line}\t{path}")
+    };
+    assert_eq!(
+        issue_lines(&response.issues),
+        vec![vault("load", 20, "this.mSecret"), vault("store", 14, "this.mSecret"), vault("store", 15, "this.mStores")]
+    );
+}

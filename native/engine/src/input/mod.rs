@@ -177,8 +177,11 @@ pub fn decode(bytes: &[u8], with_bodies: bool) -> Result<Class, String> {
         };
         let mut cf = parse(with_bodies)?;
         // An AIDL proxy's code is read even for its header: it says which calls are one-way.
+        // A proxy whose code does not parse keeps the header read without it.
         if !with_bodies && crate::classfile::aidl::is_proxy(&cf.this_class) {
-            cf = parse(true)?;
+            if let Ok(Ok(with_code)) = crate::guard::quietly(|| parse(true)) {
+                cf = with_code;
+            }
         }
         Ok(lower_class(&cf, with_bodies))
     });
