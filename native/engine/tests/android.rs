@@ -130,6 +130,23 @@ fn binder_services_can_be_turned_off_alone() {
     assert_eq!(run(&["binder-services"]), expected);
 }
 
+/// Compiles AIDL interfaces of the background-work topic into `tmp/interfaces`, then the binders
+/// implementing them into `tmp/implementations` against them: two class directories, as two
+/// modules of a build. Returns both.
+fn compile_binders_apart(framework: &Path, tmp: &Path, interfaces: &[&str], binders: &[&str]) -> (PathBuf, PathBuf) {
+    let topic = workspace_root().join("tests").join("android").join("background_work");
+    let sources = |names: &[&str]| names.iter().map(|n| topic.join(format!("{n}.java"))).collect::<Vec<_>>();
+    let (interface_classes, binder_classes) = (tmp.join("interfaces"), tmp.join("implementations"));
+    if let Err(e) = javac(&sources(interfaces), &interface_classes, &[framework.to_path_buf()], &["-g"]) {
+        panic!("cannot compile the AIDL interfaces {interfaces:?}: {e}");
+    }
+    let context = [framework.to_path_buf(), interface_classes.clone()];
+    if let Err(e) = javac(&sources(binders), &binder_classes, &context, &["-g"]) {
+        panic!("cannot compile the binders {binders:?}: {e}");
+    }
+    (interface_classes, binder_classes)
+}
+
 /// Which binder calls are one-way is read from the AIDL proxy, wherever the generated interface
 /// is: compiled with the implementation (the fixture topic), in an upstream module (its summary
 /// file carries the proxy's header), or only on the classpath (its proxy is read for the stub
@@ -138,17 +155,10 @@ fn binder_services_can_be_turned_off_alone() {
 #[test]
 fn oneway_calls_are_known_from_a_proxy_upstream_or_on_the_classpath() {
     let Some(framework) = framework_jar_or_skip("one-way binder check") else { return };
-    let topic = workspace_root().join("tests").join("android").join("background_work");
     let tmp = TempDir::new("racer-android-oneway");
-    let (interfaces, implementations) = (tmp.join("interfaces"), tmp.join("implementations"));
-    let sources = |names: &[&str]| names.iter().map(|n| topic.join(format!("{n}.java"))).collect::<Vec<_>>();
-    if let Err(e) = javac(&sources(&["IProgressListener", "ITransfer"]), &interfaces, &[framework.clone()], &["-g"]) {
-        panic!("cannot compile the AIDL interfaces: {e}");
-    }
+    let (interfaces, implementations) =
+        compile_binders_apart(&framework, tmp.path(), &["IProgressListener", "ITransfer"], &["ProgressListener", "TransferBinder"]);
     let with_interfaces = vec![framework.clone(), interfaces.clone()];
-    if let Err(e) = javac(&sources(&["ProgressListener", "TransferBinder"]), &implementations, &with_interfaces, &["-g"]) {
-        panic!("cannot compile the binders: {e}");
-    }
     let expected = vec!["THREAD_SAFETY_VIOLATION\tfixtures.android.background_work.TransferBinder\tisPaused\t25\tthis.mPaused".to_string()];
     let on_classpath =
         Request { inputs: vec![implementations.clone()], classpath: with_interfaces.clone(), ..Request::default() };
@@ -165,16 +175,9 @@ fn oneway_calls_are_known_from_a_proxy_upstream_or_on_the_classpath() {
 #[test]
 fn a_proxy_whose_code_does_not_parse_keeps_its_header() {
     let Some(framework) = framework_jar_or_skip("malformed proxy check") else { return };
-    let topic = workspace_root().join("tests").join("android").join("background_work");
     let tmp = TempDir::new("racer-android-bad-proxy");
-    let (interfaces, implementations) = (tmp.join("interfaces"), tmp.join("implementations"));
-    if let Err(e) = javac(&[topic.join("IVault.java")], &interfaces, &[framework.clone()], &["-g"]) {
-        panic!("cannot compile IVault: {e}");
-    }
+    let (interfaces, implementations) = compile_binders_apart(&framework, tmp.path(), &["IVault"], &["VaultBinder"]);
     let with_interfaces = vec![framework.clone(), interfaces.clone()];
-    if let Err(e) = javac(&[topic.join("VaultBinder.java")], &implementations, &with_interfaces, &["-g"]) {
-        panic!("cannot compile VaultBinder: {e}");
-    }
     let proxy = interfaces.join("fixtures/android/background_work/IVault$Stub$Proxy.class");
     let mut bytes = std::fs::read(&proxy).expect("the proxy class");
     // `bipush 33; invokeinterface`: the one-way flags, then the call, whose opcode is replaced.
