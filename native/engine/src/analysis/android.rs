@@ -125,9 +125,8 @@ fn binder_interface_of(table: &ClassTable, m: &MethodRef) -> Option<Sym> {
     table.find_in_supertypes(m.class, |c| {
         let h = table.get(c)?;
         (h.is_interface()
-            && c.as_str() != BINDER_INTERFACE
             && h.methods.iter().any(|om| om.name == m.name && om.descriptor == m.descriptor)
-            && table.is_subtype_of_any(c, &[BINDER_INTERFACE]))
+            && extends(table, c, BINDER_INTERFACE))
         .then_some(c)
     })
 }
@@ -144,14 +143,20 @@ fn is_provider_data_method(table: &ClassTable, m: &MethodRef) -> bool {
 
 /// Whether `m` is one of `names` in a strict subtype of `class`.
 fn overrides(table: &ClassTable, m: &MethodRef, class: &str, names: &[&str]) -> bool {
-    names.contains(&m.name.as_str()) && m.class.as_str() != class && table.is_subtype_of_any(m.class, &[class])
+    names.contains(&m.name.as_str()) && extends(table, m.class, class)
+}
+
+/// Whether `class` is a strict subtype of the framework class `ancestor`: the framework's own
+/// methods are not its subclasses' callbacks.
+fn extends(table: &ClassTable, class: Sym, ancestor: &str) -> bool {
+    class.as_str() != ancestor && table.is_subtype_of_any(class, &[ancestor])
 }
 
 const ASYNC_TASK: &str = "android.os.AsyncTask";
 
 /// A subclass of `AsyncTask`.
 pub fn is_async_task(table: &ClassTable, class: Sym) -> bool {
-    class.as_str() != ASYNC_TASK && table.is_subtype_of_any(class, &[ASYNC_TASK])
+    extends(table, class, ASYNC_TASK)
 }
 
 /// An `AsyncTask` subclass's `doInBackground`: the code a task runs once, on a background
@@ -189,9 +194,9 @@ impl OrderedCallbacks {
     pub fn of(table: &ClassTable, class: Sym, binders: bool) -> Option<OrderedCallbacks> {
         if is_async_task(table, class) {
             Some(OrderedCallbacks::AsyncTask)
-        } else if class.as_str() != CONTENT_PROVIDER && table.is_subtype_of_any(class, &[CONTENT_PROVIDER]) {
+        } else if extends(table, class, CONTENT_PROVIDER) {
             Some(OrderedCallbacks::ContentProvider)
-        } else if binders && class.as_str() != BINDER && table.is_subtype_of_any(class, &[BINDER]) {
+        } else if binders && extends(table, class, BINDER) {
             Some(OrderedCallbacks::Binder)
         } else {
             None
