@@ -79,16 +79,18 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
     let binder = if config.android_threads && config.binder_services { android::binder_call(table, m) } else { None };
     let background = background_evidence(table, config, m, background_hit, binder.is_some());
     // A background callback runs one call at a time for its object (a task runs once, a
-    // service handles its intents or work one after the other, a binder its one-way calls):
-    // as a thread's own `run()`.
+    // service handles its intents or work one after the other, a binder its one-way calls, a
+    // looper a network callback's calls, whichever looper it is registered on): as a thread's
+    // own `run()`.
     let runs_own_thread = config.thread_runs
         && (is_thread_subclass_run(table, m)
             || (config.android_threads
                 && (android::is_serial_background_callback(table, m)
-                    || binder == Some(android::BinderCall::OneWay))));
+                    || binder == Some(android::BinderCall::OneWay)
+                    || android::is_network_callback(table, m))));
     let initial_threads = if background == Some(Background::Method) {
         Threads::AnyThread
-    } else if is_android_lifecycle(table, m) || ui_hit.is_some() || confined_hit.is_some() {
+    } else if is_main_thread_callback(table, config, m) || ui_hit.is_some() || confined_hit.is_some() {
         Threads::AnyThreadButSelf
     } else if header.flags & ACC_SYNCHRONIZED != 0 || marked_thread_safe || background.is_some() {
         Threads::AnyThread
@@ -131,6 +133,13 @@ fn background_evidence(table: &ClassTable, config: &AnnotationConfig, m: &Method
         L1Hit::Direct | L1Hit::Override => Some(Background::Method),
         L1Hit::ClassLevel => Some(Background::Class),
     }
+}
+
+/// 4.1, with the Android models' exceptions: a `NetworkCallback`'s callbacks run where they
+/// are registered to run (on a background thread unless a handler is given), found at the
+/// registration as for a `Runnable`'s `run()`.
+fn is_main_thread_callback(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef) -> bool {
+    is_android_lifecycle(table, m) && !(config.android_threads && android::is_network_callback(table, m))
 }
 
 /// 4.1: an `on*` method (not `onHandleIntent`) that is, or overrides, a method of a

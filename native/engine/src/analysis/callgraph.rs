@@ -65,7 +65,7 @@ pub struct Scan<'a> {
     pub by_ref: &'a FxHashMap<MethodRef, usize>,
     pub shapes: &'a FxHashMap<MethodRef, InlineShape>,
     /// The code each allocated `Runnable`/`Callable` class runs (thread handoffs).
-    pub handed_classes: &'a FxHashMap<Sym, MethodRef>,
+    pub handed_classes: &'a FxHashMap<Sym, Vec<MethodRef>>,
     /// Upstream methods whose summaries hand code to a background thread.
     pub upstream_hands: &'a FxHashSet<MethodRef>,
     /// Upstream methods whose results say which thread runs (see [`is_thread_query`]).
@@ -123,11 +123,14 @@ impl Scan<'_> {
     fn own_body_edges(&self, passes_this: &[bool]) -> Vec<(usize, usize)> {
         let passing = || (0..self.methods.len()).filter(|&i| passes_this[i]);
         let classes: FxHashSet<Sym> = passing().map(|i| self.methods[i].mref.class).collect();
-        let own_body: FxHashMap<Sym, usize> = classes
+        let own_bodies: FxHashMap<Sym, Vec<usize>> = classes
             .into_par_iter()
-            .filter_map(|c| Some((c, self.analysed_index(&handoffs::body_of_class(self.table, c)?)?)))
+            .map(|c| (c, handoffs::bodies_of_class(self.table, c).iter().filter_map(|b| self.analysed_index(b)).collect()))
             .collect();
-        passing().filter_map(|i| own_body.get(&self.methods[i].mref.class).map(|&b| (i, b))).filter(|&(i, b)| b != i).collect()
+        passing()
+            .flat_map(|i| own_bodies.get(&self.methods[i].mref.class).into_iter().flatten().map(move |&b| (i, b)))
+            .filter(|&(i, b)| b != i)
+            .collect()
     }
 
     fn body(&self, i: usize) -> Option<&Body> {
@@ -150,7 +153,7 @@ impl Scan<'_> {
                     continue;
                 }
                 let held = handoffs::field_held_code(self.table, self.field_classes, self.field_lambdas, f.class, f.name);
-                if let Some(b) = held.and_then(|h| self.analysed_index(&h.body)) {
+                for b in held.iter().flat_map(|h| &h.bodies).filter_map(|b| self.analysed_index(b)) {
                     if b != i && !out.contains(&b) {
                         out.push(b);
                     }
@@ -231,12 +234,12 @@ impl Scan<'_> {
                     edge_to(self.analysed_index(&table.resolve_method(l).unwrap_or(*l)));
                 }
                 Insn::New { class } => {
-                    if let Some(b) = self.handed_classes.get(class) {
+                    for b in self.handed_classes.get(class).into_iter().flatten() {
                         edge_to(self.analysed_index(b));
                     }
                 }
                 Insn::GetStatic(f) => {
-                    if let Some(b) = self.handed_classes.get(&f.class).filter(|_| handoffs::is_singleton_instance(f)) {
+                    for b in self.handed_classes.get(&f.class).filter(|_| handoffs::is_singleton_instance(f)).into_iter().flatten() {
                         edge_to(self.analysed_index(b));
                     }
                 }
@@ -246,7 +249,7 @@ impl Scan<'_> {
                         hands |= handoffs::may_hand_to_background(model);
                         concurrent |= hands;
                         // `new Thread(this)`, `executor.execute(this)`: the class's own body.
-                        if let Some(b) = handoffs::body_of_class(table, self.methods[i].mref.class) {
+                        for b in handoffs::bodies_of_class(table, self.methods[i].mref.class) {
                             edge_to(self.analysed_index(&b));
                         }
                         // `worker.start()`: the `run()` of the `Thread` subclass the call names.

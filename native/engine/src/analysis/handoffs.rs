@@ -71,6 +71,10 @@ pub enum HandoffModel {
     /// `Flow.collect(collector)`: the collector's `emit` runs during the call, in the caller's
     /// context.
     FlowCollect,
+    /// `ConnectivityManager.registerNetworkCallback(request, callback)` and its kin: the
+    /// callback's methods run on the process's one connectivity thread, one at a time, or where
+    /// the `Handler` given runs its messages.
+    NetworkCallback,
 }
 
 impl HandoffModel {
@@ -177,6 +181,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         }
         _ if VIEW_POSTS.contains(&name) && is(&["android.view.View"]) => HandoffModel::Arguments(Target::Main),
         _ if HANDLER_POSTS.contains(&name) && is(&[HANDLER]) => HandoffModel::HandlerPost,
+        _ if super::android::registers_network_callback(named) => HandoffModel::NetworkCallback,
         _ => return None,
     };
     Some(model)
@@ -286,10 +291,21 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
         .or_else(|| super::flows::flow_class_body(table, class))
 }
 
+/// The methods an object of `class` runs when handed over: its one body (see
+/// [`body_of_class`]), or the callbacks it overrides of a framework class whose registration
+/// hands it over (a `NetworkCallback`'s).
+pub fn bodies_of_class(table: &ClassTable, class: Sym) -> Vec<MethodRef> {
+    match body_of_class(table, class) {
+        Some(body) => vec![body],
+        None => super::android::network_callbacks(table, class),
+    }
+}
+
 /// The code a field holds (see [`field_held_code`]).
 pub struct HeldCode {
-    /// The method the code runs: a class's `run()` or `call()`, or a lambda's body.
-    pub body: MethodRef,
+    /// The methods the code runs: a class's `run()` or `call()` (or its callbacks, see
+    /// [`bodies_of_class`]), or a lambda's body.
+    pub bodies: Vec<MethodRef>,
     /// A lambda (its body's formals are what it captured: the storing method's own object, or
     /// nothing), not an object of a class.
     pub lambda: bool,
@@ -303,10 +319,11 @@ pub struct HeldCode {
 pub fn field_held_code(table: &ClassTable, classes: &FieldClasses, lambdas: &FieldLambdas, class: Sym, name: Sym) -> Option<HeldCode> {
     let same_file = |code: Sym| top_level_class(code.as_str()) == top_level_class(class.as_str());
     if let Some(held) = classes.get(&(class, name)).filter(|h| same_file(h.class)) {
-        return Some(HeldCode { body: body_of_class(table, held.class)?, lambda: false });
+        let bodies = bodies_of_class(table, held.class);
+        return (!bodies.is_empty()).then_some(HeldCode { bodies, lambda: false });
     }
     let lambda = lambdas.get(&(class, name)).filter(|l| same_file(l.class))?;
-    Some(HeldCode { body: table.resolve_method(lambda).unwrap_or(*lambda), lambda: true })
+    Some(HeldCode { bodies: vec![table.resolve_method(lambda).unwrap_or(*lambda)], lambda: true })
 }
 
 /// A Kotlin suspend lambda's body: kotlinc makes each a direct subclass of `SuspendLambda`

@@ -136,7 +136,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     }
 
     // Thread handoffs: the code each allocated `Runnable`/`Callable` class runs.
-    let handed_classes: FxHashMap<Sym, MethodRef> = if inputs.extensions.thread_handoffs {
+    let handed_classes: FxHashMap<Sym, Vec<MethodRef>> = if inputs.extensions.thread_handoffs {
         let allocated: FxHashSet<Sym> = methods
             .par_iter()
             .filter(|e| e.analysed)
@@ -150,7 +150,11 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
                 a
             });
         let allocated: Vec<Sym> = allocated.into_iter().collect();
-        allocated.par_iter().filter_map(|c| super::handoffs::body_of_class(table, *c).map(|b| (*c, b))).collect()
+        allocated
+            .par_iter()
+            .map(|&c| (c, super::handoffs::bodies_of_class(table, c)))
+            .filter(|(_, bodies)| !bodies.is_empty())
+            .collect()
     } else {
         FxHashMap::default()
     };

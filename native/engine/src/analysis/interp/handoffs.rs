@@ -35,7 +35,8 @@ enum Place {
 }
 
 struct Handed {
-    body: MethodRef,
+    /// The methods the code runs: one, or a callback object's several (`bodies_of_class`).
+    bodies: Vec<MethodRef>,
     captured: Vec<Expr>,
     capture: Capture,
     /// A lambda body of this class: its accesses are shown at their own lines, as code of
@@ -185,6 +186,20 @@ impl<'a, 'e> Interp<'a, 'e> {
                 if let Some(target) = receiver().and_then(|r| self.handler_target(st, r)) {
                     self.hand_all(st, params, target, true, target == Target::Background);
                 }
+            }
+            // The process's connectivity thread runs every callback one at a time; a handler
+            // given instead runs them where it runs its messages (not followed when its looper
+            // is unknown, as a post to it is not).
+            HandoffModel::NetworkCallback => {
+                let handler = param_types(named.descriptor.as_str()).iter().position(|&t| t == "Landroid/os/Handler;");
+                let target = match handler {
+                    Some(at) => match params.get(at).and_then(|h| self.handler_target(st, h)) {
+                        Some(target) => target,
+                        None => return,
+                    },
+                    None => Target::Background,
+                };
+                self.hand_all(st, params, target, true, target == Target::Background);
             }
             HandoffModel::HandlerInit => {
                 let handler = match args.get(1).and_then(|l| attr_e(st, l)) {
@@ -349,12 +364,12 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let l = call.lambda.as_ref()?;
                 let body = self.env.table.resolve_method(l).unwrap_or(*l);
                 let inline = body.class == self.input.mref.class && is_lambda_body_name(body.name.as_str());
-                Some(Handed { body, captured, capture: Capture::Formals, inline, object: None, started: false, serial: false })
+                Some(Handed { bodies: vec![body], captured, capture: Capture::Formals, inline, object: None, started: false, serial: false })
             }
             // A lambda that captures nothing, read from its one instance (see `insns.rs`).
             Insn::New { class } | Insn::GetStatic(FieldRef { class, .. }) => {
-                let body = *self.env.facts.handed_classes.get(class)?;
-                Some(Handed { body, captured, capture: Capture::OuterInstance, inline: false, object: None, started: false, serial: false })
+                let bodies = self.env.facts.handed_classes.get(class)?.clone();
+                Some(Handed { bodies, captured, capture: Capture::OuterInstance, inline: false, object: None, started: false, serial: false })
             }
             _ => None,
         }
@@ -367,8 +382,11 @@ impl<'a, 'e> Interp<'a, 'e> {
             Some(Attr::Handed(pc)) => self.handed_made_at(pc),
             // `new Thread(this)`, `executor.execute(this)`: this object's own `run()`.
             _ if value.is_this() => {
-                let body = super::super::handoffs::body_of_class(self.env.table, class)?;
-                Some(Handed { body, captured: vec![value.clone()], capture: Capture::Formals, inline: false, object: None, started: false, serial: false })
+                let bodies = super::super::handoffs::bodies_of_class(self.env.table, class);
+                if bodies.is_empty() {
+                    return None;
+                }
+                Some(Handed { bodies, captured: vec![value.clone()], capture: Capture::Formals, inline: false, object: None, started: false, serial: false })
             }
             _ => self.code_held_by_field(value),
         }
@@ -393,7 +411,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         // A static field's holder is no object.
         let captured = if holder.steps.is_empty() && matches!(holder.base, Base::Static(_)) { Vec::new() } else { vec![Expr::Path(holder)] };
         let (capture, object) = if held.lambda { (Capture::Formals, None) } else { (Capture::OuterInstance, Some(value.clone())) };
-        Some(Handed { body: held.body, captured, capture, inline: false, object, started: false, serial: false })
+        Some(Handed { bodies: held.bodies, captured, capture, inline: false, object, started: false, serial: false })
     }
 
     /// `worker.start()` on a field or parameter whose class (the one the call names) is a
@@ -404,7 +422,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             return None;
         }
         let body = super::super::handoffs::body_of_class(self.env.table, named.class)?;
-        Some(Handed { body, captured: vec![receiver.clone()], capture: Capture::Formals, inline: false, object: None, started: true, serial: false })
+        Some(Handed { bodies: vec![body], captured: vec![receiver.clone()], capture: Capture::Formals, inline: false, object: None, started: true, serial: false })
     }
 
     /// Applies the code `value` runs on `target`; with `shares`, it runs from now on, so the
@@ -531,11 +549,18 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     /// The accesses of `handed`'s code as made here, where it runs.
     fn apply_code(&mut self, st: &State, handed: &Handed, place: Place) {
-        let summary = match (self.env.scheduled_callee)(&self.input.mref, &handed.body) {
+        for body in &handed.bodies {
+            self.apply_body(st, handed, body, place);
+        }
+    }
+
+    /// The accesses of one of `handed`'s methods, `body`, as made here (see [`Self::apply_code`]).
+    fn apply_body(&mut self, st: &State, handed: &Handed, body: &MethodRef, place: Place) {
+        let summary = match (self.env.scheduled_callee)(&self.input.mref, body) {
             Callee::Summary(s) => s,
             Callee::Unknown => return,
         };
-        let call_site = CallSite { callee: handed.body, line: self.line };
+        let call_site = CallSite { callee: *body, line: self.line };
         let outer = &handed.captured[..handed.captured.len().min(1)];
         let object = handed.object.as_slice();
         // The outer instance is the first captured value: one list of ownerships serves both.
