@@ -130,21 +130,27 @@ fn binder_services_can_be_turned_off_alone() {
     assert_eq!(run(&["binder-services"]), expected);
 }
 
-/// Compiles AIDL interfaces of the background-work topic into `tmp/interfaces`, then the binders
-/// implementing them into `tmp/implementations` against them: two class directories, as two
-/// modules of a build. Returns both.
-fn compile_binders_apart(framework: &Path, tmp: &Path, interfaces: &[&str], binders: &[&str]) -> (PathBuf, PathBuf) {
-    let topic = workspace_root().join("tests").join("android").join("background_work");
+/// Compiles the `upstream` classes of an Android topic into `tmp/upstream`, then the
+/// `downstream` ones into `tmp/downstream` against them: two class directories, as two modules
+/// of a build. Returns both.
+fn compile_apart(framework: &Path, tmp: &Path, topic: &str, upstream: &[&str], downstream: &[&str]) -> (PathBuf, PathBuf) {
+    let topic = workspace_root().join("tests").join("android").join(topic);
     let sources = |names: &[&str]| names.iter().map(|n| topic.join(format!("{n}.java"))).collect::<Vec<_>>();
-    let (interface_classes, binder_classes) = (tmp.join("interfaces"), tmp.join("implementations"));
-    if let Err(e) = javac(&sources(interfaces), &interface_classes, &[framework.to_path_buf()], &["-g"]) {
-        panic!("cannot compile the AIDL interfaces {interfaces:?}: {e}");
+    let (upstream_classes, downstream_classes) = (tmp.join("upstream"), tmp.join("downstream"));
+    if let Err(e) = javac(&sources(upstream), &upstream_classes, &[framework.to_path_buf()], &["-g"]) {
+        panic!("cannot compile {upstream:?}: {e}");
     }
-    let context = [framework.to_path_buf(), interface_classes.clone()];
-    if let Err(e) = javac(&sources(binders), &binder_classes, &context, &["-g"]) {
-        panic!("cannot compile the binders {binders:?}: {e}");
+    let context = [framework.to_path_buf(), upstream_classes.clone()];
+    if let Err(e) = javac(&sources(downstream), &downstream_classes, &context, &["-g"]) {
+        panic!("cannot compile {downstream:?} against {upstream:?}: {e}");
     }
-    (interface_classes, binder_classes)
+    (upstream_classes, downstream_classes)
+}
+
+/// The AIDL interfaces of the background-work topic and the binders implementing them, compiled
+/// apart (see [`compile_apart`]).
+fn compile_binders_apart(framework: &Path, tmp: &Path, interfaces: &[&str], binders: &[&str]) -> (PathBuf, PathBuf) {
+    compile_apart(framework, tmp, "background_work", interfaces, binders)
 }
 
 /// Which binder calls are one-way is read from the AIDL proxy, wherever the generated interface
@@ -194,4 +200,18 @@ fn a_proxy_whose_code_does_not_parse_keeps_its_header() {
         issue_lines(&response.issues),
         vec![vault("load", 20, "this.mSecret"), vault("store", 14, "this.mSecret"), vault("store", 15, "this.mStores")]
     );
+}
+
+/// A helper in an upstream module that registers the network callback it is given: its summary
+/// hands the parameter to the connectivity thread, so the downstream activity's callback runs
+/// there, analysed alone with the helper's summary file as with the whole build.
+#[test]
+fn a_network_callback_registered_by_an_upstream_helper_runs_in_the_background() {
+    let Some(framework) = framework_jar_or_skip("upstream network callback registration") else { return };
+    let tmp = TempDir::new("racer-android-network-helper");
+    let (helper, activity) = compile_apart(&framework, tmp.path(), "handoffs", &["NetworkRegistrar"], &["MeteredActivity"]);
+    let expected = vec!["THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.MeteredActivity\tonResume\t26\tthis.mMetered".to_string()];
+    let (alone, whole) = common::alone_and_whole(&helper, &activity, &[framework], &tmp.join("helper.summaries"));
+    assert_eq!(alone, expected, "the helper in an upstream module");
+    assert_eq!(whole, expected, "the helper analysed with the activity");
 }
