@@ -3,7 +3,7 @@
 //! `docs/android.md` lists them with the Android documentation each one follows.
 
 use crate::classfile::aidl;
-use crate::classfile::model::{MethodRef, ACC_ABSTRACT, ACC_BRIDGE, ACC_STATIC};
+use crate::classfile::model::MethodRef;
 use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
@@ -14,24 +14,6 @@ use super::models::ThreadEffect;
 /// calls the methods of an object given to `addJavascriptInterface` on a background thread of
 /// its own.
 pub const BACKGROUND_ANNOTATIONS: &[&str] = &["WorkerThread", "AnyThread", "BinderThread", "JavascriptInterface"];
-
-const CONNECTIVITY_MANAGER: &str = "android.net.ConnectivityManager";
-const NETWORK_CALLBACK: &str = "android.net.ConnectivityManager$NetworkCallback";
-
-/// `NetworkCallback`'s callbacks, by name: an app's callback object is handed to the framework
-/// whether or not the framework's classes are on the classpath.
-const NETWORK_CALLBACK_METHODS: &[&str] = &[
-    "onPreCheck",
-    "onAvailable",
-    "onLosing",
-    "onLost",
-    "onUnavailable",
-    "onCapabilitiesChanged",
-    "onLinkPropertiesChanged",
-    "onNetworkSuspended",
-    "onNetworkResumed",
-    "onBlockedStatusChanged",
-];
 
 /// Framework callbacks documented to run on a background thread, one call at a time for their
 /// object: (class, method).
@@ -149,54 +131,6 @@ fn binder_interface_of(table: &ClassTable, m: &MethodRef) -> Option<Sym> {
     })
 }
 
-
-/// `ConnectivityManager`'s calls that register a `NetworkCallback` object (not a
-/// `PendingIntent`): "the callback is invoked on the default internal Handler", the one looper
-/// of the process's connectivity thread, unless a `Handler` is given.
-pub fn registers_network_callback(named: &MethodRef) -> bool {
-    const REGISTERS: &[&str] = &[
-        "registerNetworkCallback",
-        "registerDefaultNetworkCallback",
-        "registerDefaultNetworkCallbackForUid",
-        "registerSystemDefaultNetworkCallback",
-        "registerBestMatchingNetworkCallback",
-        "requestNetwork",
-    ];
-    named.class.as_str() == CONNECTIVITY_MANAGER
-        && REGISTERS.contains(&named.name.as_str())
-        && named.descriptor.as_str().contains("Landroid/net/ConnectivityManager$NetworkCallback;")
-}
-
-/// A `NetworkCallback`'s callback: it runs where its registration says (see
-/// `handoffs::HandoffModel::NetworkCallback`), not on the main thread as the framework's other
-/// `on*` callbacks do.
-pub fn is_network_callback(table: &ClassTable, m: &MethodRef) -> bool {
-    overrides(table, m, NETWORK_CALLBACK, NETWORK_CALLBACK_METHODS)
-}
-
-/// The callbacks an object of `class`, a strict subclass of `NetworkCallback`, overrides: what
-/// registering it runs. Empty for any other class.
-pub fn network_callbacks(table: &ClassTable, class: Sym) -> Vec<MethodRef> {
-    let mut callbacks: Vec<MethodRef> = Vec::new();
-    let below_network_callback = table.find_in_supertypes(class, |c| {
-        if c.as_str() == NETWORK_CALLBACK {
-            return Some(());
-        }
-        for m in table.get(c).map_or(&[][..], |h| &h.methods[..]) {
-            let callback = NETWORK_CALLBACK_METHODS.contains(&m.name.as_str()) && m.flags & (ACC_ABSTRACT | ACC_BRIDGE | ACC_STATIC) == 0;
-            // The most derived override of each callback.
-            if callback && !callbacks.iter().any(|f| f.name == m.name && f.descriptor == m.descriptor) {
-                callbacks.push(MethodRef { class: c, name: m.name, descriptor: m.descriptor });
-            }
-        }
-        None
-    });
-    if below_network_callback.is_none() {
-        callbacks.clear();
-    }
-    callbacks
-}
-
 /// A background callback that runs one call at a time for its object, as a thread's `run()`.
 pub fn is_serial_background_callback(table: &ClassTable, m: &MethodRef) -> bool {
     SERIAL_BACKGROUND_CALLBACKS.iter().any(|(class, callback)| overrides(table, m, class, &[callback]))
@@ -208,7 +142,7 @@ fn is_provider_data_method(table: &ClassTable, m: &MethodRef) -> bool {
 }
 
 /// Whether `m` is one of `names` in a strict subtype of `class`.
-fn overrides(table: &ClassTable, m: &MethodRef, class: &str, names: &[&str]) -> bool {
+pub(super) fn overrides(table: &ClassTable, m: &MethodRef, class: &str, names: &[&str]) -> bool {
     names.contains(&m.name.as_str()) && extends(table, m.class, class)
 }
 

@@ -6,6 +6,7 @@ use crate::hierarchy::{ClassTable, L1Hit};
 use crate::sym::Sym;
 
 use super::android;
+use super::registrations;
 use super::domain::Threads;
 use super::extensions::Extensions;
 
@@ -80,14 +81,14 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
     let background = background_evidence(table, config, m, background_hit, binder.is_some());
     // A background callback runs one call at a time for its object (a task runs once, a
     // service handles its intents or work one after the other, a binder its one-way calls, a
-    // looper a network callback's calls, whichever looper it is registered on): as a thread's
-    // own `run()`.
+    // looper the calls of a registered callback object, whichever looper it is registered on):
+    // as a thread's own `run()`.
     let runs_own_thread = config.thread_runs
         && (is_thread_subclass_run(table, m)
             || (config.android_threads
                 && (android::is_serial_background_callback(table, m)
                     || binder == Some(android::BinderCall::OneWay)
-                    || android::is_network_callback(table, m))));
+                    || registrations::is_registered_callback(table, m))));
     let initial_threads = if background == Some(Background::Method) {
         Threads::AnyThread
     } else if is_main_thread_callback(table, config, m) || ui_hit.is_some() || confined_hit.is_some() {
@@ -135,11 +136,11 @@ fn background_evidence(table: &ClassTable, config: &AnnotationConfig, m: &Method
     }
 }
 
-/// 4.1, with the Android models' exceptions: a `NetworkCallback`'s callbacks run where they
-/// are registered to run (on a background thread unless a handler is given), found at the
-/// registration as for a `Runnable`'s `run()`.
+/// 4.1, with the Android models' exceptions: the callbacks of a `NetworkCallback`, a camera
+/// callback or an `ImageReader` listener run where they are registered to run (see
+/// `registrations.rs`), found at the registration as for a `Runnable`'s `run()`.
 fn is_main_thread_callback(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef) -> bool {
-    is_android_lifecycle(table, m) && !(config.android_threads && android::is_network_callback(table, m))
+    is_android_lifecycle(table, m) && !(config.android_threads && registrations::is_registered_callback(table, m))
 }
 
 /// 4.1: an `on*` method (not `onHandleIntent`) that is, or overrides, a method of a

@@ -71,10 +71,11 @@ pub enum HandoffModel {
     /// `Flow.collect(collector)`: the collector's `emit` runs during the call, in the caller's
     /// context.
     FlowCollect,
-    /// `ConnectivityManager.registerNetworkCallback(request, callback)` and its kin: the
-    /// callback's methods run on the process's one connectivity thread, one at a time, or where
-    /// the `Handler` given runs its messages.
-    NetworkCallback,
+    /// A call that registers a framework callback object (`registrations.rs`):
+    /// `ConnectivityManager.registerNetworkCallback(request, callback)`, `CameraManager.openCamera(id,
+    /// callback, handler)`, ...: its callbacks run where the `Handler` given runs its messages,
+    /// or, given none, as the registration says.
+    Registration(super::registrations::WithoutHandler),
 }
 
 impl HandoffModel {
@@ -181,8 +182,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         }
         _ if VIEW_POSTS.contains(&name) && is(&["android.view.View"]) => HandoffModel::Arguments(Target::Main),
         _ if HANDLER_POSTS.contains(&name) && is(&[HANDLER]) => HandoffModel::HandlerPost,
-        _ if super::android::registers_network_callback(named) => HandoffModel::NetworkCallback,
-        _ => return None,
+        _ => return super::registrations::registration(table, named).map(HandoffModel::Registration),
     };
     Some(model)
 }
@@ -292,12 +292,12 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
 }
 
 /// The methods an object of `class` runs when handed over: its one body (see
-/// [`body_of_class`]), or the callbacks it overrides of a framework class whose registration
-/// hands it over (a `NetworkCallback`'s).
+/// [`body_of_class`]), or the callbacks it overrides of a framework type whose registration
+/// hands it over (a `NetworkCallback`'s, see `registrations.rs`).
 pub fn bodies_of_class(table: &ClassTable, class: Sym) -> Vec<MethodRef> {
     match body_of_class(table, class) {
         Some(body) => vec![body],
-        None => super::android::network_callbacks(table, class),
+        None => super::registrations::registered_callbacks(table, class),
     }
 }
 

@@ -19,6 +19,7 @@ mod locked_callers;
 pub mod models;
 mod pool;
 pub mod races;
+mod registrations;
 pub mod reactive;
 pub mod scc;
 pub mod schedule;

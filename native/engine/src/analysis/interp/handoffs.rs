@@ -9,6 +9,7 @@ use crate::classfile::model::*;
 use super::super::annotations::is_lambda_body_name;
 use super::super::domain::*;
 use super::super::handoffs::{context_dispatcher, field_held_code, is_kotlin_lambda_class, ExecutorKind, HandoffModel, Target};
+use super::super::registrations::WithoutHandler;
 use super::access_set::NewKey;
 use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
@@ -187,17 +188,18 @@ impl<'a, 'e> Interp<'a, 'e> {
                     self.hand_all(st, params, target, true, target == Target::Background);
                 }
             }
-            // The process's connectivity thread runs every callback one at a time; a handler
-            // given instead runs them where it runs its messages (not followed when its looper
-            // is unknown, as a post to it is not).
-            HandoffModel::NetworkCallback => {
+            // A handler given runs the callbacks where it runs its messages (not followed when
+            // its looper is unknown, as a post to it is not); given none, the connectivity thread
+            // runs a network callback's, one at a time.
+            HandoffModel::Registration(without_handler) => {
                 let handler = param_types(named.descriptor.as_str()).iter().position(|&t| t == "Landroid/os/Handler;");
-                let target = match handler {
-                    Some(at) => match params.get(at).and_then(|h| self.handler_target(st, h)) {
+                let target = match (handler, without_handler) {
+                    (Some(at), _) => match params.get(at).and_then(|h| self.handler_target(st, h)) {
                         Some(target) => target,
                         None => return,
                     },
-                    None => Target::Background,
+                    (None, WithoutHandler::Background) => Target::Background,
+                    (None, WithoutHandler::NotFollowed) => return,
                 };
                 self.hand_all(st, params, target, true, target == Target::Background);
             }
