@@ -6,6 +6,8 @@
 //! none, on the process's connectivity thread. They are not main-thread `on*` methods (spec 4.1
 //! matches them as overrides of an `android*` class).
 
+use once_cell::sync::Lazy;
+
 use crate::classfile::descriptor::param_types;
 use crate::classfile::model::{MethodRef, ACC_ABSTRACT, ACC_BRIDGE, ACC_STATIC};
 use crate::hierarchy::ClassTable;
@@ -135,6 +137,11 @@ pub fn is_registered_callback(table: &ClassTable, m: &MethodRef) -> bool {
 /// strict subtype): what registering it runs, the most derived override of each. Empty for any
 /// other class.
 pub fn registered_callbacks(table: &ClassTable, class: Sym) -> Vec<MethodRef> {
+    // Asked of every class allocated without a `run()`: one walk of its supertypes answers most.
+    static TYPES: Lazy<Vec<&str>> = Lazy::new(|| CALLBACKS.iter().map(|c| c.class).collect());
+    if !table.is_subtype_of_any(class, &TYPES) {
+        return Vec::new();
+    }
     let Some(callbacks) = CALLBACKS.iter().find(|c| c.class != class.as_str() && table.is_subtype_of_any(class, &[c.class])) else {
         return Vec::new();
     };
