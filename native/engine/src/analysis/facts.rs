@@ -282,8 +282,8 @@ pub struct Facts {
     /// when any reference to the field is (a step does not keep the class it was named through).
     pub safe_steps: FxHashMap<(Sym, Sym), bool>,
     /// Thread handoffs: the code run by the `Runnable`/`Callable` objects (and the callbacks of
-    /// the `NetworkCallback` objects) allocated in the bodies, by allocated class (filled in by
-    /// the scheduler, which needs it first).
+    /// the registered callback objects, `registrations.rs`) allocated in the bodies, by allocated
+    /// class (filled in by the scheduler, which needs it first).
     pub handed_classes: FxHashMap<Sym, Vec<MethodRef>>,
     /// Field-receiver dispatch: the class of the objects a field holds, when every store gives
     /// it a new object of that class, by (declaring class, name) (filled in by the scheduler).
