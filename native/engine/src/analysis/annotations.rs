@@ -79,6 +79,8 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
     let thread_safe_method = matches!(ts, Some(L1Hit::Direct | L1Hit::Override));
     let binder = if config.android_threads && config.binder_services { android::binder_call(table, m) } else { None };
     let background = background_evidence(table, config, m, background_hit, binder.is_some());
+    // A registered callback object's callback runs where its registration says (`registrations.rs`).
+    let registered = config.android_threads && registrations::is_registered_callback(table, m);
     // A background callback runs one call at a time for its object (a task runs once, a
     // service handles its intents or work one after the other, a binder its one-way calls, a
     // looper the calls of a registered callback object, whichever looper it is registered on):
@@ -88,10 +90,11 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
             || (config.android_threads
                 && (android::is_serial_background_callback(table, m)
                     || binder == Some(android::BinderCall::OneWay)
-                    || registrations::is_registered_callback(table, m))));
+                    || registered)));
     let initial_threads = if background == Some(Background::Method) {
         Threads::AnyThread
-    } else if is_main_thread_callback(table, config, m) || ui_hit.is_some() || confined_hit.is_some() {
+    // 4.1, except for a registered callback, found at its registration as a `Runnable`'s `run()`.
+    } else if (is_android_lifecycle(table, m) && !registered) || ui_hit.is_some() || confined_hit.is_some() {
         Threads::AnyThreadButSelf
     } else if header.flags & ACC_SYNCHRONIZED != 0 || marked_thread_safe || background.is_some() {
         Threads::AnyThread
@@ -134,13 +137,6 @@ fn background_evidence(table: &ClassTable, config: &AnnotationConfig, m: &Method
         L1Hit::Direct | L1Hit::Override => Some(Background::Method),
         L1Hit::ClassLevel => Some(Background::Class),
     }
-}
-
-/// 4.1, with the Android models' exceptions: the callbacks of a `NetworkCallback`, a camera
-/// callback or an `ImageReader` listener run where they are registered to run (see
-/// `registrations.rs`), found at the registration as for a `Runnable`'s `run()`.
-fn is_main_thread_callback(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef) -> bool {
-    is_android_lifecycle(table, m) && !(config.android_threads && registrations::is_registered_callback(table, m))
 }
 
 /// 4.1: an `on*` method (not `onHandleIntent`) that is, or overrides, a method of a
