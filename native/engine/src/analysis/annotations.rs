@@ -80,21 +80,21 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
     let binder = if config.android_threads && config.binder_services { android::binder_call(table, m) } else { None };
     let background = background_evidence(table, config, m, background_hit, binder.is_some());
     // A registered callback object's callback runs where its registration says (`registrations.rs`).
-    let registered = config.android_threads && registrations::is_registered_callback(table, m);
+    let registered = if config.android_threads { registrations::registered_callback(table, m) } else { None };
     // A background callback runs one call at a time for its object (a task runs once, a
     // service handles its intents or work one after the other, a binder its one-way calls, a
-    // looper the calls of a registered callback object, whichever looper it is registered on):
+    // framework's looper the calls of a network callback registered where racer does not see):
     // as a thread's own `run()`.
     let runs_own_thread = config.thread_runs
         && (is_thread_subclass_run(table, m)
             || (config.android_threads
                 && (android::is_serial_background_callback(table, m)
                     || binder == Some(android::BinderCall::OneWay)
-                    || registered)));
+                    || registered == Some(registrations::Unseen::FrameworkThread))));
     let initial_threads = if background == Some(Background::Method) {
         Threads::AnyThread
     // 4.1, except for a registered callback, found at its registration as a `Runnable`'s `run()`.
-    } else if (is_android_lifecycle(table, m) && !registered) || ui_hit.is_some() || confined_hit.is_some() {
+    } else if (is_android_lifecycle(table, m) && registered.is_none()) || ui_hit.is_some() || confined_hit.is_some() {
         Threads::AnyThreadButSelf
     } else if header.flags & ACC_SYNCHRONIZED != 0 || marked_thread_safe || background.is_some() {
         Threads::AnyThread

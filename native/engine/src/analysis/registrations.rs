@@ -1,9 +1,10 @@
 //! Framework callback objects that run where their registration says (an extension, with the
 //! Android models and thread handoffs; `docs/android.md`): a `ConnectivityManager.NetworkCallback`,
-//! the camera's state and capture callbacks, an `ImageReader`'s listener. The call that registers
-//! the object hands it over (`handoffs::HandoffModel::Registration`): its callbacks run on the
-//! looper of the `Handler` the call is given, one at a time, or, for a network callback given
-//! none, on the process's connectivity thread. They are not main-thread `on*` methods (spec 4.1
+//! the camera's callbacks, an `ImageReader`'s listener, a `TelephonyCallback`, a location or
+//! sensor listener. The call that registers the object hands it over
+//! (`handoffs::HandoffModel::Registration`): its callbacks run on the looper of the `Handler` or
+//! `Looper` the call is given, one at a time, on the `Executor` it is given, or, given none, where
+//! [`WithoutHandler`] says. They are not main-thread `on*` methods (spec 4.1
 //! matches them as overrides of an `android*` class).
 
 use once_cell::sync::Lazy;
@@ -20,6 +21,18 @@ use super::android::overrides;
 struct Callbacks {
     class: &'static str,
     methods: &'static [&'static str],
+    unseen: Unseen,
+}
+
+/// Where a callback object's callbacks run when its registration is not in the code analysed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unseen {
+    /// On a background thread of the framework's, one call at a time: a network callback is
+    /// registered on the connectivity thread unless it is given a handler.
+    FrameworkThread,
+    /// Unknown: the registration says (a sensor listener's events go to the main looper, a
+    /// location listener's to the registering thread's, a camera callback's to its handler's).
+    Unknown,
 }
 
 const CALLBACKS: &[Callbacks] = &[
@@ -37,11 +50,17 @@ const CALLBACKS: &[Callbacks] = &[
             "onNetworkResumed",
             "onBlockedStatusChanged",
         ],
+        unseen: Unseen::FrameworkThread,
     },
-    Callbacks { class: "android.hardware.camera2.CameraDevice$StateCallback", methods: &["onOpened", "onDisconnected", "onError", "onClosed"] },
+    Callbacks {
+        class: "android.hardware.camera2.CameraDevice$StateCallback",
+        methods: &["onOpened", "onDisconnected", "onError", "onClosed"],
+        unseen: Unseen::Unknown,
+    },
     Callbacks {
         class: "android.hardware.camera2.CameraCaptureSession$StateCallback",
         methods: &["onConfigured", "onConfigureFailed", "onReady", "onActive", "onCaptureQueueEmpty", "onClosed", "onSurfacePrepared"],
+        unseen: Unseen::Unknown,
     },
     Callbacks {
         class: "android.hardware.camera2.CameraCaptureSession$CaptureCallback",
@@ -55,18 +74,97 @@ const CALLBACKS: &[Callbacks] = &[
             "onCaptureSequenceAborted",
             "onCaptureBufferLost",
         ],
+        unseen: Unseen::Unknown,
     },
-    Callbacks { class: "android.media.ImageReader$OnImageAvailableListener", methods: &["onImageAvailable"] },
+    Callbacks {
+        class: "android.media.ImageReader$OnImageAvailableListener",
+        methods: &["onImageAvailable"],
+        unseen: Unseen::Unknown,
+    },
+    Callbacks {
+        class: "android.hardware.camera2.CameraManager$AvailabilityCallback",
+        methods: &[
+            "onCameraAvailable",
+            "onCameraUnavailable",
+            "onCameraAccessPrioritiesChanged",
+            "onPhysicalCameraAvailable",
+            "onPhysicalCameraUnavailable",
+            "onCameraOpened",
+            "onCameraClosed",
+        ],
+        unseen: Unseen::Unknown,
+    },
+    Callbacks {
+        class: "android.hardware.camera2.CameraManager$TorchCallback",
+        methods: &["onTorchModeUnavailable", "onTorchModeChanged", "onTorchStrengthLevelChanged"],
+        unseen: Unseen::Unknown,
+    },
+    // The callbacks are those of the listener interfaces (`TelephonyCallback.CallStateListener`,
+    // ...) that a subclass implements.
+    Callbacks {
+        class: "android.telephony.TelephonyCallback",
+        methods: &[
+            "onActiveDataSubscriptionIdChanged",
+            "onAllowedNetworkTypesChanged",
+            "onBarringInfoChanged",
+            "onCallBackModeStarted",
+            "onCallBackModeStopped",
+            "onCallDisconnectCauseChanged",
+            "onCallForwardingIndicatorChanged",
+            "onCallStateChanged",
+            "onCarrierNetworkChange",
+            "onCellInfoChanged",
+            "onCellLocationChanged",
+            "onDataActivationStateChanged",
+            "onDataActivity",
+            "onDataConnectionStateChanged",
+            "onDataEnabledChanged",
+            "onDisplayInfoChanged",
+            "onEmergencyNumberListChanged",
+            "onImsCallDisconnectCauseChanged",
+            "onLinkCapacityEstimateChanged",
+            "onMediaQualityStatusChanged",
+            "onMessageWaitingIndicatorChanged",
+            "onOutgoingEmergencyCall",
+            "onOutgoingEmergencySms",
+            "onPhoneCapabilityChanged",
+            "onPhysicalChannelConfigChanged",
+            "onPreciseCallStateChanged",
+            "onPreciseDataConnectionStateChanged",
+            "onRadioPowerStateChanged",
+            "onRegistrationFailed",
+            "onServiceStateChanged",
+            "onSignalStrengthsChanged",
+            "onSrvccStateChanged",
+            "onUserMobileDataStateChanged",
+            "onVoiceActivationStateChanged",
+        ],
+        unseen: Unseen::Unknown,
+    },
+    Callbacks {
+        class: "android.location.LocationListener",
+        methods: &["onLocationChanged", "onFlushComplete", "onStatusChanged", "onProviderEnabled", "onProviderDisabled"],
+        unseen: Unseen::Unknown,
+    },
+    Callbacks {
+        class: "android.hardware.SensorEventListener",
+        methods: &["onSensorChanged", "onAccuracyChanged", "onFlushCompleted"],
+        unseen: Unseen::Unknown,
+    },
 ];
 
-/// Where a registration runs the callbacks when the call is given no `Handler`.
+/// Where a registration runs the callbacks when the call is given no `Handler`, `Looper` or
+/// `Executor` (or a null one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WithoutHandler {
     /// On a background thread of the framework's, one callback at a time: "the callback is
     /// invoked on the default internal Handler" (`ConnectivityManager`).
     Background,
-    /// Not followed: an `Executor` overload, whose executor is not modelled here.
-    NotFollowed,
+    /// On the main thread: `SensorManager` delivers its events to the main looper then.
+    Main,
+    /// On the looper of the thread that registers the object: followed when that is the main
+    /// thread (a lifecycle callback's, a method asserting it), not otherwise.
+    CallingLooper,
 }
 
 /// Calls that register a callback object of one of [`CALLBACKS`]' types.
@@ -89,8 +187,11 @@ const REGISTRATIONS: &[Registration] = &[
         ],
         without_handler: WithoutHandler::Background,
     },
-    // A null handler means "the current thread's looper", which is not followed either.
-    Registration { class: "android.hardware.camera2.CameraManager", names: &["openCamera"], without_handler: WithoutHandler::NotFollowed },
+    Registration {
+        class: "android.hardware.camera2.CameraManager",
+        names: &["openCamera", "registerAvailabilityCallback", "registerTorchCallback"],
+        without_handler: WithoutHandler::CallingLooper,
+    },
     Registration {
         class: "android.hardware.camera2.CameraDevice",
         names: &[
@@ -100,14 +201,44 @@ const REGISTRATIONS: &[Registration] = &[
             "createReprocessableCaptureSessionByConfigurations",
             "createConstrainedHighSpeedCaptureSession",
         ],
-        without_handler: WithoutHandler::NotFollowed,
+        without_handler: WithoutHandler::CallingLooper,
+    },
+    // The session's callbacks given with the configuration run on the executor given with them.
+    Registration {
+        class: "android.hardware.camera2.params.SessionConfiguration",
+        names: &["<init>"],
+        without_handler: WithoutHandler::CallingLooper,
     },
     Registration {
         class: "android.hardware.camera2.CameraCaptureSession",
-        names: &["capture", "captureBurst", "setRepeatingRequest", "setRepeatingBurst"],
-        without_handler: WithoutHandler::NotFollowed,
+        names: &[
+            "capture",
+            "captureBurst",
+            "setRepeatingRequest",
+            "setRepeatingBurst",
+            "captureSingleRequest",
+            "captureBurstRequests",
+            "setSingleRepeatingRequest",
+            "setRepeatingBurstRequests",
+        ],
+        without_handler: WithoutHandler::CallingLooper,
     },
-    Registration { class: "android.media.ImageReader", names: &["setOnImageAvailableListener"], without_handler: WithoutHandler::NotFollowed },
+    Registration {
+        class: "android.media.ImageReader",
+        names: &["setOnImageAvailableListener", "setOnImageAvailableListenerWithExecutor"],
+        without_handler: WithoutHandler::CallingLooper,
+    },
+    Registration {
+        class: "android.telephony.TelephonyManager",
+        names: &["registerTelephonyCallback"],
+        without_handler: WithoutHandler::CallingLooper,
+    },
+    Registration {
+        class: "android.location.LocationManager",
+        names: &["requestLocationUpdates", "requestSingleUpdate"],
+        without_handler: WithoutHandler::CallingLooper,
+    },
+    Registration { class: "android.hardware.SensorManager", names: &["registerListener"], without_handler: WithoutHandler::Main },
 ];
 
 /// The registration `named` is, if it is one: a call of [`REGISTRATIONS`] given a callback object
@@ -127,10 +258,11 @@ fn is_descriptor_of(descriptor: &str, class: &str) -> bool {
     })
 }
 
-/// A callback of one of [`CALLBACKS`]' types: it runs where its object is registered, not on the
-/// main thread, and one call at a time for its object (one looper runs them).
-pub fn is_registered_callback(table: &ClassTable, m: &MethodRef) -> bool {
-    CALLBACKS.iter().any(|c| overrides(table, m, c.class, c.methods))
+/// Whether `m` is a callback of one of [`CALLBACKS`]' types, with where it runs when its
+/// registration is not seen: it runs where its object is registered, which is no main-thread
+/// `on*` method's rule.
+pub fn registered_callback(table: &ClassTable, m: &MethodRef) -> Option<Unseen> {
+    CALLBACKS.iter().find(|c| overrides(table, m, c.class, c.methods)).map(|c| c.unseen)
 }
 
 /// The callbacks an object of `class` overrides, when it is of one of [`CALLBACKS`]' types (a

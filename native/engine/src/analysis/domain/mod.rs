@@ -119,12 +119,19 @@ pub enum Attr {
     /// A reactive library's scheduler of a known thread (`Schedulers.io()`), which a method
     /// returns: a chain given it runs there (see `kept_schedulers::KeptSchedulers`).
     Scheduler(Scheduler),
+    /// An executor posting to a handler whose looper racer does not know (`new
+    /// HandlerExecutor(handler)`): where it runs its tasks is not followed, as a post to that
+    /// handler is not. Local to one method, like `Handed`.
+    LooperExecutor,
 }
 
 impl Attr {
     /// Names an instruction of the method being analysed: never returned, never in a summary.
     pub fn is_local(self) -> bool {
-        matches!(self, Attr::Handed(_) | Attr::ThreadOf(_) | Attr::ExecutorMadeAt(_) | Attr::LatchMadeAt(_) | Attr::FlowMadeAt(_))
+        matches!(
+            self,
+            Attr::Handed(_) | Attr::ThreadOf(_) | Attr::ExecutorMadeAt(_) | Attr::LatchMadeAt(_) | Attr::FlowMadeAt(_) | Attr::LooperExecutor
+        )
     }
 }
 

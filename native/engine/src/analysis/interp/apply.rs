@@ -34,8 +34,17 @@ pub(super) struct AppliedAt {
 
 impl<'a, 'e> Interp<'a, 'e> {
     /// Returns the caller's value of the call when the callee returns one of its paths
-    /// (`returned_paths`).
-    pub(super) fn apply_summary(&mut self, st: &mut State, callee: &MethodRef, s: &Summary, args: &[Expr], ret: &Path) -> Option<Expr> {
+    /// (`returned_paths`). With `handoff_modelled`, a model of the call says where the code it
+    /// is given runs, not the callee's own handoffs.
+    pub(super) fn apply_summary(
+        &mut self,
+        st: &mut State,
+        callee: &MethodRef,
+        s: &Summary,
+        args: &[Expr],
+        ret: &Path,
+        handoff_modelled: bool,
+    ) -> Option<Expr> {
         if self.recording {
             self.add_summary_accesses(st, callee, s, args);
         }
@@ -51,7 +60,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.flush_pending_reads(st);
             release_read(st, s.read_releases, true);
         }
-        if ext.thread_handoffs && !s.param_handoffs.is_empty() {
+        if ext.thread_handoffs && !s.param_handoffs.is_empty() && !handoff_modelled {
             self.hand_to_callee(st, &s.param_handoffs, args);
         }
         if ext.lambda_arguments && !s.param_runs.is_empty() {

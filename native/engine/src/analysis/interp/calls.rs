@@ -128,7 +128,11 @@ impl<'a, 'e> Interp<'a, 'e> {
                     match (self.env.callee)(&target) {
                         Callee::Summary(s) => {
                             summarised = true;
-                            returned = self.apply_summary(st, &target, s, &args, &ret);
+                            // A registration's model says where the callback object runs
+                            // (`registrations.rs`), not the framework's code that delivers to
+                            // it (on an executor it was given as a parameter, say).
+                            let modelled = matches!(handoff, Some(HandoffModel::Registration(_)));
+                            returned = self.apply_summary(st, &target, s, &args, &ret, modelled);
                         }
                         Callee::Unknown => {
                             if self.env.extensions.lambda_arguments && !is_static && !super::handoffs::keeps_its_arguments(&resolved) {

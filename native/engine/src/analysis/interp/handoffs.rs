@@ -8,7 +8,7 @@ use crate::classfile::model::*;
 
 use super::super::annotations::is_lambda_body_name;
 use super::super::domain::*;
-use super::super::handoffs::{context_dispatcher, field_held_code, is_kotlin_lambda_class, ExecutorKind, HandoffModel, Target};
+use super::super::handoffs::{context_dispatcher, field_held_code, handoff_model, is_kotlin_lambda_class, ExecutorKind, HandoffModel, Target};
 use super::super::registrations::WithoutHandler;
 use super::access_set::NewKey;
 use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
@@ -188,20 +188,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                     self.hand_all(st, params, target, true, target == Target::Background);
                 }
             }
-            // A handler given runs the callbacks where it runs its messages (not followed when
-            // its looper is unknown, as a post to it is not); given none, the connectivity thread
-            // runs a network callback's, one at a time.
             HandoffModel::Registration(without_handler) => {
-                let handler = param_types(named.descriptor.as_str()).iter().position(|&t| t == "Landroid/os/Handler;");
-                let target = match (handler, without_handler) {
-                    (Some(at), _) => match params.get(at).and_then(|h| self.handler_target(st, h)) {
-                        Some(target) => target,
-                        None => return,
-                    },
-                    (None, WithoutHandler::Background) => Target::Background,
-                    (None, WithoutHandler::NotFollowed) => return,
-                };
-                self.hand_all(st, params, target, true, target == Target::Background);
+                if let Some(Scheduler { target, serial }) = self.registration_scheduler(st, named, params, without_handler) {
+                    self.hand_all(st, params, target, true, serial);
+                }
             }
             HandoffModel::HandlerInit => {
                 let handler = match args.get(1).and_then(|l| attr_e(st, l)) {
@@ -262,7 +252,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 let attr = match handler.and_then(|h| self.handler_target(st, h)) {
                     Some(Target::Main) => Some(Attr::MainHandler),
                     Some(Target::Background) => Some(Attr::WorkerHandler),
-                    None => None,
+                    None => Some(Attr::LooperExecutor),
                 };
                 if let (Some(executor), Some(attr)) = (executor, attr) {
                     st.attrs.set(executor, Some(attr));
@@ -282,6 +272,43 @@ impl<'a, 'e> Interp<'a, 'e> {
         match handler.location()?.steps.last() {
             Some(Step::Field { class, name }) => self.env.facts.handler_fields.get(&(*class, *name)).copied(),
             _ => None,
+        }
+    }
+
+    /// Where the registration `named` runs the callbacks of the object it is given: where the
+    /// handler or looper given runs its messages, one at a time, or on the executor given (not
+    /// followed, for either, when where it runs is unknown, as a post to a handler of unknown
+    /// looper is not); given none (or null), where the framework says.
+    fn registration_scheduler(&self, st: &State, named: &MethodRef, params: &[Expr], without_handler: WithoutHandler) -> Option<Scheduler> {
+        let types = param_types(named.descriptor.as_str());
+        let given = |ty: &str| {
+            let at = types.iter().position(|&t| t == ty)?;
+            params.get(at).filter(|v| !matches!(v, Expr::Const(ConstVal::Null)))
+        };
+        let on_looper = |target| Scheduler { target, serial: target == Target::Background };
+        if let Some(handler) = given("Landroid/os/Handler;") {
+            return self.handler_target(st, handler).map(on_looper);
+        }
+        if let Some(looper) = given("Landroid/os/Looper;") {
+            return match attr_e(st, looper) {
+                Some(Attr::MainThreadHandle | Attr::MainHandler) => Some(on_looper(Target::Main)),
+                Some(Attr::WorkerHandler) => Some(on_looper(Target::Background)),
+                _ => None,
+            };
+        }
+        if let Some(executor) = given("Ljava/util/concurrent/Executor;") {
+            let on = |target, serial| Some(Scheduler { target, serial });
+            return match self.executor_kind(st, named, executor) {
+                ExecutorKind::Main => on(Target::Main, false),
+                ExecutorKind::Serial => on(Target::Background, true),
+                ExecutorKind::Pool => on(Target::Background, false),
+                ExecutorKind::Looper => None,
+            };
+        }
+        match without_handler {
+            WithoutHandler::Background => Some(on_looper(Target::Background)),
+            WithoutHandler::Main => Some(on_looper(Target::Main)),
+            WithoutHandler::CallingLooper => (st.threads == Threads::AnyThreadButSelf).then(|| on_looper(Target::Main)),
         }
     }
 
@@ -332,6 +359,16 @@ impl<'a, 'e> Interp<'a, 'e> {
         match attr_e(st, receiver) {
             Some(Attr::MainHandler) => return ExecutorKind::Main,
             Some(Attr::WorkerHandler) => return ExecutorKind::Serial,
+            Some(Attr::LooperExecutor) => return ExecutorKind::Looper,
+            // `handler::post` made here: where that handler runs its posts.
+            Some(Attr::Handed(pc)) if self.posts_to_handler(pc) => {
+                let handler = self.handed_values.get(&pc).and_then(|captured| captured.first());
+                return match handler.and_then(|h| self.handler_target(st, h)) {
+                    Some(Target::Main) => ExecutorKind::Main,
+                    Some(Target::Background) => ExecutorKind::Serial,
+                    None => ExecutorKind::Looper,
+                };
+            }
             _ => {}
         }
         match receiver.location().and_then(|p| p.steps.last()) {
@@ -341,6 +378,13 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             _ => ExecutorKind::Pool,
         }
+    }
+
+    /// Whether the `invokedynamic` at `pc` makes a reference to a handler's `post`
+    /// (`handler::post` given as an `Executor`).
+    fn posts_to_handler(&self, pc: u32) -> bool {
+        matches!(self.body.insns.get(pc as usize), Some(Insn::InvokeDynamic(call))
+            if call.lambda.is_some_and(|m| handoff_model(self.env.table, &m) == Some(HandoffModel::HandlerPost)))
     }
 
     fn hand_all(&mut self, st: &mut State, values: &[Expr], target: Target, shares: bool, serial: bool) {
@@ -574,6 +618,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         let seen_here = |path: &Path| match handed.capture {
             Capture::Formals => Some((substitute(path, &handed.captured), &captured_owns[..])),
             Capture::OuterInstance => match (path.base, path.steps.first()) {
+                // Reading the handed object's own (final) outer-instance field is no access of
+                // the outer instance's holder.
+                (Base::This, Some(step)) if step.is_outer_instance() && path.steps.len() == 1 => None,
                 (Base::This, Some(step)) if step.is_outer_instance() => {
                     let inner = Path { base: Base::This, steps: Steps::from(&path.steps[1..]) };
                     Some((substitute(&inner, outer), outer_owns))

@@ -201,7 +201,9 @@ fn attr_code(a: Option<Attr>) -> i8 {
         Some(Attr::MainThreadHandle) => 4,
         Some(Attr::CurrentThreadHandle) => 5,
         // Never in a summary (`Attr::is_local`).
-        Some(Attr::Handed(_) | Attr::ThreadOf(_) | Attr::ExecutorMadeAt(_) | Attr::LatchMadeAt(_) | Attr::FlowMadeAt(_)) => -1,
+        Some(
+            Attr::Handed(_) | Attr::ThreadOf(_) | Attr::ExecutorMadeAt(_) | Attr::LatchMadeAt(_) | Attr::FlowMadeAt(_) | Attr::LooperExecutor,
+        ) => -1,
         Some(Attr::ParallelStream) => 6,
         Some(Attr::MainHandler) => 7,
         Some(Attr::WorkerHandler) => 8,
