@@ -618,9 +618,6 @@ impl<'a, 'e> Interp<'a, 'e> {
         let seen_here = |path: &Path| match handed.capture {
             Capture::Formals => Some((substitute(path, &handed.captured), &captured_owns[..])),
             Capture::OuterInstance => match (path.base, path.steps.first()) {
-                // Reading the handed object's own (final) outer-instance field is no access of
-                // the outer instance's holder.
-                (Base::This, Some(step)) if step.is_outer_instance() && path.steps.len() == 1 => None,
                 (Base::This, Some(step)) if step.is_outer_instance() => {
                     let inner = Path { base: Base::This, steps: Steps::from(&path.steps[1..]) };
                     Some((substitute(&inner, outer), outer_owns))
@@ -634,6 +631,11 @@ impl<'a, 'e> Interp<'a, 'e> {
         let running = st.running.any();
         for (n, acc) in summary.accesses.iter().enumerate() {
             prefetch_key_ahead(&summary.accesses, n);
+            // Reading the handed object's own (final) outer-instance field is no access of the
+            // location that holds the outer instance here.
+            if handed.capture == Capture::OuterInstance && is_outer_instance_field(acc.key.kind.path()) {
+                continue;
+            }
             let Some((new_path, owns)) = seen_here(acc.key.kind.path()) else { continue };
             let Some(new_path) = new_path.filter(|p| p.base.is_reportable()) else { continue };
             let lock_on = acc.key.lock_on.filter(|_| identities).and_then(|l| LockPath::of(seen_here(l.path())?.0?));
@@ -694,6 +696,11 @@ pub(super) fn constructor_hands_once(env: &Env<'_>, mref: &MethodRef, body: &Bod
         )
     };
     body.insns.iter().enumerate().filter(|(at, i)| matches!(i, Insn::Invoke { method, .. } if hands_code(*at, method))).count() <= 1
+}
+
+/// Whether `path` is `this.this$0`: an inner-class object's field holding its outer instance.
+fn is_outer_instance_field(path: &Path) -> bool {
+    path.base == Base::This && matches!(&path.steps[..], [step] if step.is_outer_instance())
 }
 
 /// The formal (not `this`) that `value` is, while it still holds the caller's object.
