@@ -411,6 +411,23 @@ pub enum ExecutorKind {
     Looper,
 }
 
+impl ExecutorKind {
+    /// An executor posting to a handler whose looper runs on `target` (unknown: `None`).
+    pub fn posting_to(target: Option<Target>) -> ExecutorKind {
+        match target {
+            Some(Target::Main) => ExecutorKind::Main,
+            Some(Target::Background) => ExecutorKind::Serial,
+            None => ExecutorKind::Looper,
+        }
+    }
+}
+
+/// Whether `insn` makes a reference to a handler's `post` (`handler::post`, given as an
+/// `Executor`).
+pub fn makes_handler_post_reference(table: &ClassTable, insn: &Insn) -> bool {
+    matches!(insn, Insn::InvokeDynamic(call) if call.lambda.is_some_and(|m| handoff_model(table, &m) == Some(HandoffModel::HandlerPost)))
+}
+
 /// An executor stored into a field, as far as the instructions that made it say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExecutorValue {
@@ -435,9 +452,7 @@ pub fn executor_field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, 
                 _ if makes_handler_executor(method) => posted_handler(body, j),
                 _ => ExecutorValue::Known(ExecutorKind::Pool),
             },
-            Insn::InvokeDynamic(call) if call.lambda.is_some_and(|m| handoff_model(table, &m) == Some(HandoffModel::HandlerPost)) => {
-                posted_handler(body, j)
-            }
+            insn if makes_handler_post_reference(table, insn) => posted_handler(body, j),
             _ => ExecutorValue::Known(ExecutorKind::Pool),
         }
     };
@@ -455,15 +470,15 @@ fn posted_handler(body: &Body, made_at: usize) -> ExecutorValue {
             Insn::GetField(f) | Insn::GetStatic(f) if f.descriptor.as_str() == HANDLER_DESCRIPTOR => {
                 return ExecutorValue::OnHandlerField(**f);
             }
-            Insn::Invoke { method, .. } => match looper_thread(method) {
-                Some(Target::Main) => return ExecutorValue::Known(ExecutorKind::Main),
-                Some(Target::Background) => return ExecutorValue::Known(ExecutorKind::Serial),
-                None => {}
-            },
+            Insn::Invoke { method, .. } => {
+                if let Some(target) = looper_thread(method) {
+                    return ExecutorValue::Known(ExecutorKind::posting_to(Some(target)));
+                }
+            }
             _ => {}
         }
     }
-    ExecutorValue::Known(ExecutorKind::Looper)
+    ExecutorValue::Known(ExecutorKind::posting_to(None))
 }
 
 const HANDLER_DESCRIPTOR: &str = "Landroid/os/Handler;";

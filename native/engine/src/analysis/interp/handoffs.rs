@@ -8,7 +8,9 @@ use crate::classfile::model::*;
 
 use super::super::annotations::is_lambda_body_name;
 use super::super::domain::*;
-use super::super::handoffs::{context_dispatcher, field_held_code, handoff_model, is_kotlin_lambda_class, ExecutorKind, HandoffModel, Target};
+use super::super::handoffs::{
+    context_dispatcher, field_held_code, is_kotlin_lambda_class, makes_handler_post_reference, ExecutorKind, HandoffModel, Target,
+};
 use super::super::registrations::WithoutHandler;
 use super::access_set::NewKey;
 use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
@@ -361,13 +363,11 @@ impl<'a, 'e> Interp<'a, 'e> {
             Some(Attr::WorkerHandler) => return ExecutorKind::Serial,
             Some(Attr::LooperExecutor) => return ExecutorKind::Looper,
             // `handler::post` made here: where that handler runs its posts.
-            Some(Attr::Handed(pc)) if self.posts_to_handler(pc) => {
+            Some(Attr::Handed(pc))
+                if self.body.insns.get(pc as usize).is_some_and(|i| makes_handler_post_reference(self.env.table, i)) =>
+            {
                 let handler = self.handed_values.get(&pc).and_then(|captured| captured.first());
-                return match handler.and_then(|h| self.handler_target(st, h)) {
-                    Some(Target::Main) => ExecutorKind::Main,
-                    Some(Target::Background) => ExecutorKind::Serial,
-                    None => ExecutorKind::Looper,
-                };
+                return ExecutorKind::posting_to(handler.and_then(|h| self.handler_target(st, h)));
             }
             _ => {}
         }
@@ -378,13 +378,6 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             _ => ExecutorKind::Pool,
         }
-    }
-
-    /// Whether the `invokedynamic` at `pc` makes a reference to a handler's `post`
-    /// (`handler::post` given as an `Executor`).
-    fn posts_to_handler(&self, pc: u32) -> bool {
-        matches!(self.body.insns.get(pc as usize), Some(Insn::InvokeDynamic(call))
-            if call.lambda.is_some_and(|m| handoff_model(self.env.table, &m) == Some(HandoffModel::HandlerPost)))
     }
 
     fn hand_all(&mut self, st: &mut State, values: &[Expr], target: Target, shares: bool, serial: bool) {
