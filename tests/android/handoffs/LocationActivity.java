@@ -44,4 +44,10 @@ public class LocationActivity extends Activity {
         super.onResume();
         setTitle(mLocation + " " + mFixes + " " + mProvider + " " + mUpdates + " " + mTracked);
     }
+
+    // A background reader: the listener registered from onCreate writes on the main thread.
+    @androidx.annotation.WorkerThread
+    String providerForSync() {
+        return mProvider;
+    }
 }

@@ -55,4 +55,31 @@ public class SensorActivity extends Activity implements SensorEventListener {
         super.onPause();
         setTitle(mAcceleration + " " + mSteps);
     }
+
+    // A background reader: the activity's own listener writes on the main thread.
+    @androidx.annotation.WorkerThread
+    float accelerationForLog() {
+        return mAcceleration;
+    }
+
+    private int mLightChanges;
+
+    // A listener object registered without a handler: its callbacks run on the main thread.
+    void watchLight(SensorManager sensors) {
+        sensors.registerListener(new SensorEventListener() {
+            @Override
+            public void onSensorChanged(SensorEvent event) {
+                mLightChanges++;
+            }
+
+            @Override
+            public void onAccuracyChanged(Sensor sensor, int accuracy) {
+            }
+        }, sensors.getDefaultSensor(Sensor.TYPE_LIGHT), SensorManager.SENSOR_DELAY_UI);
+    }
+
+    @androidx.annotation.WorkerThread
+    int lightChangesForLog() {
+        return mLightChanges;
+    }
 }
