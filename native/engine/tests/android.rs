@@ -202,6 +202,27 @@ fn a_proxy_whose_code_does_not_parse_keeps_its_header() {
     );
 }
 
+/// An executor class posting to a handler is known as one wherever it is: analysed with the
+/// activity using it, in an upstream module (its summary file carries its class header), or only
+/// on the classpath (its `execute` is read for the header). Each way, its tasks run where its
+/// handler runs its posts, and only the worker's task and the thread-per-task executor's race.
+#[test]
+fn an_executor_posting_to_a_handler_is_known_upstream_or_on_the_classpath() {
+    let Some(framework) = framework_jar_or_skip("upstream handler executor") else { return };
+    let tmp = TempDir::new("racer-android-handler-executor");
+    let (executor, activity) = compile_apart(&framework, tmp.path(), "handoffs", &["PostingExecutor"], &["OwnExecutorActivity"]);
+    let row = |method: &str, line: u32, path: &str| {
+        format!("THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.OwnExecutorActivity\t{method}\t{line}\t{path}")
+    };
+    let expected = vec![row("download", 69, "this.mDownloads"), row("onResume", 85, "this.mDownloads"), row("onResume", 85, "this.mSaved")];
+    let on_classpath = Request { inputs: vec![activity.clone()], classpath: vec![framework.clone(), executor.clone()], ..Request::default() };
+    let on_classpath = issue_lines(&racer::analyze(&on_classpath).unwrap_or_else(|e| panic!("analysis failed: {e}")).issues);
+    assert_eq!(on_classpath, expected, "the executor on the classpath");
+    let (alone, whole) = common::alone_and_whole(&executor, &activity, &[framework], &tmp.join("executor.summaries"));
+    assert_eq!(alone, expected, "the executor in an upstream module");
+    assert_eq!(whole, expected, "the executor analysed with the activity");
+}
+
 /// A helper in an upstream module that registers the network callback it is given: its summary
 /// hands the parameter to the connectivity thread, so the downstream activity's callback runs
 /// there, analysed alone with the helper's summary file as with the whole build.

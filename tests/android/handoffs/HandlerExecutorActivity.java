@@ -14,16 +14,16 @@ import java.util.concurrent.Executors;
  * An executor that posts to a handler (a method reference to Handler.post, a HandlerExecutor,
  * ExecutorCompat.create) runs its tasks one at a time on the handler's looper: on the main
  * thread for a main-looper handler, on the worker for a HandlerThread's. A pool runs them at
- * once, on its threads. A handler of unknown looper (new Handler() takes the current thread's)
- * is not followed, as a post to it is not.
+ * once, on its threads. A handler of unknown looper (one the activity is given) is not
+ * followed, as a post to it is not.
  */
 public class HandlerExecutorActivity extends Activity {
     private final Handler mMainHandler = new Handler(Looper.getMainLooper());
     private final Executor mOnMain = mMainHandler::post;
     private final Executor mAlsoOnMain = new HandlerExecutor(mMainHandler);
     private final Executor mPool = Executors.newCachedThreadPool();
-    private final Handler mHandler = new Handler();
-    private final Executor mOnLooper = mHandler::post;
+    private Handler mHandler;
+    private Executor mOnLooper;
     private Handler mWorkerHandler;
     private Executor mOnWorker;
     private Executor mAlsoOnWorker;
@@ -79,5 +79,10 @@ public class HandlerExecutorActivity extends Activity {
         super.onResume();
         setTitle(mShown + " " + mSaved + " " + mSynced + " " + mLoaded); // expect: HandlerExecutorActivity onResume this.mSaved, this.mSynced, this.mLoaded
         setTitle(mUploaded + " " + mPolled); // expect: HandlerExecutorActivity onResume this.mUploaded
+    }
+
+    void attach(Handler handler) {
+        mHandler = handler;
+        mOnLooper = mHandler::post;
     }
 }

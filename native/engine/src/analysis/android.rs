@@ -40,6 +40,24 @@ const SERIAL_BACKGROUND_CALLBACKS: &[(&str, &str)] = &[
 
 const CONTENT_PROVIDER: &str = "android.content.ContentProvider";
 
+/// The components the framework makes on the main thread (`ActivityThread` instantiates them
+/// there, as `FragmentManager` does fragments): their constructors, and so the initializers of
+/// their fields, run on it.
+const MAIN_THREAD_COMPONENTS: &[&str] = &[
+    "android.app.Activity",
+    "android.app.Service",
+    "android.app.Application",
+    "android.content.BroadcastReceiver",
+    CONTENT_PROVIDER,
+    "android.app.Fragment",
+    "androidx.fragment.app.Fragment",
+];
+
+/// Whether `m` is the constructor of a component the framework makes on the main thread.
+pub fn is_component_constructor(table: &ClassTable, m: &MethodRef) -> bool {
+    m.name.as_str() == "<init>" && table.is_subtype_of_any(m.class, MAIN_THREAD_COMPONENTS)
+}
+
 /// `ContentProvider`'s data access methods, which "may be called from many threads at once"
 /// (binder threads, and the caller's thread in the same process); its other callbacks run on
 /// the main thread.

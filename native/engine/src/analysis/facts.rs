@@ -318,14 +318,15 @@ pub struct Facts {
 
 /// The facts of the references made by `referencing` (the bodies that may be analysed), and
 /// the field facts of the stores made by `storing` (every body of the analysed code: whether
-/// a field is only ever given some kind of value takes every store into it, wherever it is).
+/// a field is only ever given some kind of value takes every store into it, wherever it is),
+/// each with whether it runs on the main thread from its start (`handoffs::starts_on_main_looper`).
 pub fn collect<'a>(
     table: &ClassTable,
     ignore: &crate::fxhash::FxHashSet<Sym>,
     ext: Extensions,
     kept: &super::kept_schedulers::KeptSchedulers,
     referencing: impl ParallelIterator<Item = &'a Body>,
-    storing: impl ParallelIterator<Item = &'a Body>,
+    storing: impl ParallelIterator<Item = (&'a Body, bool)>,
 ) -> Facts {
     // References by address: the instructions hold interned ones, one address per content.
     #[derive(Default)]
@@ -345,6 +346,7 @@ pub fn collect<'a>(
         /// Stores into collection fields, and whether the value stored is a synchronized view.
         collection_stores: Vec<(FieldRef, bool)>,
     }
+    let handler_executors = if ext.thread_handoffs { handoffs::handler_executor_descriptors(table) } else { Vec::new() };
     let (refs, stores) = rayon::join(
         || {
             referencing
@@ -370,11 +372,11 @@ pub fn collect<'a>(
         },
         || {
             storing
-                .fold(Stores::default, |mut r, body| {
+                .fold(Stores::default, |mut r, (body, on_main)| {
                     if ext.thread_handoffs {
-                        r.handler_fields.extend(handoffs::handler_fields(body));
+                        r.handler_fields.extend(handoffs::handler_fields(body, on_main));
                         r.scope_fields.extend(handoffs::scope_fields(table, kept, body));
-                        r.executor_stores.extend(handoffs::executor_field_stores(table, body));
+                        r.executor_stores.extend(handoffs::executor_field_stores(table, &handler_executors, body, on_main));
                     }
                     if ext.lock_precision {
                         r.field_stores.extend(lock_field_stores(table, body));
@@ -467,7 +469,7 @@ mod tests {
         let f = crate::interned::field_ref(FieldRef { class: c, name: Sym::new("f"), descriptor });
         let insns = vec![Insn::Invoke { kind: InvokeKind::Static, method: m }, Insn::GetField(f)];
         let bodies = vec![Body { lines: vec![0; insns.len()], insns, max_locals: 1, handlers: Vec::new() }];
-        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, &Default::default(), bodies.par_iter(), bodies.par_iter());
+        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, &Default::default(), bodies.par_iter(), bodies.par_iter().map(|b| (b, false)));
         assert_eq!(facts.call(m).map(|cf| cf.resolved), Some(*m));
         assert_eq!(facts.field(f).map(|ff| ff.declaring), Some(c));
         let (m_copy, f_copy) = (*m, *f);
@@ -492,7 +494,7 @@ mod tests {
             })
             .collect();
         let bodies = vec![Body { lines: vec![0; insns.len()], insns, max_locals: 1, handlers: Vec::new() }];
-        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, &Default::default(), bodies.par_iter(), bodies.par_iter());
+        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, &Default::default(), bodies.par_iter(), bodies.par_iter().map(|b| (b, false)));
         let base = Sym::new("p.Base");
         let unsafe_steps: Vec<&str> =
             names.iter().filter(|&&n| facts.safe_steps.get(&(base, n)) != Some(&true)).map(|n| n.as_str()).collect();

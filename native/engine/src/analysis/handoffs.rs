@@ -9,6 +9,7 @@ use crate::hierarchy::ClassTable;
 use crate::issue::top_level_class;
 use crate::sym::Sym;
 
+use super::domain::Threads;
 use super::field_classes::{FieldClasses, FieldLambdas};
 use super::kept_schedulers::KeptSchedulers;
 
@@ -37,6 +38,9 @@ pub enum HandoffModel {
     HandlerPost,
     /// `new Handler(looper, ...)`: the handler runs what it is given on the looper's thread.
     HandlerInit,
+    /// `new Handler()`, `new Handler(callback)`: the handler runs what it is given on the looper
+    /// of the thread that makes it.
+    HandlerOnCallingLooper,
     /// `HandlerThread.getLooper()`: the looper of a background thread.
     WorkerLooper,
     /// `Context.getMainExecutor()`, `ContextCompat.getMainExecutor(context)`: an executor that
@@ -146,6 +150,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         "<init>" if class == HANDLER && named.descriptor.as_str().starts_with("(Landroid/os/Looper;") => {
             HandoffModel::HandlerInit
         }
+        "<init>" if class == HANDLER => HandoffModel::HandlerOnCallingLooper,
         "start" if named.descriptor.as_str() == "()V" && is(&["java.lang.Thread"]) => HandoffModel::ThreadStart,
         // Java 21: a virtual (or platform) thread started at once with the code it is given.
         "startVirtualThread" if class == "java.lang.Thread" => HandoffModel::Arguments(Target::Background),
@@ -161,7 +166,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         "parallelStream" if is(&["java.util.Collection"]) => HandoffModel::MakesParallel,
         "getLooper" if is(&["android.os.HandlerThread"]) => HandoffModel::WorkerLooper,
         "getMainExecutor" if is(&[CONTEXT, CONTEXT_COMPAT]) => HandoffModel::MainExecutor,
-        _ if makes_handler_executor(named) => HandoffModel::HandlerExecutor,
+        _ if makes_handler_executor(table, named) => HandoffModel::HandlerExecutor,
         "runOnUiThread" if is(&["android.app.Activity"]) => HandoffModel::Arguments(Target::Main),
         // Swing and AWT run what they are given on the event dispatch thread, their main thread.
         "invokeLater" | "invokeAndWait" if matches!(class, "javax.swing.SwingUtilities" | "java.awt.EventQueue") => {
@@ -245,6 +250,7 @@ pub fn may_hand_to_background(model: HandoffModel) -> bool {
             | HandoffModel::FlowOn
             | HandoffModel::FlowCollect
             | HandoffModel::HandlerInit
+            | HandoffModel::HandlerOnCallingLooper
             | HandoffModel::WorkerLooper
             | HandoffModel::MainExecutor
             | HandoffModel::HandlerExecutor
@@ -252,14 +258,32 @@ pub fn may_hand_to_background(model: HandoffModel) -> bool {
     )
 }
 
-/// `new HandlerExecutor(handler)` (the framework's) and `ExecutorCompat.create(handler)`
-/// (androidx): the calls that make an executor posting to a handler.
-fn makes_handler_executor(named: &MethodRef) -> bool {
-    matches!(
-        (named.class.as_str(), named.name.as_str(), named.descriptor.as_str()),
+/// `new HandlerExecutor(handler)` (the framework's), `ExecutorCompat.create(handler)`
+/// (androidx), and a constructor given just a handler of an executor class whose `execute`
+/// posts to a handler (see `classfile::handler_executor`): the calls that make an executor
+/// posting to a handler.
+fn makes_handler_executor(table: &ClassTable, named: &MethodRef) -> bool {
+    match (named.class.as_str(), named.name.as_str(), named.descriptor.as_str()) {
         ("android.os.HandlerExecutor", "<init>", "(Landroid/os/Handler;)V")
-            | ("androidx.core.os.ExecutorCompat", "create", "(Landroid/os/Handler;)Ljava/util/concurrent/Executor;")
-    )
+        | ("androidx.core.os.ExecutorCompat", "create", "(Landroid/os/Handler;)Ljava/util/concurrent/Executor;") => true,
+        (_, "<init>", "(Landroid/os/Handler;)V") => is_handler_executor(table, named.class),
+        _ => false,
+    }
+}
+
+/// Whether `m` is the `execute(Runnable)` of an executor posting to a handler.
+pub fn is_handler_executor_execute(table: &ClassTable, m: &MethodRef) -> bool {
+    (m.name.as_str(), m.descriptor.as_str()) == crate::classfile::handler_executor::EXECUTE && is_handler_executor(table, m.class)
+}
+
+/// Whether `class` is an executor whose `execute`, its own or inherited, posts to a handler.
+fn is_handler_executor(table: &ClassTable, class: Sym) -> bool {
+    let (name, descriptor) = crate::classfile::handler_executor::EXECUTE;
+    let execute = MethodRef { class, name: Sym::new(name), descriptor: Sym::new(descriptor) };
+    table.is_subtype_of_any(class, &["java.util.concurrent.Executor"])
+        && table.resolve_method(&execute).is_some_and(|m| {
+            table.get(m.class).and_then(|h| table.method(h, m.name, m.descriptor)).is_some_and(|h| h.posts_to_handler)
+        })
 }
 
 /// The code a `Runnable` or `Callable` object of `class` runs: its `run()` or `call()`; for
@@ -440,7 +464,9 @@ pub enum ExecutorValue {
 /// Every store in `body` into a field typed as an executor, with what the value stored is when
 /// a call just made it (`Executors.newSingleThreadExecutor()`, `getMainExecutor()`, an
 /// executor posting to a handler).
-pub fn executor_field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, ExecutorValue)> {
+/// `handler_executors`: the descriptors of the executor classes posting to a handler (see
+/// [`handler_executor_descriptors`]), whose fields are executor fields too.
+pub fn executor_field_stores(table: &ClassTable, handler_executors: &[Sym], body: &Body, on_main: bool) -> Vec<(FieldRef, ExecutorValue)> {
     let made_by = |before: Option<usize>| -> ExecutorValue {
         let Some(j) = before else { return ExecutorValue::Known(ExecutorKind::Pool) };
         match &body.insns[j] {
@@ -449,19 +475,33 @@ pub fn executor_field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, 
                     ExecutorValue::Known(ExecutorKind::Serial)
                 }
                 (_, "getMainExecutor") => ExecutorValue::Known(ExecutorKind::Main),
-                _ if makes_handler_executor(method) => posted_handler(body, j),
+                _ if makes_handler_executor(table, method) => posted_handler(body, j, on_main),
                 _ => ExecutorValue::Known(ExecutorKind::Pool),
             },
-            insn if makes_handler_post_reference(table, insn) => posted_handler(body, j),
+            insn if makes_handler_post_reference(table, insn) => posted_handler(body, j, on_main),
             _ => ExecutorValue::Known(ExecutorKind::Pool),
         }
     };
-    body.field_stores(|d| EXECUTOR_TYPES.contains(&d)).map(|(f, before)| (*f, made_by(before))).collect()
+    let executor_typed = |d: &str| EXECUTOR_TYPES.contains(&d) || handler_executors.iter().any(|h| h.as_str() == d);
+    body.field_stores(executor_typed).map(|(f, before)| (*f, made_by(before))).collect()
+}
+
+/// The field descriptors (`Lp/PostingExecutor;`) of the known executor classes whose own
+/// `execute` posts to a handler; a few at most.
+pub fn handler_executor_descriptors(table: &ClassTable) -> Vec<Sym> {
+    let declares_posting_execute = |c: Sym| table.get(c).is_some_and(|h| h.methods.iter().any(|m| m.posts_to_handler));
+    let mut out: Vec<Sym> = table
+        .names()
+        .filter(|&c| declares_posting_execute(c) && is_handler_executor(table, c))
+        .map(|c| Sym::new(&format!("L{};", c.as_str().replace('.', "/"))))
+        .collect();
+    out.sort_unstable_by(|a, b| a.as_str().cmp(b.as_str()));
+    out
 }
 
 /// The handler that the executor made at instruction `made_at` posts to: a handler field read
 /// just before, or a handler made there on a looper of known thread.
-fn posted_handler(body: &Body, made_at: usize) -> ExecutorValue {
+fn posted_handler(body: &Body, made_at: usize, on_main: bool) -> ExecutorValue {
     // `getfield`, then `dup`, `Objects.requireNonNull` and `pop` for a method reference; the
     // constructor's arguments for `new HandlerExecutor(...)`.
     const REACH: usize = 6;
@@ -471,14 +511,30 @@ fn posted_handler(body: &Body, made_at: usize) -> ExecutorValue {
                 return ExecutorValue::OnHandlerField(**f);
             }
             Insn::Invoke { method, .. } => {
-                if let Some(target) = looper_thread(method) {
+                if let Some(target) = looper_thread(method, on_main) {
                     return ExecutorValue::Known(ExecutorKind::posting_to(Some(target)));
+                }
+                if on_main && makes_handler_on_calling_looper(method) {
+                    return ExecutorValue::Known(ExecutorKind::Main);
                 }
             }
             _ => {}
         }
     }
     ExecutorValue::Known(ExecutorKind::posting_to(None))
+}
+
+/// `new Handler()`, `new Handler(callback)`: a handler on the looper of the thread making it.
+fn makes_handler_on_calling_looper(method: &MethodRef) -> bool {
+    method.class.as_str() == HANDLER && method.name.as_str() == "<init>" && !method.descriptor.as_str().starts_with("(Landroid/os/Looper;")
+}
+
+/// Whether a method runs on the main thread from its start, so that the current thread's looper
+/// is the main one there: it starts on the main thread (`initial`: a lifecycle callback, a
+/// main-thread annotation), or, with the Android models, it is the constructor of a component
+/// the framework makes on the main thread (see [`super::android::is_component_constructor`]).
+pub fn starts_on_main_looper(table: &ClassTable, m: &MethodRef, initial: Threads, android_threads: bool) -> bool {
+    initial == Threads::AnyThreadButSelf || (android_threads && super::android::is_component_constructor(table, m))
 }
 
 const HANDLER_DESCRIPTOR: &str = "Landroid/os/Handler;";
@@ -491,11 +547,19 @@ const EXECUTOR_TYPES: &[&str] = &[
 
 /// The handler fields of one body: `f = new Handler(Looper.getMainLooper())` (main) or
 /// `f = new Handler(handlerThread.getLooper())` (background), the forms a handler kept in
-/// a field takes; a post through that field elsewhere runs on that thread.
-pub fn handler_fields(body: &Body) -> Vec<(FieldRef, Target)> {
+/// a field takes; a post through that field elsewhere runs on that thread. `on_main`: the body
+/// runs on the main thread (see [`starts_on_main_looper`]), whose looper a handler made there
+/// without one (`new Handler()`), or with `Looper.myLooper()`, is on.
+pub fn handler_fields(body: &Body, on_main: bool) -> Vec<(FieldRef, Target)> {
     let mut out = Vec::new();
     for (field, before) in body.field_stores(|_| true) {
         let made_at = match body.call_at(before) {
+            Some(m) if makes_handler_on_calling_looper(m) => {
+                if on_main {
+                    out.push((*field, Target::Main));
+                }
+                continue;
+            }
             Some(m) if m.name.as_str() == "<init>" && m.class.as_str() == HANDLER => before.unwrap_or(0),
             _ => continue,
         };
@@ -504,7 +568,7 @@ pub fn handler_fields(body: &Body) -> Vec<(FieldRef, Target)> {
             match insn {
                 Insn::New { class } if class.as_str() == HANDLER => break,
                 Insn::Invoke { method, .. } => {
-                    if let Some(target) = looper_thread(method) {
+                    if let Some(target) = looper_thread(method, on_main) {
                         out.push((*field, target));
                         break;
                     }
@@ -589,10 +653,12 @@ fn holds_context_element(f: &FieldRef) -> bool {
     )
 }
 
-/// The thread of the looper that `method` returns: the main one, or a `HandlerThread`'s.
-fn looper_thread(method: &MethodRef) -> Option<Target> {
+/// The thread of the looper that `method` returns: the main one, or a `HandlerThread`'s; the
+/// current thread's (`Looper.myLooper()`) in code that runs on the main thread (`on_main`).
+fn looper_thread(method: &MethodRef, on_main: bool) -> Option<Target> {
     match (method.class.as_str(), method.name.as_str()) {
         ("android.os.Looper", "getMainLooper") => Some(Target::Main),
+        ("android.os.Looper", "myLooper") if on_main => Some(Target::Main),
         ("android.os.HandlerThread", "getLooper") => Some(Target::Background),
         _ => None,
     }

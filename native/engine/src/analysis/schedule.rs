@@ -261,7 +261,13 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
                     .zip(demand.may_need.par_iter())
                     .filter(|(e, n)| e.analysed && **n)
                     .filter_map(|(e, _)| bodies[e.class][e.index].as_ref()),
-                bodies.par_iter().flatten().flatten(),
+                methods.par_iter().filter_map(|e| {
+                    let on_main = || {
+                        let android = inputs.extensions.android_threads;
+                        super::handoffs::starts_on_main_looper(table, &e.mref, e.facts.initial_threads, android)
+                    };
+                    bodies[e.class][e.index].as_ref().map(|b| (b, on_main()))
+                }),
             );
             (demand, facts)
         },

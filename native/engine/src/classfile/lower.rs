@@ -198,7 +198,9 @@ fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodR
         }
     }
     let sends_oneway = proxy && code.and_then(|c| c.bytecode.as_ref()).is_some_and(super::aidl::sends_oneway);
-    let header = MethodHeader { name, descriptor, flags, annotations, param_inject_prop, sends_oneway };
+    let posts_to_handler = (name.as_str(), descriptor.as_str()) == super::handler_executor::EXECUTE
+        && code.and_then(|c| c.bytecode.as_ref()).is_some_and(super::handler_executor::posts_to_handler);
+    let header = MethodHeader { name, descriptor, flags, annotations, param_inject_prop, sends_oneway, posts_to_handler };
 
     // Formals: `this` (instance methods) then the declared parameters.
     let is_static = flags & ACC_STATIC != 0;

@@ -102,6 +102,10 @@ pub struct MethodHeader {
     /// time (see `analysis::android`).
     #[serde(default)]
     pub sends_oneway: bool,
+    /// An `execute(Runnable)` that posts its task to a `Handler` (see
+    /// `classfile::handler_executor`): its executor runs tasks where that handler does.
+    #[serde(default)]
+    pub posts_to_handler: bool,
 }
 
 impl MethodHeader {

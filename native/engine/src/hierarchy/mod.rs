@@ -380,6 +380,7 @@ mod tests {
             annotations: run_annotations.iter().map(|a| annotation(a)).collect(),
             param_inject_prop: false,
             sends_oneway: false,
+            posts_to_handler: false,
         };
         Arc::new(ClassHeader {
             name: Sym::new(name),
@@ -423,6 +424,7 @@ mod tests {
             annotations: Vec::new(),
             param_inject_prop: false,
             sends_oneway: false,
+            posts_to_handler: false,
         };
         let mut base = (*class("p.Base", Some("java.lang.Object"), &[], &[])).clone();
         base.methods.push(method("m3", 0));

@@ -176,9 +176,13 @@ pub fn decode(bytes: &[u8], with_bodies: bool) -> Result<Class, String> {
             cafebabe::parse_class_with_options(bytes, &opts).map_err(|e| e.to_string())
         };
         let mut cf = parse(with_bodies)?;
-        // An AIDL proxy's code is read even for its header: it says which calls are one-way.
-        // A proxy whose code does not parse keeps the header read without it.
-        if !with_bodies && crate::classfile::aidl::is_proxy(&cf.this_class) {
+        // An AIDL proxy's code is read even for its header: it says which calls are one-way;
+        // so is an executor's: it says whether it posts to a handler. A class whose code does
+        // not parse keeps the header read without it.
+        let code_says = |cf: &cafebabe::ClassFile<'_>| {
+            crate::classfile::aidl::is_proxy(&cf.this_class) || cf.interfaces.iter().any(|i| &**i == "java/util/concurrent/Executor")
+        };
+        if !with_bodies && code_says(&cf) {
             if let Ok(Ok(with_code)) = crate::guard::quietly(|| parse(true)) {
                 cf = with_code;
             }

@@ -32,10 +32,20 @@ pub(super) struct AppliedAt {
     pub(super) args: Vec<(Option<Path>, Own)>,
 }
 
+/// What a model of a call says of the code it is given, in place of the callee's summary.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum ModelledHandoff {
+    /// Nothing: the callee's handoffs and runs of its parameters apply.
+    None,
+    /// Where the code given runs on other threads: the callee's handoffs do not apply.
+    Handoffs,
+    /// Where the code given runs at all: neither the callee's handoffs nor its runs apply.
+    HandoffsAndRuns,
+}
+
 impl<'a, 'e> Interp<'a, 'e> {
     /// Returns the caller's value of the call when the callee returns one of its paths
-    /// (`returned_paths`). With `handoff_modelled`, a model of the call says where the code it
-    /// is given runs, not the callee's own handoffs.
+    /// (`returned_paths`). `modelled`: what a model of the call says in place of the callee.
     pub(super) fn apply_summary(
         &mut self,
         st: &mut State,
@@ -43,7 +53,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         s: &Summary,
         args: &[Expr],
         ret: &Path,
-        handoff_modelled: bool,
+        modelled: ModelledHandoff,
     ) -> Option<Expr> {
         if self.recording {
             self.add_summary_accesses(st, callee, s, args);
@@ -60,10 +70,10 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.flush_pending_reads(st);
             release_read(st, s.read_releases, true);
         }
-        if ext.thread_handoffs && !s.param_handoffs.is_empty() && !handoff_modelled {
+        if ext.thread_handoffs && !s.param_handoffs.is_empty() && modelled == ModelledHandoff::None {
             self.hand_to_callee(st, &s.param_handoffs, args);
         }
-        if ext.lambda_arguments && !s.param_runs.is_empty() {
+        if ext.lambda_arguments && !s.param_runs.is_empty() && modelled != ModelledHandoff::HandoffsAndRuns {
             self.run_in_callee(st, &s.param_runs, args);
         }
         acquire(st, s.locks);

@@ -7,7 +7,8 @@ use crate::interned;
 
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
-use super::super::handoffs::HandoffModel;
+use super::super::handoffs::{is_handler_executor_execute, HandoffModel};
+use super::apply::ModelledHandoff;
 use super::super::models::{self, in_read_mode, ContainerAccess, LockEffect, ThreadEffect};
 use super::locks::{apply_lock_effect, apply_lock_thread, lock_identity};
 use super::ownership::{own, Holders};
@@ -128,10 +129,19 @@ impl<'a, 'e> Interp<'a, 'e> {
                     match (self.env.callee)(&target) {
                         Callee::Summary(s) => {
                             summarised = true;
-                            // A registration's model says where the callback object runs
-                            // (`registrations.rs`), not the framework's code that delivers to
-                            // it (on an executor it was given as a parameter, say).
-                            let modelled = matches!(handoff, Some(HandoffModel::Registration(_)));
+                            let modelled = match handoff {
+                                // A registration's model says where the callback object runs
+                                // (`registrations.rs`), not the framework's code that delivers
+                                // to it (on an executor it was given as a parameter, say).
+                                Some(HandoffModel::Registration(_)) => ModelledHandoff::Handoffs,
+                                // An executor posting to a handler runs its task where the
+                                // handler does: its posting (and its running the task at once
+                                // when already on that looper) is what the model says.
+                                Some(HandoffModel::Arguments(_)) if is_handler_executor_execute(self.env.table, &target) => {
+                                    ModelledHandoff::HandoffsAndRuns
+                                }
+                                _ => ModelledHandoff::None,
+                            };
                             returned = self.apply_summary(st, &target, s, &args, &ret, modelled);
                         }
                         Callee::Unknown => {

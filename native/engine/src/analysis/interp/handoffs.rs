@@ -198,11 +198,19 @@ impl<'a, 'e> Interp<'a, 'e> {
             HandoffModel::HandlerInit => {
                 let handler = match args.get(1).and_then(|l| attr_e(st, l)) {
                     Some(Attr::MainThreadHandle | Attr::MainHandler) => Some(Attr::MainHandler),
+                    Some(Attr::CurrentThreadHandle) if self.on_main_looper(st) => Some(Attr::MainHandler),
                     Some(Attr::WorkerHandler) => Some(Attr::WorkerHandler),
                     _ => None,
                 };
                 if let (Some(attr), Some(Expr::Path(h))) = (handler, args.first()) {
                     st.attrs.set(h, Some(attr));
+                }
+            }
+            // On the main thread, the current thread's looper is the main one; elsewhere it is
+            // unknown, and the handler is not followed.
+            HandoffModel::HandlerOnCallingLooper => {
+                if let (true, Some(Expr::Path(h))) = (self.on_main_looper(st), args.first()) {
+                    st.attrs.set(h, Some(Attr::MainHandler));
                 }
             }
             HandoffModel::WorkerLooper => st.attrs.set(ret, Some(Attr::WorkerHandler)),
@@ -294,6 +302,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         if let Some(looper) = given("Landroid/os/Looper;") {
             return match attr_e(st, looper) {
                 Some(Attr::MainThreadHandle | Attr::MainHandler) => Some(on_looper(Target::Main)),
+                Some(Attr::CurrentThreadHandle) if self.on_main_looper(st) => Some(on_looper(Target::Main)),
                 Some(Attr::WorkerHandler) => Some(on_looper(Target::Background)),
                 _ => None,
             };
@@ -310,8 +319,16 @@ impl<'a, 'e> Interp<'a, 'e> {
         match without_handler {
             WithoutHandler::Background => Some(on_looper(Target::Background)),
             WithoutHandler::Main => Some(on_looper(Target::Main)),
-            WithoutHandler::CallingLooper => (st.threads == Threads::AnyThreadButSelf).then(|| on_looper(Target::Main)),
+            WithoutHandler::CallingLooper => self.on_main_looper(st).then(|| on_looper(Target::Main)),
         }
+    }
+
+    /// Whether the current thread's looper is the main one here: the method runs on the main
+    /// thread (from its start, or past a check), or is the constructor of a component the
+    /// framework makes there.
+    fn on_main_looper(&self, st: &State) -> bool {
+        st.threads == Threads::AnyThreadButSelf
+            || (self.env.extensions.android_threads && crate::analysis::android::is_component_constructor(self.env.table, &self.input.mref))
     }
 
     /// The thread of a coroutine context joined here with `+` (`Dispatchers.IO + job`): a call
