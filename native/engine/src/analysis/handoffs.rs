@@ -36,7 +36,8 @@ pub enum HandoffModel {
     MakesParallel,
     /// `Handler.post*`: runs its argument on the thread of the handler's looper.
     HandlerPost,
-    /// `new Handler(looper, ...)`: the handler runs what it is given on the looper's thread.
+    /// `new Handler(looper, ...)`, `Handler.createAsync(looper)`: the handler runs what it is
+    /// given on the looper's thread.
     HandlerInit,
     /// `new Handler()`, `new Handler(callback)`: the handler runs what it is given on the looper
     /// of the thread that makes it.
@@ -151,6 +152,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
             HandoffModel::HandlerInit
         }
         "<init>" if class == HANDLER => HandoffModel::HandlerOnCallingLooper,
+        _ if makes_handler_on_looper_given(named) => HandoffModel::HandlerInit,
         "start" if named.descriptor.as_str() == "()V" && is(&["java.lang.Thread"]) => HandoffModel::ThreadStart,
         // Java 21: a virtual (or platform) thread started at once with the code it is given.
         "startVirtualThread" if class == "java.lang.Thread" => HandoffModel::Arguments(Target::Background),
@@ -524,6 +526,15 @@ fn posted_handler(body: &Body, made_at: usize, on_main: bool) -> ExecutorValue {
     ExecutorValue::Known(ExecutorKind::posting_to(None))
 }
 
+/// `Handler.createAsync(looper, ...)` and androidx's `HandlerCompat.createAsync(looper, ...)`:
+/// a new handler on the looper given, as `new Handler(looper)` (its messages skip the looper's
+/// synchronization barriers, not its thread).
+fn makes_handler_on_looper_given(method: &MethodRef) -> bool {
+    matches!(method.class.as_str(), HANDLER | "androidx.core.os.HandlerCompat")
+        && method.name.as_str() == "createAsync"
+        && method.descriptor.as_str().starts_with("(Landroid/os/Looper;")
+}
+
 /// `new Handler()`, `new Handler(callback)`: a handler on the looper of the thread making it.
 fn makes_handler_on_calling_looper(method: &MethodRef) -> bool {
     method.class.as_str() == HANDLER && method.name.as_str() == "<init>" && !method.descriptor.as_str().starts_with("(Landroid/os/Looper;")
@@ -538,6 +549,10 @@ pub fn starts_on_main_looper(table: &ClassTable, m: &MethodRef, initial: Threads
 }
 
 const HANDLER_DESCRIPTOR: &str = "Landroid/os/Handler;";
+
+/// How far before `createAsync(looper)` its looper argument is looked for: `getMainLooper()`
+/// just before, or a `HandlerThread` loaded and its `getLooper()`.
+const LOOPER_REACH: usize = 3;
 
 const EXECUTOR_TYPES: &[&str] = &[
     "Ljava/util/concurrent/Executor;",
@@ -561,6 +576,16 @@ pub fn handler_fields(body: &Body, on_main: bool) -> Vec<(FieldRef, Target)> {
                 continue;
             }
             Some(m) if m.name.as_str() == "<init>" && m.class.as_str() == HANDLER => before.unwrap_or(0),
+            // The looper is the call's first argument, computed just before it.
+            Some(m) if makes_handler_on_looper_given(m) => {
+                let made_at = before.unwrap_or(0);
+                let looper = body.insns[made_at.saturating_sub(LOOPER_REACH)..made_at].iter().rev().find_map(|i| match i {
+                    Insn::Invoke { method, .. } => looper_thread(method, on_main),
+                    _ => None,
+                });
+                out.extend(looper.map(|target| (*field, target)));
+                continue;
+            }
             _ => continue,
         };
         // The looper is computed between the `new` and the constructor call.

@@ -196,13 +196,14 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             HandoffModel::HandlerInit => {
-                let handler = match args.get(1).and_then(|l| attr_e(st, l)) {
+                let (handler_made, looper) = made_from(kind, args, ret);
+                let handler = match looper.and_then(|l| attr_e(st, l)) {
                     Some(Attr::MainThreadHandle | Attr::MainHandler) => Some(Attr::MainHandler),
                     Some(Attr::CurrentThreadHandle) if self.on_main_looper(st) => Some(Attr::MainHandler),
                     Some(Attr::WorkerHandler) => Some(Attr::WorkerHandler),
                     _ => None,
                 };
-                if let (Some(attr), Some(Expr::Path(h))) = (handler, args.first()) {
+                if let (Some(attr), Some(h)) = (handler, handler_made) {
                     st.attrs.set(h, Some(attr));
                 }
             }
@@ -255,10 +256,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             HandoffModel::MainExecutor => st.attrs.set(ret, Some(Attr::MainHandler)),
             // The executor runs its tasks where the handler runs its posts.
             HandoffModel::HandlerExecutor => {
-                let (executor, handler) = match kind {
-                    InvokeKind::Static => (Some(ret), args.first()),
-                    _ => (args.first().and_then(|e| if let Expr::Path(p) = e { Some(p) } else { None }), args.get(1)),
-                };
+                let (executor, handler) = made_from(kind, args, ret);
                 let attr = match handler.and_then(|h| self.handler_target(st, h)) {
                     Some(Target::Main) => Some(Attr::MainHandler),
                     Some(Target::Background) => Some(Attr::WorkerHandler),
@@ -742,3 +740,12 @@ fn names_shared_object(value: &Expr) -> bool {
     !value.is_this() && matches!(value, Expr::Path(p) if p.base.is_reportable())
 }
 
+/// The object a call makes and the argument it makes it from: a constructor's receiver and first
+/// argument (`new Handler(looper)`), or a static factory's result and first argument
+/// (`Handler.createAsync(looper)`, `ExecutorCompat.create(handler)`).
+fn made_from<'x>(kind: InvokeKind, args: &'x [Expr], ret: &'x Path) -> (Option<&'x Path>, Option<&'x Expr>) {
+    match kind {
+        InvokeKind::Static => (Some(ret), args.first()),
+        _ => (args.first().and_then(|e| if let Expr::Path(p) = e { Some(p) } else { None }), args.get(1)),
+    }
+}
