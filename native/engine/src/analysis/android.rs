@@ -41,10 +41,12 @@ const SERIAL_BACKGROUND_CALLBACKS: &[(&str, &str)] = &[
 const CONTENT_PROVIDER: &str = "android.content.ContentProvider";
 
 /// The components the framework makes on the main thread (`ActivityThread` instantiates them
-/// there, as `FragmentManager` does fragments): their constructors, and so the initializers of
-/// their fields, run on it.
+/// there, as `FragmentManager` does fragments), and views, made on a looper thread, the main
+/// one (a view inflated on another thread may make no handler: `AsyncLayoutInflater`): their
+/// constructors, and so the initializers of their fields, run on it.
 const MAIN_THREAD_COMPONENTS: &[&str] = &[
     "android.app.Activity",
+    "android.view.View",
     "android.app.Service",
     "android.app.Application",
     "android.content.BroadcastReceiver",
