@@ -214,7 +214,12 @@ fn an_executor_posting_to_a_handler_is_known_upstream_or_on_the_classpath() {
     let row = |method: &str, line: u32, path: &str| {
         format!("THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.OwnExecutorActivity\t{method}\t{line}\t{path}")
     };
-    let expected = vec![row("download", 69, "this.mDownloads"), row("onResume", 85, "this.mDownloads"), row("onResume", 85, "this.mSaved")];
+    let expected = vec![
+        row("download", 70, "this.mDownloads"),
+        row("onPause", 104, "this.mLooperSaved"),
+        row("onResume", 86, "this.mDownloads"),
+        row("onResume", 86, "this.mSaved"),
+    ];
     let on_classpath = Request { inputs: vec![activity.clone()], classpath: vec![framework.clone(), executor.clone()], ..Request::default() };
     let on_classpath = issue_lines(&racer::analyze(&on_classpath).unwrap_or_else(|e| panic!("analysis failed: {e}")).issues);
     assert_eq!(on_classpath, expected, "the executor on the classpath");

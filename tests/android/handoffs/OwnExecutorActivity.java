@@ -12,9 +12,10 @@ import java.util.concurrent.Executor;
  * An executor class of the app's own, made with a handler, whose execute posts its tasks to
  * that handler runs them where the handler runs its posts: on the main thread for a main-looper
  * handler, one at a time on the worker for a HandlerThread's, whether it is kept in a field of
- * its own type or of Executor's, made in the method, or given to a registration. One made with
- * a handler that starts a thread per task runs its tasks at once. PostingExecutor is a class of
- * its own, so that it can be compiled in another module, or put on the classpath.
+ * its own type or of Executor's, made in the method (also on a looper), or given to a
+ * registration. One made with a handler that starts a thread per task runs its tasks at once.
+ * PostingExecutor is a class of its own, so that it can be compiled in another module, or put
+ * on the classpath.
  */
 public class OwnExecutorActivity extends Activity {
     /** Made with a handler, where it counts the tasks started; runs each on a thread of its own. */
@@ -83,5 +84,23 @@ public class OwnExecutorActivity extends Activity {
     protected void onResume() {
         super.onResume();
         setTitle(mShown + " " + mSaved + " " + mDownloads + " " + mCameras);
+    }
+
+    // Made on a looper rather than a handler: the main one, and a HandlerThread's.
+    private int mLooperShown;
+    private int mLooperSaved;
+
+    void showOnLooper() {
+        new PostingExecutor(Looper.getMainLooper()).execute(() -> mLooperShown++);
+    }
+
+    void saveOnLooper(HandlerThread worker) {
+        new PostingExecutor(worker.getLooper()).execute(() -> mLooperSaved++);
+    }
+
+    @Override
+    protected void onPause() {
+        super.onPause();
+        setTitle(mLooperShown + " " + mLooperSaved);
     }
 }

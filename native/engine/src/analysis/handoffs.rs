@@ -261,14 +261,14 @@ pub fn may_hand_to_background(model: HandoffModel) -> bool {
 }
 
 /// `new HandlerExecutor(handler)` (the framework's), `ExecutorCompat.create(handler)`
-/// (androidx), and a constructor given just a handler of an executor class whose `execute`
-/// posts to a handler (see `classfile::handler_executor`): the calls that make an executor
-/// posting to a handler.
+/// (androidx), and a constructor given just a handler, or just a looper (to make its handler
+/// on), of an executor class whose `execute` posts to a handler (see
+/// `classfile::handler_executor`): the calls that make an executor posting to a handler.
 fn makes_handler_executor(table: &ClassTable, named: &MethodRef) -> bool {
     match (named.class.as_str(), named.name.as_str(), named.descriptor.as_str()) {
         ("android.os.HandlerExecutor", "<init>", "(Landroid/os/Handler;)V")
         | ("androidx.core.os.ExecutorCompat", "create", "(Landroid/os/Handler;)Ljava/util/concurrent/Executor;") => true,
-        (_, "<init>", "(Landroid/os/Handler;)V") => is_handler_executor(table, named.class),
+        (_, "<init>", "(Landroid/os/Handler;)V" | "(Landroid/os/Looper;)V") => is_handler_executor(table, named.class),
         _ => false,
     }
 }

@@ -273,7 +273,9 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// or from what the handler field it is read from is always given.
     fn handler_target(&self, st: &State, handler: &Expr) -> Option<Target> {
         match attr_e(st, handler) {
-            Some(Attr::MainHandler) => return Some(Target::Main),
+            // A looper given in place of a handler (an executor made on it) says the same.
+            Some(Attr::MainHandler | Attr::MainThreadHandle) => return Some(Target::Main),
+            Some(Attr::CurrentThreadHandle) if self.on_main_looper(st) => return Some(Target::Main),
             Some(Attr::WorkerHandler) => return Some(Target::Background),
             _ => {}
         }
