@@ -46,13 +46,13 @@ const CONTENT_PROVIDER: &str = "android.content.ContentProvider";
 /// constructors, and so the initializers of their fields, run on it.
 const MAIN_THREAD_COMPONENTS: &[&str] = &[
     "android.app.Activity",
-    "android.view.View",
     "android.app.Service",
     "android.app.Application",
     "android.content.BroadcastReceiver",
     CONTENT_PROVIDER,
     "android.app.Fragment",
     "androidx.fragment.app.Fragment",
+    "android.view.View",
 ];
 
 /// Whether `m` is the constructor of a component the framework makes on the main thread.

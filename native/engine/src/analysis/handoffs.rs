@@ -151,7 +151,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         "<init>" if class == HANDLER && named.descriptor.as_str().starts_with("(Landroid/os/Looper;") => {
             HandoffModel::HandlerInit
         }
-        "<init>" if class == HANDLER => HandoffModel::HandlerOnCallingLooper,
+        _ if makes_handler_on_calling_looper(named) => HandoffModel::HandlerOnCallingLooper,
         _ if makes_handler_on_looper_given(named) => HandoffModel::HandlerInit,
         "start" if named.descriptor.as_str() == "()V" && is(&["java.lang.Thread"]) => HandoffModel::ThreadStart,
         // Java 21: a virtual (or platform) thread started at once with the code it is given.
@@ -273,15 +273,22 @@ fn makes_handler_executor(table: &ClassTable, named: &MethodRef) -> bool {
     }
 }
 
+/// `Executor.execute(Runnable)`'s name and descriptor, interned once: asked at every
+/// executor call.
+static EXECUTE: once_cell::sync::Lazy<(Sym, Sym)> = once_cell::sync::Lazy::new(|| {
+    let (name, descriptor) = crate::classfile::handler_executor::EXECUTE;
+    (Sym::new(name), Sym::new(descriptor))
+});
+
 /// Whether `m` is the `execute(Runnable)` of an executor posting to a handler.
 pub fn is_handler_executor_execute(table: &ClassTable, m: &MethodRef) -> bool {
-    (m.name.as_str(), m.descriptor.as_str()) == crate::classfile::handler_executor::EXECUTE && is_handler_executor(table, m.class)
+    (m.name, m.descriptor) == *EXECUTE && is_handler_executor(table, m.class)
 }
 
 /// Whether `class` is an executor whose `execute`, its own or inherited, posts to a handler.
 fn is_handler_executor(table: &ClassTable, class: Sym) -> bool {
-    let (name, descriptor) = crate::classfile::handler_executor::EXECUTE;
-    let execute = MethodRef { class, name: Sym::new(name), descriptor: Sym::new(descriptor) };
+    let (name, descriptor) = *EXECUTE;
+    let execute = MethodRef { class, name, descriptor };
     table.is_subtype_of_any(class, &["java.util.concurrent.Executor"])
         && table.resolve_method(&execute).is_some_and(|m| {
             table.get(m.class).and_then(|h| table.method(h, m.name, m.descriptor)).is_some_and(|h| h.posts_to_handler)
