@@ -203,6 +203,7 @@ impl Scan<'_> {
         let (mut passes_this, mut requires_held_lock) = (false, false);
         let (mut acquires, mut releases) = (false, false);
         let mut hands_over_code = false;
+        let mut message_handlers = Vec::new();
         let Some(body) = self.body(i) else {
             let held_code = Vec::new();
             return (out, OwnCode { concurrent, hands, queries, passes_this, requires_held_lock, acquires, releases, held_code });
@@ -221,7 +222,8 @@ impl Scan<'_> {
         let mut allocated = if self.extensions.fresh_receiver_dispatch { body.allocated_classes() } else { Vec::new() };
         // Likewise a call on a field of the class that holds objects of one known class
         // (field_receiver_dispatch).
-        for held in field_classes::read_by(self.field_classes, self.methods[i].mref.class, body) {
+        let held_classes = field_classes::read_by(self.field_classes, self.methods[i].mref.class, body);
+        for &held in &held_classes {
             if !allocated.contains(&held) {
                 allocated.push(held);
             }
@@ -258,6 +260,15 @@ impl Scan<'_> {
                                 edge_to(self.analysed_index(&b));
                             }
                         }
+                        // `handler.sendMessage(m)`: the `handleMessage` of the handler class a
+                        // field it reads holds (these edges close no cycle: a handler's code
+                        // sends messages to itself).
+                        if model == HandoffModel::HandlerSend {
+                            for &class in &held_classes {
+                                let handler = handoffs::message_handler(table, class).and_then(|b| self.analysed_index(&b));
+                                message_handlers.extend(handler.filter(|&b| b != i && !message_handlers.contains(&b)));
+                            }
+                        }
                         hands_over_code = true;
                     }
                     if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
@@ -282,7 +293,12 @@ impl Scan<'_> {
         // `this` may go to a callee whose summary hands it on (see `own_body_edges`).
         passes_this = passes_this && body.insns.iter().any(|insn| matches!(insn, Insn::Load { slot: 0, wide: false }));
         // `executor.execute(tick)`: the code the fields it reads hold.
-        let held_code = if hands_over_code { self.field_held_bodies(i, body) } else { Vec::new() };
+        let mut held_code = if hands_over_code { self.field_held_bodies(i, body) } else { Vec::new() };
+        for b in message_handlers {
+            if !held_code.contains(&b) {
+                held_code.push(b);
+            }
+        }
         (out, OwnCode { concurrent, hands, queries, passes_this, requires_held_lock, acquires, releases, held_code })
     }
 }

@@ -374,7 +374,7 @@ pub fn collect<'a>(
             storing
                 .fold(Stores::default, |mut r, (body, on_main)| {
                     if ext.thread_handoffs {
-                        r.handler_fields.extend(handoffs::handler_fields(body, on_main));
+                        r.handler_fields.extend(handoffs::handler_fields(table, body, on_main));
                         r.scope_fields.extend(handoffs::scope_fields(table, kept, body));
                         r.executor_stores.extend(handoffs::executor_field_stores(table, &handler_executors, body, on_main));
                     }

@@ -42,6 +42,15 @@ pub enum HandoffModel {
     /// `new Handler()`, `new Handler(callback)`: the handler runs what it is given on the looper
     /// of the thread that makes it.
     HandlerOnCallingLooper,
+    /// A constructor of a `Handler` subclass of the code's own: the handler is on the looper its
+    /// `super(...)` call gives (see `classfile::handler_subclass`).
+    HandlerSubclassInit(HandlerLooper),
+    /// `Handler.sendMessage(msg)`, `sendEmptyMessage(what)`, ...: the handler's `handleMessage`
+    /// runs the message on the thread of its looper.
+    HandlerSend,
+    /// `Handler.obtainMessage(...)`: resolved at the call into `HandlerSend` when the message is
+    /// sent at once (`obtainMessage(...).sendToTarget()`); otherwise no handoff.
+    ObtainMessage,
     /// `HandlerThread.getLooper()`: the looper of a background thread.
     WorkerLooper,
     /// `Context.getMainExecutor()`, `ContextCompat.getMainExecutor(context)`: an executor that
@@ -97,6 +106,7 @@ impl HandoffModel {
         match model {
             Some(HandoffModel::ReactiveOperator) => super::reactive::chain_target(table, kept, insns, at).map(HandoffModel::Scheduled),
             Some(HandoffModel::FlowOn) => context_dispatcher(table, kept, &insns[..at]).map(HandoffModel::FlowContext),
+            Some(HandoffModel::ObtainMessage) => sent_to_target_at_once(insns, at).then_some(HandoffModel::HandlerSend),
             model => model,
         }
     }
@@ -106,6 +116,15 @@ const EXECUTOR_METHODS: &[&str] =
     &["execute", "submit", "invokeAll", "invokeAny", "schedule", "scheduleAtFixedRate", "scheduleWithFixedDelay"];
 const VIEW_POSTS: &[&str] = &["post", "postDelayed", "postOnAnimation", "postOnAnimationDelayed"];
 const HANDLER_POSTS: &[&str] = &["post", "postDelayed", "postAtTime", "postAtFrontOfQueue"];
+const HANDLER_SENDS: &[&str] = &[
+    "sendMessage",
+    "sendMessageDelayed",
+    "sendMessageAtTime",
+    "sendMessageAtFrontOfQueue",
+    "sendEmptyMessage",
+    "sendEmptyMessageDelayed",
+    "sendEmptyMessageAtTime",
+];
 /// Java 21's thread builders (`Thread.ofVirtual()`, `Thread.ofPlatform()`), named as the
 /// calls name them: the JDK table of supertypes predates them.
 const THREAD_BUILDERS: &[&str] = &["java.lang.Thread$Builder", "java.lang.Thread$Builder$OfVirtual", "java.lang.Thread$Builder$OfPlatform"];
@@ -145,6 +164,9 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
             "parallel" => HandoffModel::MakesParallel,
             _ => HandoffModel::StreamOp,
         });
+    }
+    if let Some(looper) = handler_subclass_looper(table, named) {
+        return Some(HandoffModel::HandlerSubclassInit(looper));
     }
     let model = match name {
         "<init>" if class == "java.lang.Thread" => HandoffModel::ThreadConstructor,
@@ -189,6 +211,8 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         }
         _ if VIEW_POSTS.contains(&name) && is(&["android.view.View"]) => HandoffModel::Arguments(Target::Main),
         _ if HANDLER_POSTS.contains(&name) && is(&[HANDLER]) => HandoffModel::HandlerPost,
+        _ if HANDLER_SENDS.contains(&name) && is(&[HANDLER]) => HandoffModel::HandlerSend,
+        "obtainMessage" if is(&[HANDLER]) => HandoffModel::ObtainMessage,
         _ => return super::registrations::registration(table, named).map(HandoffModel::Registration),
     };
     Some(model)
@@ -253,6 +277,8 @@ pub fn may_hand_to_background(model: HandoffModel) -> bool {
             | HandoffModel::FlowCollect
             | HandoffModel::HandlerInit
             | HandoffModel::HandlerOnCallingLooper
+            | HandoffModel::HandlerSubclassInit(_)
+            | HandoffModel::ObtainMessage
             | HandoffModel::WorkerLooper
             | HandoffModel::MainExecutor
             | HandoffModel::HandlerExecutor
@@ -542,6 +568,34 @@ fn makes_handler_on_looper_given(method: &MethodRef) -> bool {
         && method.descriptor.as_str().starts_with("(Landroid/os/Looper;")
 }
 
+/// The looper a constructor of a `Handler` subclass makes its handler on, read from its code.
+fn handler_subclass_looper(table: &ClassTable, constructor: &MethodRef) -> Option<HandlerLooper> {
+    if constructor.name.as_str() != "<init>" {
+        return None;
+    }
+    let header = table.get(constructor.class)?;
+    table.method(header, constructor.name, constructor.descriptor)?.handler_looper
+}
+
+/// `obtainMessage(...)` whose message is sent at once: the call at `at` is followed by the
+/// message's `sendToTarget()`, which sends it to the handler that made it.
+fn sent_to_target_at_once(insns: &[Insn], at: usize) -> bool {
+    matches!(insns.get(at + 1), Some(Insn::Invoke { method, .. })
+        if method.name.as_str() == "sendToTarget" && method.class.as_str() == "android.os.Message")
+}
+
+/// The `handleMessage(Message)` a `Handler` subclass overrides, which runs the messages sent to
+/// its objects; `None` for a class that does not (the framework's own does nothing).
+pub fn message_handler(table: &ClassTable, class: Sym) -> Option<MethodRef> {
+    static HANDLE_MESSAGE: once_cell::sync::Lazy<(Sym, Sym)> =
+        once_cell::sync::Lazy::new(|| (Sym::new("handleMessage"), Sym::new("(Landroid/os/Message;)V")));
+    let (name, descriptor) = *HANDLE_MESSAGE;
+    if class.as_str() == HANDLER || !table.is_subtype_of_any(class, &[HANDLER]) {
+        return None;
+    }
+    table.resolve_method(&MethodRef { class, name, descriptor }).filter(|m| m.class.as_str() != HANDLER)
+}
+
 /// `new Handler()`, `new Handler(callback)`: a handler on the looper of the thread making it.
 fn makes_handler_on_calling_looper(method: &MethodRef) -> bool {
     method.class.as_str() == HANDLER && method.name.as_str() == "<init>" && !method.descriptor.as_str().starts_with("(Landroid/os/Looper;")
@@ -572,7 +626,7 @@ const EXECUTOR_TYPES: &[&str] = &[
 /// a field takes; a post through that field elsewhere runs on that thread. `on_main`: the body
 /// runs on the main thread (see [`starts_on_main_looper`]), whose looper a handler made there
 /// without one (`new Handler()`), or with `Looper.myLooper()`, is on.
-pub fn handler_fields(body: &Body, on_main: bool) -> Vec<(FieldRef, Target)> {
+pub fn handler_fields(table: &ClassTable, body: &Body, on_main: bool) -> Vec<(FieldRef, Target)> {
     let mut out = Vec::new();
     for (field, before) in body.field_stores(|_| true) {
         let made_at = match body.call_at(before) {
@@ -593,12 +647,31 @@ pub fn handler_fields(body: &Body, on_main: bool) -> Vec<(FieldRef, Target)> {
                 out.extend(looper.map(|target| (*field, target)));
                 continue;
             }
-            _ => continue,
+            // A handler subclass's constructor that makes its handler on a looper it is given
+            // is looked at as `new Handler(looper)`; the others say which looper themselves.
+            Some(m) => match handler_subclass_looper(table, m) {
+                Some(HandlerLooper::Param(_)) => before.unwrap_or(0),
+                Some(HandlerLooper::Main) => {
+                    out.push((*field, Target::Main));
+                    continue;
+                }
+                Some(HandlerLooper::Worker) => {
+                    out.push((*field, Target::Background));
+                    continue;
+                }
+                Some(HandlerLooper::Calling) if on_main => {
+                    out.push((*field, Target::Main));
+                    continue;
+                }
+                _ => continue,
+            },
+            None => continue,
         };
         // The looper is computed between the `new` and the constructor call.
+        let made = body.call_at(before).map(|m| m.class);
         for insn in body.insns[..made_at].iter().rev() {
             match insn {
-                Insn::New { class } if class.as_str() == HANDLER => break,
+                Insn::New { class } if Some(*class) == made => break,
                 Insn::Invoke { method, .. } => {
                     if let Some(target) = looper_thread(method, on_main) {
                         out.push((*field, target));

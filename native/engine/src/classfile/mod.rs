@@ -2,5 +2,6 @@
 pub mod aidl;
 pub mod descriptor;
 pub mod handler_executor;
+pub mod handler_subclass;
 pub mod lower;
 pub mod model;

@@ -106,6 +106,24 @@ pub struct MethodHeader {
     /// `classfile::handler_executor`): its executor runs tasks where that handler does.
     #[serde(default)]
     pub posts_to_handler: bool,
+    /// A constructor of a direct `Handler` subclass: the looper its `super(...)` call gives the
+    /// handler (see `classfile::handler_subclass`), where its `handleMessage` runs.
+    #[serde(default)]
+    pub handler_looper: Option<HandlerLooper>,
+}
+
+/// The looper a `Handler` subclass's constructor makes its handler on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum HandlerLooper {
+    /// `super(Looper.getMainLooper())`.
+    Main,
+    /// `super(handlerThread.getLooper())`: a background thread's.
+    Worker,
+    /// `super()`, `super(callback)`, `super(Looper.myLooper())`: the looper of the thread
+    /// making the handler.
+    Calling,
+    /// `super(looper)`: the constructor's parameter at this index.
+    Param(u8),
 }
 
 impl MethodHeader {

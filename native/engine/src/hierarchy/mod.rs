@@ -381,6 +381,7 @@ mod tests {
             param_inject_prop: false,
             sends_oneway: false,
             posts_to_handler: false,
+            handler_looper: None,
         };
         Arc::new(ClassHeader {
             name: Sym::new(name),
@@ -425,6 +426,7 @@ mod tests {
             param_inject_prop: false,
             sends_oneway: false,
             posts_to_handler: false,
+            handler_looper: None,
         };
         let mut base = (*class("p.Base", Some("java.lang.Object"), &[], &[])).clone();
         base.methods.push(method("m3", 0));

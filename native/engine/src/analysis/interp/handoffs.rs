@@ -9,8 +9,11 @@ use crate::classfile::model::*;
 use super::super::annotations::is_lambda_body_name;
 use super::super::domain::*;
 use super::super::handoffs::{
-    context_dispatcher, field_held_code, is_kotlin_lambda_class, makes_handler_post_reference, ExecutorKind, HandoffModel, Target,
+    context_dispatcher, field_held_code, is_kotlin_lambda_class, makes_handler_post_reference, message_handler, ExecutorKind, HandoffModel,
+    Target,
 };
+use crate::issue::top_level_class;
+use crate::sym::Sym;
 use super::super::registrations::WithoutHandler;
 use super::access_set::NewKey;
 use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
@@ -197,16 +200,31 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             HandoffModel::HandlerInit => {
                 let (handler_made, looper) = made_from(kind, args, ret);
-                let handler = match looper.and_then(|l| attr_e(st, l)) {
-                    Some(Attr::MainThreadHandle | Attr::MainHandler) => Some(Attr::MainHandler),
-                    Some(Attr::CurrentThreadHandle) if self.on_main_looper(st) => Some(Attr::MainHandler),
-                    Some(Attr::WorkerHandler) => Some(Attr::WorkerHandler),
-                    _ => None,
-                };
-                if let (Some(attr), Some(h)) = (handler, handler_made) {
+                if let (Some(attr), Some(h)) = (looper.and_then(|l| self.handler_on_looper(st, l)), handler_made) {
                     st.attrs.set(h, Some(attr));
                 }
             }
+            HandoffModel::HandlerSubclassInit(looper) => {
+                let attr = match looper {
+                    HandlerLooper::Main => Some(Attr::MainHandler),
+                    HandlerLooper::Worker => Some(Attr::WorkerHandler),
+                    HandlerLooper::Calling => self.on_main_looper(st).then_some(Attr::MainHandler),
+                    HandlerLooper::Param(at) => params.get(usize::from(at)).and_then(|l| self.handler_on_looper(st, l)),
+                };
+                if let (Some(attr), Some(Expr::Path(h))) = (attr, receiver()) {
+                    st.attrs.set(h, Some(attr));
+                }
+            }
+            // The handler's `handleMessage` runs the message on its looper's thread, one message
+            // at a time.
+            HandoffModel::HandlerSend => {
+                if let Some((target, handler)) = receiver().and_then(|r| Some((self.handler_target(st, r)?, r))) {
+                    let code = self.message_handler_code(handler);
+                    self.run_handed(st, code.map(|c| Handed { serial: target == Target::Background, ..c }), target, true);
+                }
+            }
+            // Resolved at the call (see `HandoffModel::at_call`): a message not sent at once.
+            HandoffModel::ObtainMessage => {}
             // On the main thread, the current thread's looper is the main one; elsewhere it is
             // unknown, and the handler is not followed.
             HandoffModel::HandlerOnCallingLooper => {
@@ -266,6 +284,16 @@ impl<'a, 'e> Interp<'a, 'e> {
                     st.attrs.set(executor, Some(attr));
                 }
             }
+        }
+    }
+
+    /// The handler made on `looper`: one on the main looper, or on a background thread's.
+    fn handler_on_looper(&self, st: &State, looper: &Expr) -> Option<Attr> {
+        match attr_e(st, looper) {
+            Some(Attr::MainThreadHandle | Attr::MainHandler) => Some(Attr::MainHandler),
+            Some(Attr::CurrentThreadHandle) if self.on_main_looper(st) => Some(Attr::MainHandler),
+            Some(Attr::WorkerHandler) => Some(Attr::WorkerHandler),
+            _ => None,
         }
     }
 
@@ -453,21 +481,36 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// runs on the object the field holds, whose holder is the outer instance of an inner
     /// class; a lambda's captured the holder, if anything.
     fn code_held_by_field(&self, value: &Expr) -> Option<Handed> {
-        let Expr::Path(p) = value else { return None };
-        let Some(Step::Field { class, name }) = p.steps.last() else { return None };
-        if *class != self.input.mref.class || !names_shared_object(value) {
-            return None;
-        }
-        if !self.body.reads_field(*class, *name) {
-            return None;
-        }
+        let ((class, name), captured) = self.own_field_read(value)?;
         let facts = self.env.facts;
-        let held = field_held_code(self.env.table, &facts.field_classes, &facts.field_lambdas, *class, *name)?;
-        let holder = Path { base: p.base, steps: Steps::from(&p.steps[..p.steps.len() - 1]) };
-        // A static field's holder is no object.
-        let captured = if holder.steps.is_empty() && matches!(holder.base, Base::Static(_)) { Vec::new() } else { vec![Expr::Path(holder)] };
+        let held = field_held_code(self.env.table, &facts.field_classes, &facts.field_lambdas, class, name)?;
         let (capture, object) = if held.lambda { (Capture::Formals, None) } else { (Capture::OuterInstance, Some(value.clone())) };
         Some(Handed { bodies: held.bodies, captured, capture, inline: false, object, started: false, serial: false })
+    }
+
+    /// The field of this method's class, read here, that `value` names, with what code held
+    /// there captures: the field's holder, the outer instance of an inner class (nothing for a
+    /// static field, whose holder is no object).
+    fn own_field_read(&self, value: &Expr) -> Option<((Sym, Sym), Vec<Expr>)> {
+        let Expr::Path(p) = value else { return None };
+        let Some(Step::Field { class, name }) = p.steps.last() else { return None };
+        if *class != self.input.mref.class || !names_shared_object(value) || !self.body.reads_field(*class, *name) {
+            return None;
+        }
+        let holder = Path { base: p.base, steps: Steps::from(&p.steps[..p.steps.len() - 1]) };
+        let captured = if holder.steps.is_empty() && matches!(holder.base, Base::Static(_)) { Vec::new() } else { vec![Expr::Path(holder)] };
+        Some(((*class, *name), captured))
+    }
+
+    /// The `handleMessage` a message sent to `handler` runs: that of the handler class the field
+    /// of this class it is read from holds (of the field's source file, see `field_classes`),
+    /// on the object the field holds, whose holder is the outer instance of an inner class. (The
+    /// call graph orders these bodies first.)
+    fn message_handler_code(&self, handler: &Expr) -> Option<Handed> {
+        let ((class, name), captured) = self.own_field_read(handler)?;
+        let held = self.env.facts.field_classes.get(&(class, name)).filter(|h| top_level_class(h.class.as_str()) == top_level_class(class.as_str()))?;
+        let body = message_handler(self.env.table, held.class)?;
+        Some(Handed { bodies: vec![body], captured, capture: Capture::OuterInstance, inline: false, object: Some(handler.clone()), started: false, serial: false })
     }
 
     /// `worker.start()` on a field or parameter whose class (the one the call names) is a
