@@ -228,6 +228,20 @@ fn an_executor_posting_to_a_handler_is_known_upstream_or_on_the_classpath() {
     assert_eq!(whole, expected, "the executor analysed with the activity");
 }
 
+/// A `Handler` subclass of the app's own in an upstream module: its summary file's class header
+/// says which looper its constructor gives `super(...)`, so the downstream activity's posts to it
+/// run there, analysed alone as with the whole build.
+#[test]
+fn a_handler_subclass_upstream_is_on_the_looper_its_constructor_gives() {
+    let Some(framework) = framework_jar_or_skip("upstream handler subclass") else { return };
+    let tmp = TempDir::new("racer-android-handler-subclass");
+    let (handler, activity) = compile_apart(&framework, tmp.path(), "handoffs", &["WorkerHandler"], &["WorkerHandlerActivity"]);
+    let expected = vec!["THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.WorkerHandlerActivity\tonResume\t37\tthis.mSaved".to_string()];
+    let (alone, whole) = common::alone_and_whole(&handler, &activity, &[framework], &tmp.join("handler.summaries"));
+    assert_eq!(alone, expected, "the handler class in an upstream module");
+    assert_eq!(whole, expected, "the handler class analysed with the activity");
+}
+
 /// A helper in an upstream module that registers the network callback it is given: its summary
 /// hands the parameter to the connectivity thread, so the downstream activity's callback runs
 /// there, analysed alone with the helper's summary file as with the whole build.

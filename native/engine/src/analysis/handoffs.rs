@@ -667,22 +667,38 @@ pub fn handler_fields(table: &ClassTable, body: &Body, on_main: bool) -> Vec<(Fi
             },
             None => continue,
         };
-        // The looper is computed between the `new` and the constructor call.
         let made = body.call_at(before).map(|m| m.class);
-        for insn in body.insns[..made_at].iter().rev() {
-            match insn {
-                Insn::New { class } if Some(*class) == made => break,
-                Insn::Invoke { method, .. } => {
-                    if let Some(target) = looper_thread(method, on_main) {
-                        out.push((*field, target));
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
+        out.extend(looper_given(body, made_at, made, on_main).map(|target| (*field, target)));
     }
     out
+}
+
+/// The thread of the looper given to the constructor of `made` called at `made_at`: computed
+/// between the `new` and the call (as javac orders them), or kept in a local just before the
+/// `new` and loaded between them (kotlinc computes the super-constructor arguments of an object
+/// expression first).
+fn looper_given(body: &Body, made_at: usize, made: Option<Sym>, on_main: bool) -> Option<Target> {
+    let mut loaded = None;
+    for (at, insn) in body.insns[..made_at].iter().enumerate().rev() {
+        match insn {
+            Insn::New { class } if Some(*class) == made => {
+                let slot = loaded?;
+                return match body.insns[..at] {
+                    [.., Insn::Invoke { ref method, .. }, Insn::Store { slot: stored, .. }] if stored == slot => looper_thread(method, on_main),
+                    _ => None,
+                };
+            }
+            Insn::Invoke { method, .. } => {
+                if let Some(target) = looper_thread(method, on_main) {
+                    return Some(target);
+                }
+            }
+            // The last local loaded is the last argument; the outer instance is `this` (slot 0).
+            Insn::Load { slot, .. } if *slot != 0 && loaded.is_none() => loaded = Some(*slot),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Every store in `body` into a field typed as a Kotlin `CoroutineScope`, with the thread of the
