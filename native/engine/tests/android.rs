@@ -147,6 +147,21 @@ fn compile_apart(framework: &Path, tmp: &Path, topic: &str, upstream: &[&str], d
     (upstream_classes, downstream_classes)
 }
 
+/// Analyses `downstream` alone with `upstream`'s summary file and the two modules as one build,
+/// and checks both give `expected`; `what` names the two ways in the failure messages.
+fn assert_same_alone_and_whole(
+    upstream: &Path,
+    downstream: &Path,
+    framework: PathBuf,
+    summaries: &Path,
+    expected: &[String],
+    what: (&str, &str),
+) {
+    let (alone, whole) = common::alone_and_whole(upstream, downstream, &[framework], summaries);
+    assert_eq!(alone, expected, "{}", what.0);
+    assert_eq!(whole, expected, "{}", what.1);
+}
+
 /// The AIDL interfaces of the background-work topic and the binders implementing them, compiled
 /// apart (see [`compile_apart`]).
 fn compile_binders_apart(framework: &Path, tmp: &Path, interfaces: &[&str], binders: &[&str]) -> (PathBuf, PathBuf) {
@@ -170,9 +185,8 @@ fn oneway_calls_are_known_from_a_proxy_upstream_or_on_the_classpath() {
         Request { inputs: vec![implementations.clone()], classpath: with_interfaces.clone(), ..Request::default() };
     let on_classpath = issue_lines(&racer::analyze(&on_classpath).unwrap_or_else(|e| panic!("analysis failed: {e}")).issues);
     assert_eq!(on_classpath, expected, "interfaces on the classpath");
-    let (alone, whole) = common::alone_and_whole(&interfaces, &implementations, &[framework], &tmp.join("interfaces.summaries"));
-    assert_eq!(alone, expected, "interfaces in an upstream module");
-    assert_eq!(whole, expected, "interfaces analysed with the binders");
+    let what = ("interfaces in an upstream module", "interfaces analysed with the binders");
+    assert_same_alone_and_whole(&interfaces, &implementations, framework, &tmp.join("interfaces.summaries"), &expected, what);
 }
 
 /// A classpath proxy whose code does not parse (an undefined opcode in place of `store`'s call
@@ -223,9 +237,8 @@ fn an_executor_posting_to_a_handler_is_known_upstream_or_on_the_classpath() {
     let on_classpath = Request { inputs: vec![activity.clone()], classpath: vec![framework.clone(), executor.clone()], ..Request::default() };
     let on_classpath = issue_lines(&racer::analyze(&on_classpath).unwrap_or_else(|e| panic!("analysis failed: {e}")).issues);
     assert_eq!(on_classpath, expected, "the executor on the classpath");
-    let (alone, whole) = common::alone_and_whole(&executor, &activity, &[framework], &tmp.join("executor.summaries"));
-    assert_eq!(alone, expected, "the executor in an upstream module");
-    assert_eq!(whole, expected, "the executor analysed with the activity");
+    let what = ("the executor in an upstream module", "the executor analysed with the activity");
+    assert_same_alone_and_whole(&executor, &activity, framework, &tmp.join("executor.summaries"), &expected, what);
 }
 
 /// A `Handler` subclass of the app's own in an upstream module: its summary file's class header
@@ -237,9 +250,8 @@ fn a_handler_subclass_upstream_is_on_the_looper_its_constructor_gives() {
     let tmp = TempDir::new("racer-android-handler-subclass");
     let (handler, activity) = compile_apart(&framework, tmp.path(), "handoffs", &["WorkerHandler"], &["WorkerHandlerActivity"]);
     let expected = vec!["THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.WorkerHandlerActivity\tonResume\t37\tthis.mSaved".to_string()];
-    let (alone, whole) = common::alone_and_whole(&handler, &activity, &[framework], &tmp.join("handler.summaries"));
-    assert_eq!(alone, expected, "the handler class in an upstream module");
-    assert_eq!(whole, expected, "the handler class analysed with the activity");
+    let what = ("the handler class in an upstream module", "the handler class analysed with the activity");
+    assert_same_alone_and_whole(&handler, &activity, framework, &tmp.join("handler.summaries"), &expected, what);
 }
 
 /// A helper in an upstream module that registers the network callback it is given: its summary
@@ -251,7 +263,6 @@ fn a_network_callback_registered_by_an_upstream_helper_runs_in_the_background() 
     let tmp = TempDir::new("racer-android-network-helper");
     let (helper, activity) = compile_apart(&framework, tmp.path(), "handoffs", &["NetworkRegistrar"], &["MeteredActivity"]);
     let expected = vec!["THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.MeteredActivity\tonResume\t26\tthis.mMetered".to_string()];
-    let (alone, whole) = common::alone_and_whole(&helper, &activity, &[framework], &tmp.join("helper.summaries"));
-    assert_eq!(alone, expected, "the helper in an upstream module");
-    assert_eq!(whole, expected, "the helper analysed with the activity");
+    let what = ("the helper in an upstream module", "the helper analysed with the activity");
+    assert_same_alone_and_whole(&helper, &activity, framework, &tmp.join("helper.summaries"), &expected, what);
 }
