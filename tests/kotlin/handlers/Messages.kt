@@ -1,7 +1,9 @@
 package kfixtures.handlers
 
 import android.app.Activity
+import android.os.Bundle
 import android.os.Handler
+import android.os.HandlerThread
 import android.os.Looper
 import android.os.Message
 import androidx.annotation.WorkerThread
@@ -39,5 +41,46 @@ class MessageActivity : Activity() {
     override fun onResume() {
         super.onResume()
         println("$shown $ticks")
+    }
+}
+
+/**
+ * Racy: messages sent to handlers made with a callback run the callback's handleMessage on the
+ * handler's looper: a lambda on the main looper (its write of shown races with describe()'s
+ * worker-thread read, not with onResume's), the activity itself on a worker thread's looper (its
+ * write of saved races with onResume's read).
+ */
+class CallbackActivity : Activity(), Handler.Callback {
+    private val thread = HandlerThread("callbacks")
+    private val handler = Handler(Looper.getMainLooper()) { msg ->
+        shown = msg.what
+        true
+    }
+    private var worker: Handler? = null
+    private var shown = 0
+    private var saved: Any? = null
+
+    override fun handleMessage(msg: Message): Boolean {
+        saved = msg.obj
+        return true
+    }
+
+    override fun onCreate(savedInstanceState: Bundle?) {
+        thread.start()
+        worker = Handler(thread.looper, this)
+    }
+
+    @WorkerThread
+    fun onProgress() {
+        handler.sendEmptyMessage(1)
+        worker?.sendEmptyMessage(2) // expect: CallbackActivity onProgress this.worker
+    }
+
+    @WorkerThread
+    fun describe(): String = "$shown" // expect: CallbackActivity describe this.shown
+
+    override fun onResume() {
+        super.onResume()
+        println("$shown $saved") // expect: CallbackActivity onResume this.saved
     }
 }

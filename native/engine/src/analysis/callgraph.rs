@@ -13,6 +13,7 @@ use crate::sym::Sym;
 
 use super::extensions::Extensions;
 use super::field_classes::{self, FieldClasses, FieldLambdas};
+use super::handler_callbacks::{self, HandlerCallback, HandlerCallbacks};
 use super::handoffs::{self, HandoffModel};
 use super::interp::MAX_INLINE_DEPTH;
 use super::models::{self, LockEffect};
@@ -74,6 +75,8 @@ pub struct Scan<'a> {
     pub field_classes: &'a FieldClasses,
     /// Fields holding one lambda (thread handoffs).
     pub field_lambdas: &'a FieldLambdas,
+    /// Handler fields made with a callback (thread handoffs).
+    pub handler_callbacks: &'a HandlerCallbacks,
     /// Schedulers kept in fields and returned by methods (reactive chains).
     pub schedulers: &'a super::kept_schedulers::KeptSchedulers,
     pub extensions: Extensions,
@@ -140,6 +143,22 @@ impl Scan<'_> {
         } else {
             None
         }
+    }
+
+    /// The callbacks of the handler fields of its own class that method `i` reads (see
+    /// `handler_callbacks`).
+    fn callbacks_read(&self, i: usize, body: &Body) -> Vec<HandlerCallback> {
+        let class = self.methods[i].mref.class;
+        let mut out = Vec::new();
+        for insn in &body.insns {
+            if let Insn::GetField(f) | Insn::GetStatic(f) = insn {
+                let callback = self.handler_callbacks.get(&(f.class, f.name)).filter(|_| f.class == class);
+                if let Some(&c) = callback.filter(|c| !out.contains(*c)) {
+                    out.push(c);
+                }
+            }
+        }
+        out
     }
 
     /// The code held by the fields of its own class that method `i` reads (see
@@ -261,12 +280,16 @@ impl Scan<'_> {
                             }
                         }
                         // `handler.sendMessage(m)`: the `handleMessage` of the handler class a
-                        // field it reads holds (these edges close no cycle: a handler's code
-                        // sends messages to itself).
+                        // field it reads holds, or of the callback a handler field's handler
+                        // was made with (these edges close no cycle: a handler's code sends
+                        // messages to itself).
                         if model == HandoffModel::HandlerSend {
-                            for &class in &held_classes {
-                                let handler = handoffs::message_handler(table, class).and_then(|b| self.analysed_index(&b));
-                                message_handlers.extend(handler.filter(|&b| b != i && !message_handlers.contains(&b)));
+                            let subclasses = held_classes.iter().filter_map(|&class| handoffs::message_handler(table, class));
+                            let callbacks = self.callbacks_read(i, body).into_iter().filter_map(|c| handler_callbacks::callback_code(table, c));
+                            for handler in subclasses.chain(callbacks).filter_map(|b| self.analysed_index(&b)) {
+                                if handler != i && !message_handlers.contains(&handler) {
+                                    message_handlers.push(handler);
+                                }
                             }
                         }
                         hands_over_code = true;

@@ -291,6 +291,9 @@ pub struct Facts {
     /// Thread handoffs: the lambda a field holds, when every store gives it the same one, by
     /// (declaring class, name) (filled in by the scheduler).
     pub field_lambdas: super::field_classes::FieldLambdas,
+    /// Thread handoffs: the callback a handler field's handler was made with, when every store
+    /// gives it the same one, by (declaring class, name) (filled in by the scheduler).
+    pub handler_callbacks: super::handler_callbacks::HandlerCallbacks,
     /// Threads (`thread_kept_objects`): the private or final fields every store gives a new
     /// object, by (declaring class, name) (filled in by the scheduler).
     pub fresh_fields: FxHashSet<(Sym, Sym)>,
@@ -431,7 +434,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default() }
 }
 
 #[cfg(test)]

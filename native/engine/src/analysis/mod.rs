@@ -12,6 +12,7 @@ pub mod facts;
 pub mod field_classes;
 mod flows;
 pub mod kept_schedulers;
+pub mod handler_callbacks;
 pub mod handoffs;
 pub mod inherited;
 pub mod interp;

@@ -174,6 +174,8 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let fresh_fields = if ext.thread_kept_objects { super::field_classes::fresh_fields(&stored) } else { Default::default() };
     let field_lambdas = if ext.thread_handoffs { super::field_classes::lambdas(&stored) } else { Default::default() };
     drop(stored);
+    let handler_callbacks =
+        if ext.thread_handoffs { super::handler_callbacks::collect(table, bodies.par_iter().flatten().flatten()) } else { Default::default() };
     phase(start, "method facts");
     // Upstream methods whose summaries hand code to a background thread, theirs or their
     // callers' (looked at once, not at every call).
@@ -213,6 +215,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         upstream_queries: &upstream_queries,
         field_classes: &field_classes,
         field_lambdas: &field_lambdas,
+        handler_callbacks: &handler_callbacks,
         schedulers: &schedulers,
         extensions: inputs.extensions,
     }
@@ -278,6 +281,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     facts.handed_classes = handed_classes;
     facts.field_classes = field_classes;
     facts.field_lambdas = field_lambdas;
+    facts.handler_callbacks = handler_callbacks;
     facts.fresh_fields = fresh_fields;
     let kept_schedulers = schedulers.exported(|class| table.origin(class) == Some(crate::hierarchy::Origin::Analysed));
     let without_code = schedulers

@@ -15,6 +15,7 @@ use super::super::handoffs::{
 use crate::issue::top_level_class;
 use crate::sym::Sym;
 use super::super::registrations::WithoutHandler;
+use super::super::handler_callbacks::{callback_code, HandlerCallback};
 use super::access_set::NewKey;
 use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
@@ -504,13 +505,28 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     /// The `handleMessage` a message sent to `handler` runs: that of the handler class the field
     /// of this class it is read from holds (of the field's source file, see `field_classes`),
-    /// on the object the field holds, whose holder is the outer instance of an inner class. (The
+    /// on the object the field holds, whose holder is the outer instance of an inner class; or
+    /// that of the callback the field's handler was made with (see `handler_callbacks`). (The
     /// call graph orders these bodies first.)
     fn message_handler_code(&self, handler: &Expr) -> Option<Handed> {
         let ((class, name), captured) = self.own_field_read(handler)?;
-        let held = self.env.facts.field_classes.get(&(class, name)).filter(|h| top_level_class(h.class.as_str()) == top_level_class(class.as_str()))?;
-        let body = message_handler(self.env.table, held.class)?;
-        Some(Handed { bodies: vec![body], captured, capture: Capture::OuterInstance, inline: false, object: Some(handler.clone()), started: false, serial: false })
+        let facts = self.env.facts;
+        let subclass = facts.field_classes.get(&(class, name)).filter(|h| top_level_class(h.class.as_str()) == top_level_class(class.as_str()));
+        if let Some(body) = subclass.and_then(|held| message_handler(self.env.table, held.class)) {
+            let object = Some(handler.clone());
+            return Some(Handed { bodies: vec![body], captured, capture: Capture::OuterInstance, inline: false, object, started: false, serial: false });
+        }
+        let callback = *facts.handler_callbacks.get(&(class, name))?;
+        let body = callback_code(self.env.table, callback)?;
+        let (capture, captured) = match callback {
+            // The holder's own `handleMessage`, and a lambda's capturing it: formal 0 is the holder.
+            HandlerCallback::Holder(_) | HandlerCallback::Lambda { captures_holder: true, .. } => (Capture::Formals, captured),
+            HandlerCallback::Lambda { captures_holder: false, .. } => (Capture::Formals, Vec::new()),
+            // A callback object made for the handler: its outer instance is the holder, its
+            // own fields those of an object nothing else reaches.
+            HandlerCallback::Object(_) => (Capture::OuterInstance, captured),
+        };
+        Some(Handed { bodies: vec![body], captured, capture, inline: false, object: None, started: false, serial: false })
     }
 
     /// `worker.start()` on a field or parameter whose class (the one the call names) is a

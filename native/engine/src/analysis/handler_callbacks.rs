@@ -1,0 +1,120 @@
+//! Handlers made with a callback and kept in a field (`thread_handoffs`): `new Handler(looper,
+//! this)`, `new Handler(looper, msg -> ...)`, `new Handler(looper, new Callback() {...})` and the
+//! same through `createAsync`. A message sent to such a handler runs the callback's
+//! `handleMessage` on the handler's looper (the framework's `Handler.dispatchMessage` gives a
+//! message without a `Runnable` to the callback first).
+//!
+//! Only the code of the field's source file counts, as for the other code held by fields (see
+//! `handoffs::field_held_code`): a module analysed alone then finds the same callback.
+
+use rayon::prelude::*;
+
+use crate::classfile::descriptor::is_object_of;
+use crate::classfile::model::*;
+use crate::fxhash::FxHashMap;
+use crate::hierarchy::ClassTable;
+use crate::issue::top_level_class;
+use crate::sym::Sym;
+
+const HANDLER_FIELD: &str = "Landroid/os/Handler;";
+const CALLBACK: &str = "android.os.Handler$Callback";
+const CALLBACK_DESCRIPTOR: &str = "Landroid/os/Handler$Callback;";
+
+/// The callback a handler field's handler was made with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandlerCallback {
+    /// The field's holder itself (`new Handler(looper, this)`): a class implementing
+    /// `Handler.Callback`.
+    Holder(Sym),
+    /// A lambda or method reference (its implementation method), capturing the holder or nothing.
+    Lambda { body: MethodRef, captures_holder: bool },
+    /// An object of this class made for the handler (an anonymous `Handler.Callback`).
+    Object(Sym),
+}
+
+/// By the field's (declaring class, name).
+pub type HandlerCallbacks = FxHashMap<(Sym, Sym), HandlerCallback>;
+
+/// The handler fields every store of `bodies` gives a handler made with the same callback of
+/// the field's source file (a store of null aside).
+pub fn collect<'b>(table: &ClassTable, bodies: impl ParallelIterator<Item = &'b Body>) -> HandlerCallbacks {
+    let stores: Vec<((Sym, Sym), Option<HandlerCallback>)> = bodies
+        .flat_map_iter(|body| {
+            body.field_stores(|d| d == HANDLER_FIELD)
+                .filter(|(_, before)| !matches!(before.map(|b| &body.insns[b]), Some(Insn::Const { value: ConstVal::Null, .. })))
+                .map(|(f, before)| {
+                    let key = (table.resolve_field(f.class, f.name), f.name);
+                    let callback = before.and_then(|b| callback_given(table, body, b, f)).filter(|c| of_file(*c, key.0));
+                    (key, callback)
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut by_field: FxHashMap<(Sym, Sym), Option<HandlerCallback>> = FxHashMap::default();
+    for (key, callback) in stores {
+        let slot = by_field.entry(key).or_insert(callback);
+        if *slot != callback {
+            *slot = None;
+        }
+    }
+    by_field.into_iter().filter_map(|(k, c)| c.map(|c| (k, c))).collect()
+}
+
+/// The code a message sent to a handler made with `callback` runs: its `handleMessage`.
+pub fn callback_code(table: &ClassTable, callback: HandlerCallback) -> Option<MethodRef> {
+    static HANDLE_MESSAGE: once_cell::sync::Lazy<(Sym, Sym)> =
+        once_cell::sync::Lazy::new(|| (Sym::new("handleMessage"), Sym::new("(Landroid/os/Message;)Z")));
+    let (name, descriptor) = *HANDLE_MESSAGE;
+    match callback {
+        HandlerCallback::Holder(class) | HandlerCallback::Object(class) => table.resolve_method(&MethodRef { class, name, descriptor }),
+        HandlerCallback::Lambda { body, .. } => Some(table.resolve_method(&body).unwrap_or(body)),
+    }
+}
+
+/// The callback of the handler the call at `made` makes, when it takes one as its last
+/// argument, computed just before the call.
+fn callback_given(table: &ClassTable, body: &Body, made: usize, field: &FieldRef) -> Option<HandlerCallback> {
+    let method = body.call_at(Some(made))?;
+    let makes_handler = match (method.class.as_str(), method.name.as_str()) {
+        ("android.os.Handler", "<init>") => true,
+        ("android.os.Handler" | "androidx.core.os.HandlerCompat", "createAsync") => true,
+        _ => false,
+    };
+    let last_param = method.descriptor.as_str().split(')').next()?.ends_with(CALLBACK_DESCRIPTOR);
+    if !makes_handler || !last_param {
+        return None;
+    }
+    // kotlinc casts `this` to the interface it implements.
+    let mut at = made.checked_sub(1)?;
+    while matches!(body.insns[at], Insn::CheckCast) {
+        at = at.checked_sub(1)?;
+    }
+    match &body.insns[at] {
+        // `this`, stored into an instance field (the store follows the call): the holder.
+        Insn::Load { slot: 0, .. } if matches!(body.insns.get(made + 1), Some(Insn::PutField(_))) => {
+            let holder = table.resolve_field(field.class, field.name);
+            table.is_subtype_of_any(holder, &[CALLBACK]).then_some(HandlerCallback::Holder(holder))
+        }
+        Insn::InvokeDynamic(DynamicCall { lambda: Some(lambda), descriptor }) => {
+            let (captures, returns) = descriptor.as_str().strip_prefix('(')?.split_once(')')?;
+            if returns != CALLBACK_DESCRIPTOR {
+                return None;
+            }
+            let captures_holder = at > 0 && matches!(body.insns[at - 1], Insn::Load { slot: 0, .. }) && is_object_of(captures, lambda.class.as_str());
+            (captures.is_empty() || captures_holder).then_some(HandlerCallback::Lambda { body: *lambda, captures_holder })
+        }
+        Insn::Invoke { method, .. } if method.name.as_str() == "<init>" && table.is_subtype_of_any(method.class, &[CALLBACK]) => {
+            Some(HandlerCallback::Object(method.class))
+        }
+        _ => None,
+    }
+}
+
+/// Whether the callback's code is of the source file of `class`.
+fn of_file(callback: HandlerCallback, class: Sym) -> bool {
+    let code = match callback {
+        HandlerCallback::Holder(c) | HandlerCallback::Object(c) => c,
+        HandlerCallback::Lambda { body, .. } => body.class,
+    };
+    top_level_class(code.as_str()) == top_level_class(class.as_str())
+}
