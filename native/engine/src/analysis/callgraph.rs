@@ -13,7 +13,7 @@ use crate::sym::Sym;
 
 use super::extensions::Extensions;
 use super::field_classes::{self, FieldClasses, FieldLambdas};
-use super::handler_callbacks::{self, HandlerCallback, HandlerCallbacks};
+use super::handler_callbacks::{self, HandlerCallbacks};
 use super::handoffs::{self, HandoffModel};
 use super::interp::MAX_INLINE_DEPTH;
 use super::models::{self, LockEffect};
@@ -145,17 +145,17 @@ impl Scan<'_> {
         }
     }
 
-    /// The callbacks of the handler fields of its own class that method `i` reads (see
-    /// `handler_callbacks`).
-    fn callbacks_read(&self, i: usize, body: &Body) -> Vec<HandlerCallback> {
-        let class = self.methods[i].mref.class;
+    /// The `handleMessage` bodies a message method `i` sends may run (it reads `held_classes`
+    /// from fields of its class): those of the `Handler` subclasses among them, and of the
+    /// callbacks the handler fields it reads were made with.
+    fn message_handlers(&self, i: usize, body: &Body, held_classes: &[Sym]) -> Vec<usize> {
+        let subclasses = held_classes.iter().filter_map(|&class| handoffs::message_handler(self.table, class));
+        let read = field_classes::own_fields_read(self.handler_callbacks, self.methods[i].mref.class, body);
+        let callbacks = read.into_iter().filter_map(|c| handler_callbacks::callback_code(self.table, c));
         let mut out = Vec::new();
-        for insn in &body.insns {
-            if let Insn::GetField(f) | Insn::GetStatic(f) = insn {
-                let callback = self.handler_callbacks.get(&(f.class, f.name)).filter(|_| f.class == class);
-                if let Some(&c) = callback.filter(|c| !out.contains(*c)) {
-                    out.push(c);
-                }
+        for b in subclasses.chain(callbacks).filter_map(|b| self.analysed_index(&b)) {
+            if b != i && !out.contains(&b) {
+                out.push(b);
             }
         }
         out
@@ -222,7 +222,7 @@ impl Scan<'_> {
         let (mut passes_this, mut requires_held_lock) = (false, false);
         let (mut acquires, mut releases) = (false, false);
         let mut hands_over_code = false;
-        let mut message_handlers = Vec::new();
+        let mut sends_message = false;
         let Some(body) = self.body(i) else {
             let held_code = Vec::new();
             return (out, OwnCode { concurrent, hands, queries, passes_this, requires_held_lock, acquires, releases, held_code });
@@ -279,19 +279,7 @@ impl Scan<'_> {
                                 edge_to(self.analysed_index(&b));
                             }
                         }
-                        // `handler.sendMessage(m)`: the `handleMessage` of the handler class a
-                        // field it reads holds, or of the callback a handler field's handler
-                        // was made with (these edges close no cycle: a handler's code sends
-                        // messages to itself).
-                        if model == HandoffModel::HandlerSend {
-                            let subclasses = held_classes.iter().filter_map(|&class| handoffs::message_handler(table, class));
-                            let callbacks = self.callbacks_read(i, body).into_iter().filter_map(|c| handler_callbacks::callback_code(table, c));
-                            for handler in subclasses.chain(callbacks).filter_map(|b| self.analysed_index(&b)) {
-                                if handler != i && !message_handlers.contains(&handler) {
-                                    message_handlers.push(handler);
-                                }
-                            }
-                        }
+                        sends_message |= model == HandoffModel::HandlerSend;
                         hands_over_code = true;
                     }
                     if matches!(kind, InvokeKind::Virtual | InvokeKind::Interface) {
@@ -317,9 +305,13 @@ impl Scan<'_> {
         passes_this = passes_this && body.insns.iter().any(|insn| matches!(insn, Insn::Load { slot: 0, wide: false }));
         // `executor.execute(tick)`: the code the fields it reads hold.
         let mut held_code = if hands_over_code { self.field_held_bodies(i, body) } else { Vec::new() };
-        for b in message_handlers {
-            if !held_code.contains(&b) {
-                held_code.push(b);
+        // `handler.sendMessage(m)`: the `handleMessage` the fields it reads lead to (these edges
+        // close no cycle: a handler's code sends messages to itself).
+        if sends_message {
+            for b in self.message_handlers(i, body, &held_classes) {
+                if !held_code.contains(&b) {
+                    held_code.push(b);
+                }
             }
         }
         (out, OwnCode { concurrent, hands, queries, passes_this, requires_held_lock, acquires, releases, held_code })

@@ -231,18 +231,21 @@ fn collection_field_stores(body: &Body) -> Vec<(FieldRef, bool)> {
         .collect()
 }
 
-/// The fields only ever given values of one thread, by (declaring class, name): a field given
-/// both kinds, or a value of unknown thread (`None`), is left out (the answer does not depend
-/// on the order the bodies were folded in).
-fn one_target_each(table: &ClassTable, stores: impl IntoIterator<Item = (FieldRef, Option<Target>)>) -> FxHashMap<(Sym, Sym), Target> {
-    let mut by_field: FxHashMap<(Sym, Sym), Option<Target>> = FxHashMap::default();
-    for (f, target) in stores {
-        let slot = by_field.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(target);
-        if *slot != target {
+/// The fields only ever given one value (of one thread, one callback), by (declaring class,
+/// name): a field given two, or a value not known (`None`), is left out (the answer does not
+/// depend on the order the bodies were folded in).
+pub(super) fn one_value_each<T: Copy + PartialEq>(
+    table: &ClassTable,
+    stores: impl IntoIterator<Item = (FieldRef, Option<T>)>,
+) -> FxHashMap<(Sym, Sym), T> {
+    let mut by_field: FxHashMap<(Sym, Sym), Option<T>> = FxHashMap::default();
+    for (f, value) in stores {
+        let slot = by_field.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(value);
+        if *slot != value {
             *slot = None;
         }
     }
-    by_field.into_iter().filter_map(|(k, t)| t.map(|t| (k, t))).collect()
+    by_field.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect()
 }
 
 /// The fields, by (declaring class, name), whose every store in `stores` is marked.
@@ -401,8 +404,8 @@ pub fn collect<'a>(
     );
     let (methods, fields) = (refs.methods, refs.fields);
     // A field given handlers (or scopes) of both kinds is left unmodelled.
-    let handler_fields = one_target_each(table, stores.handler_fields.into_iter().map(|(f, t)| (f, Some(t))));
-    let scope_fields = one_target_each(table, stores.scope_fields);
+    let handler_fields = one_value_each(table, stores.handler_fields.into_iter().map(|(f, t)| (f, Some(t))));
+    let scope_fields = one_value_each(table, stores.scope_fields);
     // A field given executors of two kinds (or one of a pool) is a pool's.
     let mut executor_fields: FxHashMap<(Sym, Sym), ExecutorKind> = FxHashMap::default();
     for (f, value) in stores.executor_stores {

@@ -292,19 +292,31 @@ pub fn declared_class(descriptor: Sym) -> Option<Sym> {
 /// `class`) reads hold: the implementations its calls on them may run. A read counts when it
 /// names the field through `class` itself (`this.f`), as the interpreter asks.
 pub fn read_by(fields: &FieldClasses, class: Sym, body: &Body) -> Vec<Sym> {
-    if fields.is_empty() {
-        return Vec::new();
-    }
     let mut classes = Vec::new();
+    for held in own_fields_read(fields, class, body) {
+        if !classes.contains(&held.class) {
+            classes.push(held.class);
+        }
+    }
+    classes
+}
+
+/// The distinct facts of the fields, by (declaring class, name), that `body` (of a method of
+/// `class`) reads naming them through `class` itself (`this.f`), as the interpreter asks.
+pub fn own_fields_read<T: Copy + PartialEq>(facts: &FxHashMap<(Sym, Sym), T>, class: Sym, body: &Body) -> Vec<T> {
+    let mut out = Vec::new();
+    if facts.is_empty() {
+        return out;
+    }
     for insn in &body.insns {
         if let Insn::GetField(f) | Insn::GetStatic(f) = insn {
             // The facts are by declaring class: one of `class`'s is a field it declares.
-            if let Some(held) = fields.get(&(f.class, f.name)).filter(|_| f.class == class) {
-                if !classes.contains(&held.class) {
-                    classes.push(held.class);
+            if let Some(&fact) = facts.get(&(f.class, f.name)).filter(|_| f.class == class) {
+                if !out.contains(&fact) {
+                    out.push(fact);
                 }
             }
         }
     }
-    classes
+    out
 }

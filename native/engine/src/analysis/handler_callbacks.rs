@@ -38,26 +38,19 @@ pub type HandlerCallbacks = FxHashMap<(Sym, Sym), HandlerCallback>;
 /// The handler fields every store of `bodies` gives a handler made with the same callback of
 /// the field's source file (a store of null aside).
 pub fn collect<'b>(table: &ClassTable, bodies: impl ParallelIterator<Item = &'b Body>) -> HandlerCallbacks {
-    let stores: Vec<((Sym, Sym), Option<HandlerCallback>)> = bodies
+    let stores: Vec<(FieldRef, Option<HandlerCallback>)> = bodies
         .flat_map_iter(|body| {
             body.field_stores(|d| d == HANDLER_FIELD)
                 .filter(|(_, before)| !matches!(before.map(|b| &body.insns[b]), Some(Insn::Const { value: ConstVal::Null, .. })))
                 .map(|(f, before)| {
-                    let key = (table.resolve_field(f.class, f.name), f.name);
-                    let callback = before.and_then(|b| callback_given(table, body, b, f)).filter(|c| of_file(*c, key.0));
-                    (key, callback)
+                    let holder = table.resolve_field(f.class, f.name);
+                    let callback = before.and_then(|b| callback_given(table, body, b, holder)).filter(|c| of_file(*c, holder));
+                    (*f, callback)
                 })
                 .collect::<Vec<_>>()
         })
         .collect();
-    let mut by_field: FxHashMap<(Sym, Sym), Option<HandlerCallback>> = FxHashMap::default();
-    for (key, callback) in stores {
-        let slot = by_field.entry(key).or_insert(callback);
-        if *slot != callback {
-            *slot = None;
-        }
-    }
-    by_field.into_iter().filter_map(|(k, c)| c.map(|c| (k, c))).collect()
+    super::facts::one_value_each(table, stores)
 }
 
 /// The code a message sent to a handler made with `callback` runs: its `handleMessage`.
@@ -72,8 +65,8 @@ pub fn callback_code(table: &ClassTable, callback: HandlerCallback) -> Option<Me
 }
 
 /// The callback of the handler the call at `made` makes, when it takes one as its last
-/// argument, computed just before the call.
-fn callback_given(table: &ClassTable, body: &Body, made: usize, field: &FieldRef) -> Option<HandlerCallback> {
+/// argument, computed just before the call; the handler is stored into a field of `holder`.
+fn callback_given(table: &ClassTable, body: &Body, made: usize, holder: Sym) -> Option<HandlerCallback> {
     let method = body.call_at(Some(made))?;
     let makes_handler = match (method.class.as_str(), method.name.as_str()) {
         ("android.os.Handler", "<init>") => true,
@@ -92,7 +85,6 @@ fn callback_given(table: &ClassTable, body: &Body, made: usize, field: &FieldRef
     match &body.insns[at] {
         // `this`, stored into an instance field (the store follows the call): the holder.
         Insn::Load { slot: 0, .. } if matches!(body.insns.get(made + 1), Some(Insn::PutField(_))) => {
-            let holder = table.resolve_field(field.class, field.name);
             table.is_subtype_of_any(holder, &[CALLBACK]).then_some(HandlerCallback::Holder(holder))
         }
         Insn::InvokeDynamic(DynamicCall { lambda: Some(lambda), descriptor }) => {

@@ -5,17 +5,17 @@
 
 use crate::classfile::descriptor::{object_class, param_types, return_kind};
 use crate::classfile::model::*;
+use crate::issue::top_level_class;
+use crate::sym::Sym;
 
 use super::super::annotations::is_lambda_body_name;
 use super::super::domain::*;
+use super::super::handler_callbacks::{callback_code, HandlerCallback};
 use super::super::handoffs::{
     context_dispatcher, field_held_code, is_kotlin_lambda_class, makes_handler_post_reference, message_handler, ExecutorKind, HandoffModel,
     Target,
 };
-use crate::issue::top_level_class;
-use crate::sym::Sym;
 use super::super::registrations::WithoutHandler;
-use super::super::handler_callbacks::{callback_code, HandlerCallback};
 use super::access_set::NewKey;
 use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
