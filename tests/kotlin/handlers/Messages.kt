@@ -84,3 +84,43 @@ class CallbackActivity : Activity(), Handler.Callback {
         println("$shown $saved") // expect: CallbackActivity onResume this.saved
     }
 }
+
+/**
+ * Racy: a handler made with a callback kept in a property of its own class (a SAM constructor)
+ * runs the callback on the handler's looper, a HandlerThread's: its write of stored races with
+ * onResume's read. Safe: a callback property given two callbacks is not followed (chosen).
+ */
+class CallbackFieldActivity : Activity() {
+    private val thread = HandlerThread("field-callbacks")
+    private val store = Handler.Callback { msg ->
+        stored = msg.obj
+        true
+    }
+    private var either: Handler.Callback? = null
+    private var storer: Handler? = null
+    private var chooser: Handler? = null
+    private var stored: Any? = null
+    private var chosen = 0
+
+    override fun onCreate(savedInstanceState: Bundle?) {
+        thread.start()
+        storer = Handler(thread.looper, store)
+        either = Handler.Callback { chosen++; true }
+        chooser = Handler(thread.looper, either)
+    }
+
+    fun reset() {
+        either = Handler.Callback { chosen = 0; true }
+    }
+
+    override fun onStart() {
+        super.onStart()
+        storer?.sendEmptyMessage(0)
+        chooser?.sendEmptyMessage(1)
+    }
+
+    override fun onResume() {
+        super.onResume()
+        println("$stored $chosen") // expect: CallbackFieldActivity onResume this.stored
+    }
+}

@@ -35,22 +35,60 @@ pub enum HandlerCallback {
 /// By the field's (declaring class, name).
 pub type HandlerCallbacks = FxHashMap<(Sym, Sym), HandlerCallback>;
 
+/// What a handler field's store gives its handler as callback, before callback fields are known.
+#[derive(Clone, Copy, PartialEq)]
+enum Given {
+    Callback(HandlerCallback),
+    /// The value of a callback field of the handler field's own class (`new Handler(looper,
+    /// mCallback)`).
+    Field(FieldRef),
+}
+
+impl Given {
+    fn callback(self) -> Option<HandlerCallback> {
+        match self {
+            Given::Callback(c) => Some(c),
+            Given::Field(_) => None,
+        }
+    }
+}
+
 /// The handler fields every store of `bodies` gives a handler made with the same callback of
-/// the field's source file (a store of null aside).
+/// the field's source file (a store of null aside): one given at the call, or one a callback
+/// field of the same class is only ever given.
 pub fn collect<'b>(table: &ClassTable, bodies: impl ParallelIterator<Item = &'b Body>) -> HandlerCallbacks {
-    let stores: Vec<(FieldRef, Option<HandlerCallback>)> = bodies
+    let stores: Vec<(FieldRef, Option<Given>)> = bodies
         .flat_map_iter(|body| {
-            body.field_stores(|d| d == HANDLER_FIELD)
+            body.field_stores(|d| d == HANDLER_FIELD || d == CALLBACK_DESCRIPTOR)
                 .filter(|(_, before)| !matches!(before.map(|b| &body.insns[b]), Some(Insn::Const { value: ConstVal::Null, .. })))
                 .map(|(f, before)| {
                     let holder = table.resolve_field(f.class, f.name);
-                    let callback = before.and_then(|b| callback_given(table, body, b, holder)).filter(|c| of_file(*c, holder));
-                    (*f, callback)
+                    let given = if f.descriptor.as_str() == HANDLER_FIELD {
+                        before.and_then(|b| callback_given(table, body, b, holder))
+                    } else {
+                        before.and_then(|b| callback_at(table, body, b, holder, b + 1)).map(Given::Callback)
+                    };
+                    (*f, given)
                 })
                 .collect::<Vec<_>>()
         })
         .collect();
-    super::facts::one_value_each(table, stores)
+    let (handlers, callbacks): (Vec<_>, Vec<_>) = stores.into_iter().partition(|(f, _)| f.descriptor.as_str() == HANDLER_FIELD);
+    let callback_fields = super::facts::one_value_each(table, callbacks.into_iter().map(|(f, given)| (f, given.and_then(Given::callback))));
+    let handlers = handlers.into_iter().map(|(f, given)| {
+        let holder = table.resolve_field(f.class, f.name);
+        let callback = given.and_then(|g| match g {
+            Given::Callback(c) => Some(c),
+            // A callback field of the same class: the holder a callback of `this` names is that
+            // of the handler field too.
+            Given::Field(cf) => {
+                let declaring = table.resolve_field(cf.class, cf.name);
+                (declaring == holder).then(|| callback_fields.get(&(declaring, cf.name)).copied()).flatten()
+            }
+        });
+        (f, callback.filter(|c| of_file(*c, holder)))
+    });
+    super::facts::one_value_each(table, handlers)
 }
 
 /// The code a message sent to a handler made with `callback` runs: its `handleMessage`.
@@ -66,7 +104,7 @@ pub fn callback_code(table: &ClassTable, callback: HandlerCallback) -> Option<Me
 
 /// The callback of the handler the call at `made` makes, when it takes one as its last
 /// argument, computed just before the call; the handler is stored into a field of `holder`.
-fn callback_given(table: &ClassTable, body: &Body, made: usize, holder: Sym) -> Option<HandlerCallback> {
+fn callback_given(table: &ClassTable, body: &Body, made: usize, holder: Sym) -> Option<Given> {
     let method = body.call_at(Some(made))?;
     let makes_handler = match (method.class.as_str(), method.name.as_str()) {
         ("android.os.Handler", "<init>") => true,
@@ -83,8 +121,21 @@ fn callback_given(table: &ClassTable, body: &Body, made: usize, holder: Sym) -> 
         at = at.checked_sub(1)?;
     }
     match &body.insns[at] {
-        // `this`, stored into an instance field (the store follows the call): the holder.
-        Insn::Load { slot: 0, .. } if matches!(body.insns.get(made + 1), Some(Insn::PutField(_))) => {
+        Insn::GetField(f) if at > 0 && matches!(body.insns[at - 1], Insn::Load { slot: 0, .. }) && f.descriptor.as_str() == CALLBACK_DESCRIPTOR => {
+            Some(Given::Field(**f))
+        }
+        Insn::GetStatic(f) if f.descriptor.as_str() == CALLBACK_DESCRIPTOR => Some(Given::Field(**f)),
+        _ => callback_at(table, body, at, holder, made + 1).map(Given::Callback),
+    }
+}
+
+/// The callback the instructions ending at `at` compute, in a body of `holder` (or of its
+/// outer class) whose instruction `stored` stores the result (or what it is given to) into
+/// an instance field of `holder`.
+fn callback_at(table: &ClassTable, body: &Body, at: usize, holder: Sym, stored: usize) -> Option<HandlerCallback> {
+    match &body.insns[at] {
+        // `this`, stored into an instance field: the holder.
+        Insn::Load { slot: 0, .. } if matches!(body.insns.get(stored), Some(Insn::PutField(_))) => {
             table.is_subtype_of_any(holder, &[CALLBACK]).then_some(HandlerCallback::Holder(holder))
         }
         Insn::InvokeDynamic(DynamicCall { lambda: Some(lambda), descriptor }) => {
