@@ -124,3 +124,38 @@ class CallbackFieldActivity : Activity() {
         println("$stored $chosen") // expect: CallbackFieldActivity onResume this.stored
     }
 }
+
+/**
+ * Racy: a Handler subclass whose secondary constructor delegates to its primary one with the
+ * main looper runs handleMessage on the main thread: its write of shown races with describe()'s
+ * worker-thread read, not with onResume's.
+ */
+class DelegatingActivity : Activity() {
+    private var shower: ShowHandler? = null
+    private var shown = 0
+
+    inner class ShowHandler(looper: Looper) : Handler(looper) {
+        constructor() : this(Looper.getMainLooper())
+
+        override fun handleMessage(msg: Message) {
+            shown = msg.arg1
+        }
+    }
+
+    override fun onCreate(savedInstanceState: Bundle?) {
+        shower = ShowHandler()
+    }
+
+    override fun onStart() {
+        super.onStart()
+        shower?.sendEmptyMessage(0)
+    }
+
+    @WorkerThread
+    fun describe(): String = "$shown" // expect: DelegatingActivity describe this.shown
+
+    override fun onResume() {
+        super.onResume()
+        println("$shown")
+    }
+}

@@ -83,9 +83,12 @@ fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
         .collect();
     let lambdas = lambda_implementations(cf);
     let proxy = super::aidl::is_proxy(name.as_str());
-    let handler_subclass = cf.super_class.as_deref() == Some("android/os/Handler");
+    let handler_loopers = match cf.super_class.as_deref() {
+        Some("android/os/Handler") => super::handler_subclass::constructor_loopers(cf),
+        _ => vec![None; cf.methods.len()],
+    };
     let methods: Vec<Method> =
-        cf.methods.iter().map(|m| lower_method(m, with_bodies, &lambdas, proxy, handler_subclass)).collect();
+        cf.methods.iter().zip(handler_loopers).map(|(m, looper)| lower_method(m, with_bodies, &lambdas, proxy, looper)).collect();
     note_calls_on_stored_objects(cf, &methods);
     let header = ClassHeader {
         name,
@@ -171,9 +174,15 @@ fn lambda_implementations(cf: &ClassFile<'_>) -> Vec<Option<MethodRef>> {
 }
 
 /// `proxy`: the method is an AIDL proxy's, whose code says whether its call is one-way (read
-/// even without bodies: see `input::decode`). `handler_subclass`: the method is a direct
-/// `Handler` subclass's, whose constructors' code says which looper the handler is on.
-fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodRef>], proxy: bool, handler_subclass: bool) -> Method {
+/// even without bodies: see `input::decode`). `handler_looper`: the looper the method makes
+/// its handler on, for a constructor of a direct `Handler` subclass.
+fn lower_method(
+    m: &MethodInfo<'_>,
+    with_bodies: bool,
+    lambdas: &[Option<MethodRef>],
+    proxy: bool,
+    handler_looper: Option<HandlerLooper>,
+) -> Method {
     let name = cached(&m.name, false);
     let descriptor = Sym::new(&method_descriptor_text(&m.descriptor));
     let flags = m.access_flags.bits();
@@ -203,10 +212,6 @@ fn lower_method(m: &MethodInfo<'_>, with_bodies: bool, lambdas: &[Option<MethodR
     let sends_oneway = proxy && code.and_then(|c| c.bytecode.as_ref()).is_some_and(super::aidl::sends_oneway);
     let posts_to_handler = (name.as_str(), descriptor.as_str()) == super::handler_executor::EXECUTE
         && code.and_then(|c| c.bytecode.as_ref()).is_some_and(super::handler_executor::posts_to_handler);
-    let handler_looper = match code.and_then(|c| c.bytecode.as_ref()) {
-        Some(bytecode) if handler_subclass && name.as_str() == "<init>" => super::handler_subclass::super_looper(bytecode, descriptor.as_str()),
-        _ => None,
-    };
     let header = MethodHeader { name, descriptor, flags, annotations, param_inject_prop, sends_oneway, posts_to_handler, handler_looper };
 
     // Formals: `this` (instance methods) then the declared parameters.
