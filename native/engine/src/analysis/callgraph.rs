@@ -9,6 +9,7 @@ use crate::classfile::model::*;
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::hierarchy::ClassTable;
 use crate::interned::ByAddress;
+use crate::issue::top_level_class;
 use crate::sym::Sym;
 
 use super::extensions::Extensions;
@@ -146,10 +147,13 @@ impl Scan<'_> {
     }
 
     /// The `handleMessage` bodies a message method `i` sends may run (it reads `held_classes`
-    /// from fields of its class): those of the `Handler` subclasses among them, and of the
-    /// callbacks the handler fields it reads were made with.
+    /// from fields of its class): those of the `Handler` subclasses among them and among the
+    /// classes of its source file it allocates, and of the callbacks the handler fields it
+    /// reads were made with.
     fn message_handlers(&self, i: usize, body: &Body, held_classes: &[Sym]) -> Vec<usize> {
-        let subclasses = held_classes.iter().filter_map(|&class| handoffs::message_handler(self.table, class));
+        let file = top_level_class(self.methods[i].mref.class.as_str());
+        let made = body.allocated_classes().into_iter().filter(|c| top_level_class(c.as_str()) == file);
+        let subclasses = held_classes.iter().copied().chain(made).filter_map(|class| handoffs::message_handler(self.table, class));
         let read = field_classes::own_fields_read(self.handler_callbacks, self.methods[i].mref.class, body);
         let callbacks = read.into_iter().filter_map(|c| handler_callbacks::callback_code(self.table, c));
         let mut out = Vec::new();

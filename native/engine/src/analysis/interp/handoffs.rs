@@ -214,13 +214,22 @@ impl<'a, 'e> Interp<'a, 'e> {
                 };
                 if let (Some(attr), Some(Expr::Path(h))) = (attr, receiver()) {
                     st.attrs.set(h, Some(attr));
+                    // What a handler made here is given: its outer instance, which its
+                    // `handleMessage` reaches (see `made_handler_code`).
+                    if let Some(pc) = self.allocated_at(st, &Expr::Path(h.clone())) {
+                        let mut captured = params.to_vec();
+                        if let Some(outer) = self.outer_instance_parameter(named) {
+                            captured[..=outer].rotate_right(1);
+                        }
+                        self.handed_values.insert(pc, captured);
+                    }
                 }
             }
             // The handler's `handleMessage` runs the message on its looper's thread, one message
             // at a time.
             HandoffModel::HandlerSend => {
                 if let Some((target, handler)) = receiver().and_then(|r| Some((self.handler_target(st, r)?, r))) {
-                    let code = self.message_handler_code(handler);
+                    let code = self.message_handler_code(st, handler);
                     self.run_handed(st, code.map(|c| Handed { serial: target == Target::Background, ..c }), target, true);
                 }
             }
@@ -508,7 +517,10 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// on the object the field holds, whose holder is the outer instance of an inner class; or
     /// that of the callback the field's handler was made with (see `handler_callbacks`). (The
     /// call graph orders these bodies first.)
-    fn message_handler_code(&self, handler: &Expr) -> Option<Handed> {
+    fn message_handler_code(&self, st: &State, handler: &Expr) -> Option<Handed> {
+        if let Some(made) = self.made_handler_code(st, handler) {
+            return Some(made);
+        }
         let ((class, name), captured) = self.own_field_read(handler)?;
         let facts = self.env.facts;
         let subclass = facts.field_classes.get(&(class, name)).filter(|h| top_level_class(h.class.as_str()) == top_level_class(class.as_str()));
@@ -527,6 +539,21 @@ impl<'a, 'e> Interp<'a, 'e> {
             HandlerCallback::Object(_) => (Capture::OuterInstance, captured),
         };
         Some(Handed { bodies: vec![body], captured, capture, inline: false, object: None, started: false, serial: false })
+    }
+
+    /// The `handleMessage` of a `Handler` subclass of this class's source file whose handler
+    /// is made here (on a looper known: see `HandoffModel::HandlerSubclassInit`), on the new
+    /// object, with the outer instance its constructor was given.
+    fn made_handler_code(&self, st: &State, handler: &Expr) -> Option<Handed> {
+        let pc = self.allocated_at(st, handler)?;
+        let Some(Insn::New { class }) = self.body.insns.get(pc as usize) else { return None };
+        if top_level_class(class.as_str()) != top_level_class(self.input.mref.class.as_str()) {
+            return None;
+        }
+        let body = message_handler(self.env.table, *class)?;
+        let captured = self.handed_values.get(&pc)?.clone();
+        let object = Some(handler.clone());
+        Some(Handed { bodies: vec![body], captured, capture: Capture::OuterInstance, inline: false, object, started: false, serial: false })
     }
 
     /// `worker.start()` on a field or parameter whose class (the one the call names) is a
