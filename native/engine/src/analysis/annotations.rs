@@ -94,7 +94,11 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
     let initial_threads = if background == Some(Background::Method) {
         Threads::AnyThread
     // 4.1, except for a registered callback, found at its registration as a `Runnable`'s `run()`.
-    } else if (is_android_lifecycle(table, m) && registered.is_none()) || ui_hit.is_some() || confined_hit.is_some() {
+    } else if (is_android_lifecycle(table, m) && registered.is_none())
+        || registered == Some(registrations::Unseen::Main)
+        || ui_hit.is_some()
+        || confined_hit.is_some()
+    {
         Threads::AnyThreadButSelf
     } else if header.flags & ACC_SYNCHRONIZED != 0 || marked_thread_safe || background.is_some() {
         Threads::AnyThread

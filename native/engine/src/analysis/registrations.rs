@@ -1,7 +1,8 @@
 //! Framework callback objects that run where their registration says (an extension, with the
 //! Android models and thread handoffs; `docs/android.md`): a `ConnectivityManager.NetworkCallback`,
 //! the camera's callbacks, an `ImageReader`'s listener, a `TelephonyCallback`, a location or
-//! sensor listener. The call that registers the object hands it over
+//! sensor listener, a view's listeners, a `LiveData`'s observer. The call that registers the
+//! object hands it over
 //! (`handoffs::HandoffModel::Registration`): its callbacks run on the looper of the `Handler` or
 //! `Looper` the call is given, one at a time, on the `Executor` it is given, or, given none, where
 //! [`WithoutHandler`] says. They are not main-thread `on*` methods (spec 4.1
@@ -33,6 +34,10 @@ pub enum Unseen {
     /// Unknown: the registration says (a sensor listener's events go to the main looper, a
     /// location listener's to the registering thread's, a camera callback's to its handler's).
     Unknown,
+    /// On the main thread, wherever it is registered: a view's listeners (views dispatch their
+    /// events on the user interface thread) and a `LiveData`'s observers ("the events are
+    /// dispatched on the main thread").
+    Main,
 }
 
 const CALLBACKS: &[Callbacks] = &[
@@ -151,6 +156,28 @@ const CALLBACKS: &[Callbacks] = &[
         methods: &["onSensorChanged", "onAccuracyChanged", "onFlushCompleted"],
         unseen: Unseen::Unknown,
     },
+    Callbacks { class: "android.view.View$OnClickListener", methods: &["onClick"], unseen: Unseen::Main },
+    Callbacks { class: "android.view.View$OnLongClickListener", methods: &["onLongClick"], unseen: Unseen::Main },
+    Callbacks { class: "android.view.View$OnTouchListener", methods: &["onTouch"], unseen: Unseen::Main },
+    Callbacks { class: "android.view.View$OnKeyListener", methods: &["onKey"], unseen: Unseen::Main },
+    Callbacks { class: "android.view.View$OnFocusChangeListener", methods: &["onFocusChange"], unseen: Unseen::Main },
+    Callbacks { class: "android.view.View$OnLayoutChangeListener", methods: &["onLayoutChange"], unseen: Unseen::Main },
+    Callbacks { class: "android.widget.CompoundButton$OnCheckedChangeListener", methods: &["onCheckedChanged"], unseen: Unseen::Main },
+    Callbacks { class: "android.widget.AdapterView$OnItemClickListener", methods: &["onItemClick"], unseen: Unseen::Main },
+    Callbacks { class: "android.widget.AdapterView$OnItemLongClickListener", methods: &["onItemLongClick"], unseen: Unseen::Main },
+    Callbacks {
+        class: "android.widget.AdapterView$OnItemSelectedListener",
+        methods: &["onItemSelected", "onNothingSelected"],
+        unseen: Unseen::Main,
+    },
+    Callbacks {
+        class: "android.widget.SeekBar$OnSeekBarChangeListener",
+        methods: &["onProgressChanged", "onStartTrackingTouch", "onStopTrackingTouch"],
+        unseen: Unseen::Main,
+    },
+    Callbacks { class: "android.widget.TextView$OnEditorActionListener", methods: &["onEditorAction"], unseen: Unseen::Main },
+    Callbacks { class: "android.text.TextWatcher", methods: &["beforeTextChanged", "onTextChanged", "afterTextChanged"], unseen: Unseen::Main },
+    Callbacks { class: "androidx.lifecycle.Observer", methods: &["onChanged"], unseen: Unseen::Main },
 ];
 
 /// Where a registration runs the callbacks when the call is given no `Handler`, `Looper` or
@@ -160,7 +187,8 @@ pub enum WithoutHandler {
     /// On a background thread of the framework's, one callback at a time: "the callback is
     /// invoked on the default internal Handler" (`ConnectivityManager`).
     Background,
-    /// On the main thread: `SensorManager` delivers its events to the main looper then.
+    /// On the main thread: `SensorManager` delivers its events to the main looper then; views
+    /// and `LiveData` always do.
     Main,
     /// On the looper of the thread that registers the object: followed when that is the main
     /// thread (a lifecycle callback's, a method asserting it), not otherwise.
@@ -239,6 +267,28 @@ const REGISTRATIONS: &[Registration] = &[
         without_handler: WithoutHandler::CallingLooper,
     },
     Registration { class: "android.hardware.SensorManager", names: &["registerListener"], without_handler: WithoutHandler::Main },
+    // A view's listeners (its subclasses' too: `CompoundButton`, `AdapterView`, `SeekBar`,
+    // `TextView`).
+    Registration {
+        class: "android.view.View",
+        names: &[
+            "setOnClickListener",
+            "setOnLongClickListener",
+            "setOnTouchListener",
+            "setOnKeyListener",
+            "setOnFocusChangeListener",
+            "addOnLayoutChangeListener",
+            "setOnCheckedChangeListener",
+            "setOnItemClickListener",
+            "setOnItemLongClickListener",
+            "setOnItemSelectedListener",
+            "setOnSeekBarChangeListener",
+            "setOnEditorActionListener",
+            "addTextChangedListener",
+        ],
+        without_handler: WithoutHandler::Main,
+    },
+    Registration { class: "androidx.lifecycle.LiveData", names: &["observe", "observeForever"], without_handler: WithoutHandler::Main },
 ];
 
 /// The registration `named` is, if it is one: a call of [`REGISTRATIONS`] given a callback object

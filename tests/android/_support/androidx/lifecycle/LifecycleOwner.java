@@ -1,0 +1,4 @@
+package androidx.lifecycle;
+
+/** Stand-in for androidx.lifecycle.LifecycleOwner. */
+public interface LifecycleOwner {}
