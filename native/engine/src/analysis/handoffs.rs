@@ -4,6 +4,7 @@
 //! values that say which thread (parallel streams, handlers and their loopers, Netty's event
 //! loops; reactive chains in `reactive.rs`). `docs/analysis.md` and `docs/android.md` list them.
 
+use crate::classfile::descriptor::params;
 use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
 use crate::issue::top_level_class;
@@ -334,7 +335,7 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     if let Some(task) = do_in_background(table, class) {
         return task;
     }
-    if let Some(body) = suspend_lambda_body(table, class).or_else(|| function0_lambda_body(table, class)) {
+    if let Some(body) = suspend_lambda_body(table, class).or_else(|| function_lambda_body(table, class)) {
         return Some(body);
     }
     // Interned once: the call graph asks for every class whose methods may pass `this` on.
@@ -399,21 +400,21 @@ fn suspend_lambda_body(table: &ClassTable, class: Sym) -> Option<MethodRef> {
         .map(|m| MethodRef { class, name: m.name, descriptor: m.descriptor })
 }
 
-/// A Kotlin `() -> Unit` lambda's body, for the calls that run one on a thread (`thread { }`):
-/// kotlinc (before 2.0, or with `-Xlambdas=class`) makes each a direct subclass of `Lambda`
-/// implementing `Function0`, whose `invoke()` runs the block (its captured outer instance in
-/// `this$0`); the generic bridge `invoke()Ljava/lang/Object;` only forwards to it.
-fn function0_lambda_body(table: &ClassTable, class: Sym) -> Option<MethodRef> {
+/// A Kotlin lambda's body, for the calls that run one on a thread (`thread { }`, a `() -> Unit`)
+/// and for the adapters kotlinc puts around a lambda given for a generic Java interface (see
+/// `interp::handoffs`): kotlinc (before 2.0, or with `-Xlambdas=class`) makes each a direct
+/// subclass of `Lambda` implementing `FunctionN`, whose `invoke` with N parameters runs the
+/// block (its captured outer instance in `this$0`); the generic bridge only forwards to it.
+fn function_lambda_body(table: &ClassTable, class: Sym) -> Option<MethodRef> {
     let header = table.get(class)?;
-    if header.super_class?.as_str() != "kotlin.jvm.internal.Lambda"
-        || !header.interfaces.iter().any(|i| i.as_str() == "kotlin.jvm.functions.Function0")
-    {
+    if header.super_class?.as_str() != "kotlin.jvm.internal.Lambda" {
         return None;
     }
+    let arity = header.interfaces.iter().find_map(|i| i.as_str().strip_prefix("kotlin.jvm.functions.Function")?.parse::<usize>().ok())?;
     header
         .methods
         .iter()
-        .find(|m| m.name.as_str() == "invoke" && m.descriptor.as_str().starts_with("()") && m.flags & ACC_BRIDGE == 0)
+        .find(|m| m.name.as_str() == "invoke" && m.flags & (ACC_BRIDGE | ACC_STATIC) == 0 && params(m.descriptor.as_str()).count() == arity)
         .map(|m| MethodRef { class, name: m.name, descriptor: m.descriptor })
 }
 

@@ -456,6 +456,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         match self.body.insns.get(pc as usize)? {
             Insn::InvokeDynamic(call) => {
                 let l = call.lambda.as_ref()?;
+                if let Some(code) = kotlin_function_adapted(l, &captured).and_then(|made| self.handed_made_at(made)) {
+                    return Some(code);
+                }
                 let body = self.env.table.resolve_method(l).unwrap_or(*l);
                 let inline = body.class == self.input.mref.class && is_lambda_body_name(body.name.as_str());
                 Some(Handed { bodies: vec![body], captured, capture: Capture::Formals, inline, object: None, started: false, serial: false })
@@ -836,4 +839,17 @@ fn made_from<'x>(kind: InvokeKind, args: &'x [Expr], ret: &'x Path) -> (Option<&
         InvokeKind::Static => (Some(ret), args.first()),
         _ => (args.first().and_then(|e| if let Expr::Path(p) = e { Some(p) } else { None }), args.get(1)),
     }
+}
+
+/// The `new` of the Kotlin lambda object that a lambda made with `captured` only adapts:
+/// kotlinc 1.9 compiles a lambda given for a generic Java interface (`liveData.observe(owner) {
+/// ... }`, an `Observer<in T>`) to a `FunctionN` object and an `invokedynamic` whose body,
+/// `onCreate$lambda$1(Function1, Object)`, only calls that object's `invoke`. The handed code
+/// is then the object's.
+fn kotlin_function_adapted(lambda: &MethodRef, captured: &[Expr]) -> Option<u32> {
+    let [Expr::Path(Path { base: Base::Temp(made), steps })] = captured else { return None };
+    let adapts = steps.is_empty()
+        && is_lambda_body_name(lambda.name.as_str())
+        && lambda.descriptor.as_str().starts_with("(Lkotlin/jvm/functions/Function");
+    adapts.then_some(*made)
 }
