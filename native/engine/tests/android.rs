@@ -43,10 +43,18 @@ fn framework_jar_or_skip(what: &str) -> Option<PathBuf> {
     jar
 }
 
-/// `tests/android/_support/` compiled against the framework into `out`.
+/// The stand-ins of `tests/fixtures/_support/` that declare no framework class (androidx's
+/// lifecycle), shared with the Kotlin fixtures rather than copied.
+const SHARED_STAND_INS: &[&str] = &["androidx/lifecycle"];
+
+/// `tests/android/_support/` and the shared stand-ins compiled against the framework into `out`.
 fn compile_support(framework: &Path, out: &Path) {
-    let root = workspace_root().join("tests").join("android");
-    if let Err(e) = javac(&java_files(&root.join(SUPPORT_DIR)), out, &[framework.to_path_buf()], &["--release", "8"]) {
+    let tests = workspace_root().join("tests");
+    let mut sources = java_files(&tests.join("android").join(SUPPORT_DIR));
+    for dir in SHARED_STAND_INS {
+        sources.extend(java_files(&tests.join("fixtures").join(SUPPORT_DIR).join(dir)));
+    }
+    if let Err(e) = javac(&sources, out, &[framework.to_path_buf()], &["--release", "8"]) {
         panic!("cannot compile tests/android/{SUPPORT_DIR}: {e}");
     }
 }

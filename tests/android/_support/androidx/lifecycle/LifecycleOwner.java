@@ -1,4 +1,0 @@
-package androidx.lifecycle;
-
-/** Stand-in for androidx.lifecycle.LifecycleOwner. */
-public interface LifecycleOwner {}
