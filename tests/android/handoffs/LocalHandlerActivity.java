@@ -21,14 +21,14 @@ public class LocalHandlerActivity extends Activity {
     private int mShown;
     private int mPolled;
 
-    final class LoadHandler extends Handler {
-        LoadHandler(Looper looper) {
+    final class FetchHandler extends Handler {
+        FetchHandler(Looper looper) {
             super(looper);
         }
 
         @Override
         public void handleMessage(Message msg) {
-            mLoaded = msg.obj;
+            mLoaded = String.valueOf(msg.obj);
         }
     }
 
@@ -50,7 +50,7 @@ public class LocalHandlerActivity extends Activity {
 
         @Override
         public void handleMessage(Message msg) {
-            mPolled++;
+            mPolled += msg.what;
         }
     }
 
@@ -63,7 +63,7 @@ public class LocalHandlerActivity extends Activity {
     @Override
     protected void onStart() {
         super.onStart();
-        Handler loader = new LoadHandler(mThread.getLooper());
+        Handler loader = new FetchHandler(mThread.getLooper());
         loader.obtainMessage(0, "state").sendToTarget();
         new ShowHandler().sendEmptyMessage(1);
     }
