@@ -1,8 +1,8 @@
 //! Framework callback objects that run where their registration says (an extension, with the
 //! Android models and thread handoffs; `docs/android.md`): a `ConnectivityManager.NetworkCallback`,
 //! the camera's callbacks, an `ImageReader`'s listener, a `TelephonyCallback`, a location or
-//! sensor listener, a view's listeners, a `LiveData`'s observer. The call that registers the
-//! object hands it over
+//! sensor listener, a view's or a dialog's listeners, a `LiveData`'s observer. The call that
+//! registers the object hands it over
 //! (`handoffs::HandoffModel::Registration`): its callbacks run on the looper of the `Handler` or
 //! `Looper` the call is given, one at a time, on the `Executor` it is given, or, given none, where
 //! [`WithoutHandler`] says. They are not main-thread `on*` methods (spec 4.1
@@ -178,6 +178,13 @@ const CALLBACKS: &[Callbacks] = &[
     Callbacks { class: "android.widget.TextView$OnEditorActionListener", methods: &["onEditorAction"], unseen: Unseen::Main },
     Callbacks { class: "android.text.TextWatcher", methods: &["beforeTextChanged", "onTextChanged", "afterTextChanged"], unseen: Unseen::Main },
     Callbacks { class: "androidx.lifecycle.Observer", methods: &["onChanged"], unseen: Unseen::Main },
+    // A dialog's listeners: on the looper of the thread that made the dialog, the main thread
+    // in practice (dialogs belong to the user interface).
+    Callbacks { class: "android.content.DialogInterface$OnClickListener", methods: &["onClick"], unseen: Unseen::Main },
+    Callbacks { class: "android.content.DialogInterface$OnMultiChoiceClickListener", methods: &["onClick"], unseen: Unseen::Main },
+    Callbacks { class: "android.content.DialogInterface$OnCancelListener", methods: &["onCancel"], unseen: Unseen::Main },
+    Callbacks { class: "android.content.DialogInterface$OnDismissListener", methods: &["onDismiss"], unseen: Unseen::Main },
+    Callbacks { class: "android.content.DialogInterface$OnShowListener", methods: &["onShow"], unseen: Unseen::Main },
 ];
 
 /// Where a registration runs the callbacks when the call is given no `Handler`, `Looper` or
@@ -289,6 +296,28 @@ const REGISTRATIONS: &[Registration] = &[
         without_handler: WithoutHandler::Main,
     },
     Registration { class: "androidx.lifecycle.LiveData", names: &["observe", "observeForever"], without_handler: WithoutHandler::Main },
+    // A dialog runs its listeners on the looper of the thread that made it: followed where that
+    // thread is main (a dialog built in a lifecycle callback).
+    Registration {
+        class: "android.app.AlertDialog$Builder",
+        names: &[
+            "setPositiveButton",
+            "setNegativeButton",
+            "setNeutralButton",
+            "setItems",
+            "setAdapter",
+            "setSingleChoiceItems",
+            "setMultiChoiceItems",
+            "setOnCancelListener",
+            "setOnDismissListener",
+        ],
+        without_handler: WithoutHandler::CallingLooper,
+    },
+    Registration {
+        class: "android.app.Dialog",
+        names: &["setOnCancelListener", "setOnDismissListener", "setOnShowListener"],
+        without_handler: WithoutHandler::CallingLooper,
+    },
 ];
 
 /// The registration `named` is, if it is one: a call of [`REGISTRATIONS`] given a callback object
