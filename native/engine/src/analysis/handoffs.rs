@@ -54,6 +54,10 @@ pub enum HandoffModel {
     ObtainMessage,
     /// `HandlerThread.getLooper()`: the looper of a background thread.
     WorkerLooper,
+    /// `Context.getMainLooper()` (an activity's, a service's, any context's): the main looper.
+    MainLooper,
+    /// `Handler.getLooper()`: the looper of the handler, whose thread is the handler's.
+    LooperOfHandler,
     /// `Context.getMainExecutor()`, `ContextCompat.getMainExecutor(context)`: an executor that
     /// runs what it is given on the main thread; likewise Kotlin's `Dispatchers.Main`, and the
     /// coroutine scopes made on it (androidx's `viewModelScope`, `lifecycleScope`).
@@ -131,6 +135,8 @@ const HANDLER_SENDS: &[&str] = &[
 const THREAD_BUILDERS: &[&str] = &["java.lang.Thread$Builder", "java.lang.Thread$Builder$OfVirtual", "java.lang.Thread$Builder$OfPlatform"];
 const HANDLER: &str = "android.os.Handler";
 const CONTEXT: &str = "android.content.Context";
+/// The descriptor of `getLooper()` and `getMainLooper()`.
+const LOOPER_GETTER: &str = "()Landroid/os/Looper;";
 const ASYNC_TASK: &str = "android.os.AsyncTask";
 const CONTEXT_COMPAT: &str = "androidx.core.content.ContextCompat";
 /// Netty's executors of one event loop: the interface, and the types code names them by most
@@ -190,6 +196,8 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         "execute" | "executeOnExecutor" if is(&[ASYNC_TASK]) => HandoffModel::ThreadStart,
         "parallelStream" if is(&["java.util.Collection"]) => HandoffModel::MakesParallel,
         "getLooper" if is(&["android.os.HandlerThread"]) => HandoffModel::WorkerLooper,
+        "getLooper" if named.descriptor.as_str() == LOOPER_GETTER && is(&[HANDLER]) => HandoffModel::LooperOfHandler,
+        "getMainLooper" if named.descriptor.as_str() == LOOPER_GETTER && is(&[CONTEXT]) => HandoffModel::MainLooper,
         "getMainExecutor" if is(&[CONTEXT, CONTEXT_COMPAT]) => HandoffModel::MainExecutor,
         _ if makes_handler_executor(table, named) => HandoffModel::HandlerExecutor,
         "runOnUiThread" if is(&["android.app.Activity"]) => HandoffModel::Arguments(Target::Main),
@@ -281,6 +289,8 @@ pub fn may_hand_to_background(model: HandoffModel) -> bool {
             | HandoffModel::HandlerSubclassInit(_)
             | HandoffModel::ObtainMessage
             | HandoffModel::WorkerLooper
+            | HandoffModel::MainLooper
+            | HandoffModel::LooperOfHandler
             | HandoffModel::MainExecutor
             | HandoffModel::HandlerExecutor
             | HandoffModel::BackgroundDispatcher
@@ -511,10 +521,10 @@ pub fn executor_field_stores(table: &ClassTable, handler_executors: &[Sym], body
                     ExecutorValue::Known(ExecutorKind::Serial)
                 }
                 (_, "getMainExecutor") => ExecutorValue::Known(ExecutorKind::Main),
-                _ if makes_handler_executor(table, method) => posted_handler(body, j, on_main),
+                _ if makes_handler_executor(table, method) => posted_handler(table, body, j, on_main),
                 _ => ExecutorValue::Known(ExecutorKind::Pool),
             },
-            insn if makes_handler_post_reference(table, insn) => posted_handler(body, j, on_main),
+            insn if makes_handler_post_reference(table, insn) => posted_handler(table, body, j, on_main),
             _ => ExecutorValue::Known(ExecutorKind::Pool),
         }
     };
@@ -537,7 +547,7 @@ pub fn handler_executor_descriptors(table: &ClassTable) -> Vec<Sym> {
 
 /// The handler that the executor made at instruction `made_at` posts to: a handler field read
 /// just before, or a handler made there on a looper of known thread.
-fn posted_handler(body: &Body, made_at: usize, on_main: bool) -> ExecutorValue {
+fn posted_handler(table: &ClassTable, body: &Body, made_at: usize, on_main: bool) -> ExecutorValue {
     // `getfield`, then `dup`, `Objects.requireNonNull` and `pop` for a method reference; the
     // constructor's arguments for `new HandlerExecutor(...)`.
     const REACH: usize = 6;
@@ -547,7 +557,7 @@ fn posted_handler(body: &Body, made_at: usize, on_main: bool) -> ExecutorValue {
                 return ExecutorValue::OnHandlerField(**f);
             }
             Insn::Invoke { method, .. } => {
-                if let Some(target) = looper_thread(method, on_main) {
+                if let Some(target) = looper_thread(table, method, on_main) {
                     return ExecutorValue::Known(ExecutorKind::posting_to(Some(target)));
                 }
                 if on_main && makes_handler_on_calling_looper(method) {
@@ -642,7 +652,7 @@ pub fn handler_fields(table: &ClassTable, body: &Body, on_main: bool) -> Vec<(Fi
             Some(m) if makes_handler_on_looper_given(m) => {
                 let made_at = before.unwrap_or(0);
                 let looper = body.insns[made_at.saturating_sub(LOOPER_REACH)..made_at].iter().rev().find_map(|i| match i {
-                    Insn::Invoke { method, .. } => looper_thread(method, on_main),
+                    Insn::Invoke { method, .. } => looper_thread(table, method, on_main),
                     _ => None,
                 });
                 out.extend(looper.map(|target| (*field, target)));
@@ -669,7 +679,7 @@ pub fn handler_fields(table: &ClassTable, body: &Body, on_main: bool) -> Vec<(Fi
             None => continue,
         };
         let made = body.call_at(before).map(|m| m.class);
-        out.extend(looper_given(body, made_at, made, on_main).map(|target| (*field, target)));
+        out.extend(looper_given(table, body, made_at, made, on_main).map(|target| (*field, target)));
     }
     out
 }
@@ -678,19 +688,19 @@ pub fn handler_fields(table: &ClassTable, body: &Body, on_main: bool) -> Vec<(Fi
 /// between the `new` and the call (as javac orders them), or kept in a local just before the
 /// `new` and loaded between them (kotlinc computes the super-constructor arguments of an object
 /// expression first).
-fn looper_given(body: &Body, made_at: usize, made: Option<Sym>, on_main: bool) -> Option<Target> {
+fn looper_given(table: &ClassTable, body: &Body, made_at: usize, made: Option<Sym>, on_main: bool) -> Option<Target> {
     let mut loaded = None;
     for (at, insn) in body.insns[..made_at].iter().enumerate().rev() {
         match insn {
             Insn::New { class } if Some(*class) == made => {
                 let slot = loaded?;
                 return match body.insns[..at] {
-                    [.., Insn::Invoke { ref method, .. }, Insn::Store { slot: stored, .. }] if stored == slot => looper_thread(method, on_main),
+                    [.., Insn::Invoke { ref method, .. }, Insn::Store { slot: stored, .. }] if stored == slot => looper_thread(table, method, on_main),
                     _ => None,
                 };
             }
             Insn::Invoke { method, .. } => {
-                if let Some(target) = looper_thread(method, on_main) {
+                if let Some(target) = looper_thread(table, method, on_main) {
                     return Some(target);
                 }
             }
@@ -775,13 +785,16 @@ fn holds_context_element(f: &FieldRef) -> bool {
     )
 }
 
-/// The thread of the looper that `method` returns: the main one, or a `HandlerThread`'s; the
-/// current thread's (`Looper.myLooper()`) in code that runs on the main thread (`on_main`).
-fn looper_thread(method: &MethodRef, on_main: bool) -> Option<Target> {
+/// The thread of the looper that `method` returns: the main one (`Looper.getMainLooper()`, a
+/// context's `getMainLooper()`), or a `HandlerThread`'s (its subclasses' too); the current
+/// thread's (`Looper.myLooper()`) in code that runs on the main thread (`on_main`).
+fn looper_thread(table: &ClassTable, method: &MethodRef, on_main: bool) -> Option<Target> {
+    let is = |ancestor: &str| method.descriptor.as_str() == LOOPER_GETTER && table.is_subtype_of_any(method.class, &[ancestor]);
     match (method.class.as_str(), method.name.as_str()) {
         ("android.os.Looper", "getMainLooper") => Some(Target::Main),
         ("android.os.Looper", "myLooper") if on_main => Some(Target::Main),
-        ("android.os.HandlerThread", "getLooper") => Some(Target::Background),
+        (_, "getMainLooper") if is(CONTEXT) => Some(Target::Main),
+        (_, "getLooper") if is("android.os.HandlerThread") => Some(Target::Background),
         _ => None,
     }
 }

@@ -86,8 +86,8 @@ fn delegation(ops: &[&Opcode<'_>], own: &str) -> Option<Delegation> {
 
 /// The looper the argument at index `k` of the constructor call at `call` (with descriptor
 /// `callee`) gives, in a constructor with `descriptor`, in the forms the compilers emit for
-/// `looper` (a parameter), `Looper.getMainLooper()`, `thread.getLooper()` and
-/// `Looper.myLooper()`; `None` for any other (a looper computed some other way, arguments
+/// `looper` (a parameter), `Looper.getMainLooper()`, `context.getMainLooper()`,
+/// `thread.getLooper()` and `Looper.myLooper()`; `None` for any other (a looper computed some other way, arguments
 /// around it that are more than one plain load or constant each).
 fn argument_looper(ops: &[&Opcode<'_>], call: usize, callee: &str, k: usize, descriptor: &str) -> Option<HandlerLooper> {
     let simple = |op: &Opcode<'_>| matches!(op, Opcode::Aload(_) | Opcode::Iload(_) | Opcode::AconstNull | Opcode::Iconst0 | Opcode::Iconst1);
@@ -118,6 +118,13 @@ fn argument_looper(ops: &[&Opcode<'_>], call: usize, callee: &str, k: usize, des
             if m.class_name == "android/os/HandlerThread" && m.name_and_type.name == "getLooper" =>
         {
             (Some(HandlerLooper::Worker), 2)
+        }
+        // A context's main looper (`super(context.getMainLooper())`): the class is not looked
+        // up here, the name and type are the platform's.
+        [.., Opcode::Aload(_), Opcode::Invokevirtual(m) | Opcode::Invokeinterface(m, _)]
+            if m.name_and_type.name == "getMainLooper" && m.name_and_type.descriptor == "()Landroid/os/Looper;" =>
+        {
+            (Some(HandlerLooper::Main), 2)
         }
         _ => (None, 0),
     };

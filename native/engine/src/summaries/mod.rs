@@ -31,7 +31,7 @@ pub const FORMAT: &str = "racer-summaries";
 pub const FORMAT_VERSION: u32 = 24;
 /// Chunks encoded (in parallel) before they are set aside: enough to keep both threads busy
 /// past the odd large chunk, few enough that their encoded bytes stay small.
-const CHUNKS_PER_BATCH: usize = 256;
+const CHUNKS_PER_BATCH: usize = 32;
 
 /// What a module's analysis took from upstream summary files: only what it reaches.
 #[derive(Default)]

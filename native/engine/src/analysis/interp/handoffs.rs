@@ -243,6 +243,16 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             HandoffModel::WorkerLooper => st.attrs.set(ret, Some(Attr::WorkerHandler)),
+            HandoffModel::MainLooper => st.attrs.set(ret, Some(Attr::MainThreadHandle)),
+            // A handler's looper is on the handler's thread, when that is known.
+            HandoffModel::LooperOfHandler => {
+                let looper = match receiver().and_then(|h| self.handler_target(st, h)) {
+                    Some(Target::Main) => Some(Attr::MainThreadHandle),
+                    Some(Target::Background) => Some(Attr::WorkerHandler),
+                    None => None,
+                };
+                st.attrs.set(ret, looper);
+            }
             HandoffModel::BackgroundDispatcher => st.attrs.set(ret, Some(Attr::BackgroundDispatcher)),
             // A block launched on a known dispatcher (alone or joined to jobs and names), or
             // without one on a scope of a known dispatcher; otherwise (a context joined to one
