@@ -41,7 +41,7 @@ class FeedViewModel : ViewModel() {
     private var shown = 0
 
     fun load() {
-        viewModelScope.launch { // expect: FeedViewModel load this.items
+        viewModelScope.launch {
             val loaded = withContext(Dispatchers.IO) { fetch().also { items = it } } // expect: FeedViewModel$load$1 invokeSuspend this.this$0.items
             shown = loaded.size
         }
@@ -68,7 +68,7 @@ class Screen(private val owner: LifecycleOwner) {
     private var total = 0
 
     fun start() {
-        owner.lifecycleScope.launch { // expect: Screen start this.total
+        owner.lifecycleScope.launch {
             withContext(Dispatchers.Default) { total = 7 } // expect: Screen$start$1 invokeSuspend this.this$0.total
         }
     }
@@ -82,7 +82,7 @@ class ImmediateLauncher(private val scope: kotlinx.coroutines.CoroutineScope) {
     private var state = 0
 
     fun start() {
-        scope.launch(Dispatchers.Main.immediate) { // expect: ImmediateLauncher start this.state
+        scope.launch(Dispatchers.Main.immediate) {
             withContext(Dispatchers.IO) { state = 1 } // expect: ImmediateLauncher$start$1 invokeSuspend this.this$0.state
         }
     }
@@ -167,7 +167,7 @@ class Tracker(private val lifecycle: androidx.lifecycle.Lifecycle) {
     private var seen = 0
 
     fun track() {
-        lifecycle.coroutineScope.launch { // expect: Tracker track this.seen
+        lifecycle.coroutineScope.launch {
             withContext(Dispatchers.Default) { seen = 1 } // expect: Tracker$track$1 invokeSuspend this.this$0.seen
         }
     }

@@ -39,7 +39,7 @@ impl<'a> ClassReporter<'a> {
             key: RaceKey {
                 kind: c.kind,
                 method: self.race_end_method(&c.entry),
-                location: c.entry.access.key.kind.path().clone(),
+                location: race_location(c.entry.access.key.kind.path()),
                 own_fields: c.merge == Merge::IfMany,
             },
             rank: (site.trace.len(), mref.class, site.outer_line(), mref.name, mref.descriptor),
@@ -171,6 +171,18 @@ impl<'a> ClassReporter<'a> {
             _ => None,
         }
     }
+}
+
+/// The location a race is known by: the access's path, without the outer-instance steps an
+/// inner class's code starts it with (`this.this$0.f`). That is the outer class's `this.f`: a
+/// listener's callback and the method that registers it, reporting one race in the outer
+/// object, are two entry points to it, not two races.
+fn race_location(path: &Path) -> Path {
+    let outer_steps = path.steps.iter().take_while(|s| matches!(s, Step::Field { name, .. } if name.as_str() == "this$0")).count();
+    if path.base != Base::This || outer_steps == 0 {
+        return path.clone();
+    }
+    Path { base: Base::This, steps: Steps::from(&path.steps[outer_steps..]) }
 }
 
 /// See `ClassReporter::site_detail`.
