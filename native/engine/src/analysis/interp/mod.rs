@@ -5,6 +5,7 @@
 //! This module holds the driver (initial state, fixpoint over the CFG, exits and
 //! the summary); the transfer functions live in one submodule per concern.
 
+use thin_vec::ThinVec;
 use std::collections::BTreeSet;
 
 use crate::classfile::model::*;
@@ -716,16 +717,16 @@ impl<'a, 'e> Interp<'a, 'e> {
             accesses,
             return_ownership,
             return_attribute,
-            synchronized_fields,
-            param_escapes: exit.param_escapes,
-            param_stores: exit.param_stores.unwrap_or_default(),
+            synchronized_fields: synchronized_fields.into(),
+            param_escapes: exit.param_escapes.into(),
+            param_stores: exit.param_stores.unwrap_or_default().into(),
             return_path: returned_path.as_ref().map(|(p, _)| p.clone()),
             return_snapshot: returned_path.is_some_and(|(_, snapshot)| snapshot),
-            return_holds: if return_ownership == OWNED { exit.ret_holds.unwrap_or_default() } else { Vec::new() },
-            own_monitor_statics,
+            return_holds: if return_ownership == OWNED { exit.ret_holds.unwrap_or_default().into() } else { ThinVec::new() },
+            own_monitor_statics: own_monitor_statics.into(),
             returned_field: exit.ret_field.flatten(),
-            param_handoffs,
-            param_runs,
+            param_handoffs: param_handoffs.into(),
+            param_runs: param_runs.into(),
         }
     }
 }

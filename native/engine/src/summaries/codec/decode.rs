@@ -176,7 +176,7 @@ impl Decoder {
             return_path: returned.as_ref().map(|(p, _)| self.path(p)).transpose()?,
             return_snapshot: returned.as_ref().is_some_and(|(_, snapshot)| *snapshot),
             return_holds: holds.iter().map(|(field, p)| Ok((self.result_field(field)?, self.path(p)?))).collect::<Result<_, String>>()?,
-            own_monitor_statics: Vec::new(),
+            own_monitor_statics: thin_vec::ThinVec::new(),
             returned_field: None,
             param_handoffs: handoffs
                 .iter()

@@ -403,7 +403,7 @@ mod tests {
     fn stored_formals_keep_their_location() {
         let kept = Path::of(Base::This).field(Sym::new("p.C"), Sym::new("kept")).unwrap();
         let cache = Path::of(Base::Static(Sym::new("p.D"))).field(Sym::new("p.D"), Sym::new("cache")).unwrap();
-        let s = Summary { param_stores: vec![(1, kept), (2, cache)], ..Summary::empty() };
+        let s = Summary { param_stores: thin_vec::thin_vec![(1, kept), (2, cache)], ..Summary::empty() };
         let decoder = Decoder::new(encode(&[(method("keep"), &s)])).unwrap();
         assert_eq!(*decoder.get(&method("keep")).unwrap().unwrap(), s);
     }
@@ -413,7 +413,7 @@ mod tests {
         let knot = Step::Field { class: Sym::new("p.Wrap"), name: Sym::new("knot") };
         let head = Path::of(Base::Param(1)).field(Sym::new("p.C"), Sym::new("head")).unwrap();
         let cache = Path::of(Base::Static(Sym::new("p.D"))).field(Sym::new("p.D"), Sym::new("cache")).unwrap();
-        let s = Summary { return_ownership: OWNED, return_holds: vec![(knot, head), (Step::Array, cache)], ..Summary::empty() };
+        let s = Summary { return_ownership: OWNED, return_holds: thin_vec::thin_vec![(knot, head), (Step::Array, cache)], ..Summary::empty() };
         let decoder = Decoder::new(encode(&[(method("of"), &s)])).unwrap();
         assert_eq!(*decoder.get(&method("of")).unwrap().unwrap(), s);
     }
