@@ -174,11 +174,12 @@ impl<'a> ClassReporter<'a> {
 }
 
 /// The location a race is known by: the access's path, without the outer-instance steps an
-/// inner class's code starts it with (`this.this$0.f`). That is the outer class's `this.f`: a
+/// inner class's code starts it with (`this.this$0.f`; `this.this$1.this$0.f` two classes
+/// deep). That is the outer class's `this.f`: a
 /// listener's callback and the method that registers it, reporting one race in the outer
 /// object, are two entry points to it, not two races.
 fn race_location(path: &Path) -> Path {
-    let outer_steps = path.steps.iter().take_while(|s| matches!(s, Step::Field { name, .. } if name.as_str() == "this$0")).count();
+    let outer_steps = path.steps.iter().take_while(|s| s.is_outer_instance()).count();
     if path.base != Base::This || outer_steps == 0 {
         return path.clone();
     }
