@@ -87,8 +87,8 @@ fn delegation(ops: &[&Opcode<'_>], own: &str) -> Option<Delegation> {
 /// The looper the argument at index `k` of the constructor call at `call` (with descriptor
 /// `callee`) gives, in a constructor with `descriptor`, in the forms the compilers emit for
 /// `looper` (a parameter), `Looper.getMainLooper()`, `context.getMainLooper()`,
-/// `thread.getLooper()` and `Looper.myLooper()`; `None` for any other (a looper computed some other way, arguments
-/// around it that are more than one plain load or constant each).
+/// `thread.getLooper()` and `Looper.myLooper()`; `None` for any other (a looper computed some
+/// other way, arguments around it that are more than one plain load or constant each).
 fn argument_looper(ops: &[&Opcode<'_>], call: usize, callee: &str, k: usize, descriptor: &str) -> Option<HandlerLooper> {
     let simple = |op: &Opcode<'_>| matches!(op, Opcode::Aload(_) | Opcode::Iload(_) | Opcode::AconstNull | Opcode::Iconst0 | Opcode::Iconst1);
     // The arguments after the looper: one plain load or constant each.

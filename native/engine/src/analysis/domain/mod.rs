@@ -1,8 +1,8 @@
 //! The abstract domains of section 3: threads, locks, ownership, attributes,
 //! access paths and access snapshots, and method summaries.
 
-use thin_vec::ThinVec;
 use serde::{Deserialize, Serialize};
+use thin_vec::ThinVec;
 
 mod accesses;
 mod paths;

@@ -5,8 +5,9 @@
 //! This module holds the driver (initial state, fixpoint over the CFG, exits and
 //! the summary); the transfer functions live in one submodule per concern.
 
-use thin_vec::ThinVec;
 use std::collections::BTreeSet;
+
+use thin_vec::ThinVec;
 
 use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
