@@ -14,7 +14,7 @@ use crate::sym::Sym;
 
 use super::extensions::Extensions;
 use super::field_classes::{self, FieldClasses, FieldLambdas};
-use super::handler_callbacks::{self, HandlerCallbacks};
+use super::handler_callbacks::{self, HandlerCallback, HandlerCallbacks};
 use super::handoffs::{self, HandoffModel};
 use super::interp::MAX_INLINE_DEPTH;
 use super::models::{self, LockEffect};
@@ -149,13 +149,16 @@ impl Scan<'_> {
     /// The `handleMessage` bodies a message method `i` sends may run (it reads `held_classes`
     /// from fields of its class): those of the `Handler` subclasses among them and among the
     /// classes of its source file it allocates, and of the callbacks the handler fields it
-    /// reads were made with.
+    /// reads were made with, or a handler it makes is made with (its own class's, or one it
+    /// allocates; a lambda's has its edge already).
     fn message_handlers(&self, i: usize, body: &Body, held_classes: &[Sym]) -> Vec<usize> {
-        let file = top_level_class(self.methods[i].mref.class.as_str());
-        let made = body.allocated_classes().into_iter().filter(|c| top_level_class(c.as_str()) == file);
-        let subclasses = held_classes.iter().copied().chain(made).filter_map(|class| handoffs::message_handler(self.table, class));
-        let read = field_classes::own_fields_read(self.handler_callbacks, self.methods[i].mref.class, body);
-        let callbacks = read.into_iter().filter_map(|c| handler_callbacks::callback_code(self.table, c));
+        let own = self.methods[i].mref.class;
+        let file = top_level_class(own.as_str());
+        let made: Vec<Sym> = body.allocated_classes().into_iter().filter(|c| top_level_class(c.as_str()) == file).collect();
+        let subclasses = held_classes.iter().chain(&made).filter_map(|&class| handoffs::message_handler(self.table, class));
+        let read = field_classes::own_fields_read(self.handler_callbacks, own, body);
+        let made_callbacks = made.iter().map(|&class| HandlerCallback::Object(class)).chain([HandlerCallback::Holder(own)]);
+        let callbacks = read.into_iter().chain(made_callbacks).filter_map(|c| handler_callbacks::callback_code(self.table, c));
         let mut out = Vec::new();
         for b in subclasses.chain(callbacks).filter_map(|b| self.analysed_index(&b)) {
             if b != i && !out.contains(&b) {

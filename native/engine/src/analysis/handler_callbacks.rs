@@ -102,6 +102,19 @@ pub fn callback_code(table: &ClassTable, callback: HandlerCallback) -> Option<Me
     }
 }
 
+/// Whether `constructor` makes a `Handler` with a callback, given as its last argument (`new
+/// Handler(looper, callback)`, `new Handler(callback)`).
+pub fn makes_handler_with_callback(constructor: &MethodRef) -> bool {
+    constructor.class.as_str() == "android.os.Handler"
+        && constructor.name.as_str() == "<init>"
+        && constructor.descriptor.as_str().split(')').next().is_some_and(|params| params.ends_with(CALLBACK_DESCRIPTOR))
+}
+
+/// Whether objects of `class` are `Handler.Callback`s.
+pub fn is_callback_class(table: &ClassTable, class: Sym) -> bool {
+    table.is_subtype_of_any(class, &[CALLBACK])
+}
+
 /// The callback of the handler the call at `made` makes, when it takes one as its last
 /// argument, computed just before the call; the handler is stored into a field of `holder`.
 fn callback_given(table: &ClassTable, body: &Body, made: usize, holder: Sym) -> Option<Given> {

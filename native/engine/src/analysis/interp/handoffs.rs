@@ -26,7 +26,7 @@ use super::{waits, Callee, Env, Interp};
 
 /// How the handed code's formals relate to the values captured where it was made.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Capture {
+pub(super) enum Capture {
     /// A lambda or method reference: formal `i` is captured value `i`.
     Formals,
     /// A `Runnable` object of an inner class: its `this.this$0` is constructor argument 0,
@@ -41,25 +41,25 @@ enum Place {
     Caller,
 }
 
-struct Handed {
+pub(super) struct Handed {
     /// The methods the code runs: one, or a callback object's several (`bodies_of_class`).
-    bodies: Vec<MethodRef>,
-    captured: Vec<Expr>,
-    capture: Capture,
+    pub(super) bodies: Vec<MethodRef>,
+    pub(super) captured: Vec<Expr>,
+    pub(super) capture: Capture,
     /// A lambda body of this class: its accesses are shown at their own lines, as code of
     /// the method that holds the lambda.
-    inline: bool,
+    pub(super) inline: bool,
     /// With `OuterInstance`, a shared path naming the object here (a thread kept in a field,
     /// then started): its own fields are reached through it. Without one, they belong to a
     /// fresh object nothing else reaches.
-    object: Option<Expr>,
+    pub(super) object: Option<Expr>,
     /// The `run()` of a started `Thread` object that a shared path names: on that object's
     /// own fields it runs on the object's one thread (see `AccessKey::started`).
-    started: bool,
+    pub(super) started: bool,
     /// Code given to an executor with one thread (a `java.util.Timer`, a single-thread
     /// executor): it runs one task at a time, so its accesses do not race with each other's
     /// (marked as a started thread's are).
-    serial: bool,
+    pub(super) serial: bool,
 }
 
 impl<'a, 'e> Interp<'a, 'e> {
@@ -73,7 +73,11 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// A constructor call: when it makes a handed object, what the object captures (the
     /// outer instance first).
     pub(super) fn note_constructor_args(&mut self, st: &State, constructor: &MethodRef, args: &[Expr]) {
-        if let Some(Attr::Handed(pc)) = args.first().and_then(|a| attr_e(st, a)) {
+        let made = match args.first().and_then(|a| attr_e(st, a)) {
+            Some(Attr::Handed(pc)) => Some(pc),
+            _ => args.first().and_then(|a| self.made_handler_callback_object(st, a, constructor)),
+        };
+        if let Some(pc) = made {
             if matches!(self.body.insns.get(pc as usize), Some(Insn::New { .. })) {
                 let mut captured = args[1..].to_vec();
                 if let Some(outer) = self.outer_instance_parameter(constructor) {
@@ -200,6 +204,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             HandoffModel::HandlerInit => {
+                self.note_made_handler_callback(st, named, args);
                 let (handler_made, looper) = made_from(kind, args, ret);
                 if let (Some(attr), Some(h)) = (looper.and_then(|l| self.handler_on_looper(st, l)), handler_made) {
                     st.attrs.set(h, Some(attr));
@@ -238,6 +243,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             // On the main thread, the current thread's looper is the main one; elsewhere it is
             // unknown, and the handler is not followed.
             HandoffModel::HandlerOnCallingLooper => {
+                self.note_made_handler_callback(st, named, args);
                 if let (true, Some(Expr::Path(h))) = (self.on_main_looper(st), args.first()) {
                     st.attrs.set(h, Some(Attr::MainHandler));
                 }
@@ -461,7 +467,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     }
 
     /// The code made by the `invokedynamic` or `new` at instruction `pc`, if it is known.
-    fn handed_made_at(&self, pc: u32) -> Option<Handed> {
+    pub(super) fn handed_made_at(&self, pc: u32) -> Option<Handed> {
         let captured = self.handed_values.get(&pc).cloned().unwrap_or_default();
         match self.body.insns.get(pc as usize)? {
             Insn::InvokeDynamic(call) => {
@@ -552,21 +558,6 @@ impl<'a, 'e> Interp<'a, 'e> {
             HandlerCallback::Object(_) => (Capture::OuterInstance, captured),
         };
         Some(Handed { bodies: vec![body], captured, capture, inline: false, object: None, started: false, serial: false })
-    }
-
-    /// The `handleMessage` of a `Handler` subclass of this class's source file whose handler
-    /// is made here (on a looper known: see `HandoffModel::HandlerSubclassInit`), on the new
-    /// object, with the outer instance its constructor was given.
-    fn made_handler_code(&self, st: &State, handler: &Expr) -> Option<Handed> {
-        let pc = self.allocated_at(st, handler)?;
-        let Some(Insn::New { class }) = self.body.insns.get(pc as usize) else { return None };
-        if top_level_class(class.as_str()) != top_level_class(self.input.mref.class.as_str()) {
-            return None;
-        }
-        let body = message_handler(self.env.table, *class)?;
-        let captured = self.handed_values.get(&pc)?.clone();
-        let object = Some(handler.clone());
-        Some(Handed { bodies: vec![body], captured, capture: Capture::OuterInstance, inline: false, object, started: false, serial: false })
     }
 
     /// `worker.start()` on a field or parameter whose class (the one the call names) is a
