@@ -6,7 +6,7 @@ use crate::classfile::model::MethodRef;
 use crate::fxhash::FxHashSet;
 use crate::issue::{top_level_class, Issue, IssueKind};
 
-use super::super::dedup::{self, Decision, Merge, RaceKey, Reached, Selection};
+use super::super::dedup::{self, Decision, Family, Merge, RaceKey, Reached, Selection};
 use super::super::domain::*;
 use super::super::pool::Entry;
 use super::{Candidate, ClassReporter, Proposals};
@@ -42,6 +42,7 @@ impl<'a> ClassReporter<'a> {
                 location: race_location(c.entry.access.key.kind.path()),
                 own_fields: c.merge == Merge::IfMany,
             },
+            family: self.family(c),
             rank: (site.trace.len(), mref.class, site.outer_line(), mref.name, mref.descriptor),
             entry_point: c.entry.method,
             candidate,
@@ -145,6 +146,42 @@ impl<'a> ClassReporter<'a> {
         } else {
             Merge::No
         }
+    }
+
+    /// The family of a race on an object's field that is another top-level class's own race:
+    /// the access, and its conflicting access if any, end in that class's code, which takes a
+    /// lock itself around one of them (`HandlerThread.run` sets `mLooper` under its own
+    /// monitor, `getLooper` returns it without). Reached on the objects of several reporting
+    /// classes of one package (each one's `HandlerThread`), it is one race in that code,
+    /// reported by one class (see `dedup::families`). A race on a class that takes no lock
+    /// itself is its callers' to avoid, each a race of its own. Within a package only: a
+    /// module is made of whole packages, so one analysed alone reports its families as the
+    /// whole build does.
+    fn family(&self, c: &Candidate<'a>) -> Option<Family> {
+        let path = c.entry.access.key.kind.path();
+        if matches!(path.base, Base::Static(_)) || !self.ends_elsewhere(&c.entry) {
+            return None;
+        }
+        let field = *path.steps.last()?;
+        let end = self.race_end_method(&c.entry);
+        let conflict = c.conflict.as_ref()?;
+        let conflict_end = self.race_end_method(conflict);
+        let in_end_class = !conflict.access.site.trace.is_empty() && top_level_class(conflict_end.class.as_str()) == top_level_class(end.class.as_str());
+        let guarded = in_end_class && (self.locks_field_itself(&end, field) || self.locks_field_itself(&conflict_end, field));
+        guarded.then(|| (c.kind, end, field, self.class.header.package()))
+    }
+
+    /// Whether `method`'s own summary (analysed here or upstream) has an access to `field`
+    /// made under a lock it takes.
+    fn locks_field_itself(&self, method: &MethodRef, field: Step) -> bool {
+        let summary = match self.analysis.by_ref.get(method) {
+            Some(&i) => &*self.analysis.summaries[i],
+            None => match self.cfg.upstream.get(method) {
+                Some(s) => &**s,
+                None => return false,
+            },
+        };
+        summary.accesses.iter().any(|a| a.key.lock && a.key.kind.path().steps.last() == Some(&field))
     }
 
     /// Does the access end in another top-level class than this one?

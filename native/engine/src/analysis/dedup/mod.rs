@@ -33,6 +33,10 @@ use crate::timings::phase;
 
 use super::domain::Path;
 
+mod families;
+pub(super) use families::Family;
+use families::FamilyState;
+
 /// A race reported once: the kind of report, the innermost method and the location, as a
 /// path in the reporting method's terms.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -73,6 +77,8 @@ pub(super) type Rank = (usize, Sym, u32, Sym, Sym);
 /// A candidate of one class that reports a race reported once.
 pub(super) struct Reached {
     pub key: RaceKey,
+    /// The family of races it is one of, if any (see [`families`]).
+    pub family: Option<Family>,
     pub rank: Rank,
     /// The reporting method (its index in the analysis).
     pub entry_point: usize,
@@ -157,7 +163,7 @@ pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
     let first: Vec<FirstPass<R::Pending>> = (0..reports.classes()).into_par_iter().map(|c| reports.first_pass(c)).collect();
     let mut issues: Vec<Vec<Issue>> = Vec::with_capacity(first.len());
     let mut pending_state: FxHashMap<usize, R::Pending> = FxHashMap::default();
-    let mut races: FxHashMap<RaceKey, Vec<Reach>> = FxHashMap::default();
+    let mut races: FxHashMap<RaceKey, (Vec<Reach>, Option<Family>)> = FxHashMap::default();
     for (class, pass) in first.into_iter().enumerate() {
         match pass {
             FirstPass::Done(done) => issues.push(done),
@@ -165,7 +171,9 @@ pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
                 issues.push(Vec::new());
                 pending_state.insert(class, state);
                 for r in reached {
-                    races.entry(r.key).or_default().push((r.rank, class, r.candidate, r.entry_point));
+                    let race = races.entry(r.key).or_default();
+                    race.0.push((r.rank, class, r.candidate, r.entry_point));
+                    race.1 = race.1.take().or(r.family);
                 }
             }
         }
@@ -175,7 +183,11 @@ pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
     let mut race_of: FxHashMap<(usize, usize), usize> = FxHashMap::default();
     let mut chosen: FxHashMap<(usize, usize), usize> = FxHashMap::default();
     let mut race_list: Vec<Race> = Vec::with_capacity(races.len());
-    for (key, mut reaches) in races {
+    let mut family_members: FxHashMap<Family, Vec<usize>> = FxHashMap::default();
+    for (key, (mut reaches, family)) in races {
+        if let Some(family) = family {
+            family_members.entry(family).or_default().push(race_list.len());
+        }
         race_of.extend(reaches.iter().map(|r| ((r.1, r.2), race_list.len())));
         reaches.sort_unstable();
         let mut entry_points: Vec<usize> = reaches.iter().map(|r| r.3).collect();
@@ -204,6 +216,8 @@ pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
         let next = if direct > 0 { reaches.len() } else { 1 };
         race_list.push(Race { reaches, next, current: Some((class, candidate)), direct: direct > 0, other_entry_points });
     }
+    let mut families: Vec<FamilyState> =
+        family_members.into_values().filter_map(|members| FamilyState::report_from_one_class(&mut race_list, &mut chosen, members)).collect();
     // Each round selects again in the classes whose decisions changed. A chosen candidate
     // that loses its line passes the race to a later candidate of its class, or else to the
     // next entry point whose line was free in its class's last selection. Candidates move
@@ -263,6 +277,9 @@ pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
                     pending.insert(next_class);
                 }
             }
+        }
+        for family in &mut families {
+            pending.extend(family.revive_if_unreported(&mut race_list, &mut chosen));
         }
     }
     phase(start, &format!("  reporting: entry points chosen ({} races, {rounds} rounds)", race_list.len()));
