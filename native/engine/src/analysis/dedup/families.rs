@@ -79,3 +79,50 @@ impl FamilyState {
 fn entry_points(race_list: &[Race], races: &[usize]) -> BTreeSet<usize> {
     races.iter().flat_map(|&m| race_list[m].reaches.iter().map(|r| r.3)).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sym::Sym;
+
+    /// A race reached once, from `class`'s candidate 0 through entry point `entry`, at a trace
+    /// of `length` calls.
+    fn race(length: usize, class: usize, entry: usize) -> Race {
+        let name = Sym::new("m");
+        let rank = (length, Sym::new(&format!("C{class}")), 1, name, name);
+        Race { reaches: vec![(rank, class, 0, entry)], next: 1, current: Some((class, 0)), direct: false, other_entry_points: 0 }
+    }
+
+    fn chosen_of(races: &[Race]) -> FxHashMap<(usize, usize), usize> {
+        races.iter().enumerate().map(|(m, r)| (r.current.unwrap(), m)).collect()
+    }
+
+    #[test]
+    fn the_class_of_the_best_entry_point_reports_its_races_counting_the_others() {
+        // Class 0 reaches the race on two objects of its own; class 1 on one, with a longer trace.
+        let mut races = vec![race(2, 0, 10), race(2, 0, 11), race(3, 1, 20)];
+        let mut chosen = chosen_of(&races);
+        let family = FamilyState::report_from_one_class(&mut races, &mut chosen, vec![0, 1, 2]).unwrap();
+        assert_eq!((family.kept.as_slice(), family.held_back.as_slice()), (&[0, 1][..], &[2][..]));
+        assert_eq!(races[2].current, None);
+        assert!(!chosen.contains_key(&(1, 0)));
+        assert_eq!((races[0].other_entry_points, races[1].other_entry_points), (1, 1));
+        // A family of one class is no family.
+        let mut alone = vec![race(2, 0, 10), race(2, 0, 11)];
+        let mut chosen = chosen_of(&alone);
+        assert!(FamilyState::report_from_one_class(&mut alone, &mut chosen, vec![0, 1]).is_none());
+    }
+
+    #[test]
+    fn the_others_are_reported_once_the_kept_races_lost_every_line() {
+        let mut races = vec![race(2, 0, 10), race(3, 1, 20)];
+        let mut chosen = chosen_of(&races);
+        let mut family = FamilyState::report_from_one_class(&mut races, &mut chosen, vec![0, 1]).unwrap();
+        assert!(family.revive_if_unreported(&mut races, &mut chosen).is_empty(), "the kept race is still reported");
+        races[0].current = None;
+        chosen.remove(&(0, 0));
+        assert_eq!(family.revive_if_unreported(&mut races, &mut chosen), vec![1]);
+        assert_eq!((races[1].current, chosen.get(&(1, 0))), (Some((1, 0)), Some(&1)));
+        assert!(family.revive_if_unreported(&mut races, &mut chosen).is_empty(), "revived once");
+    }
+}

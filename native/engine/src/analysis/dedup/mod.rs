@@ -173,7 +173,7 @@ pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
                 for r in reached {
                     let race = races.entry(r.key).or_default();
                     race.0.push((r.rank, class, r.candidate, r.entry_point));
-                    race.1 = race.1.take().or(r.family);
+                    race.1 = race.1.or(r.family);
                 }
             }
         }

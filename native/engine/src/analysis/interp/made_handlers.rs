@@ -60,13 +60,11 @@ impl<'a, 'e> Interp<'a, 'e> {
         let known = match attr_e(st, callback) {
             Some(Attr::Handed(pc)) if matches!(self.body.insns.get(pc as usize), Some(Insn::InvokeDynamic(_))) => Some(MadeCallback::Lambda(pc)),
             _ if callback.is_this() => is_callback_class(table, own).then(|| MadeCallback::Holder(callback.clone())),
-            _ => match self.allocated_at(st, callback) {
-                Some(pc) if self.handed_values.contains_key(&pc) => match self.body.insns.get(pc as usize) {
-                    Some(Insn::New { class }) => Some(MadeCallback::Object { made: pc, class: *class }),
-                    _ => None,
-                },
-                _ => None,
-            },
+            // An object whose constructor arguments were noted (`made_handler_callback_object`).
+            _ => self.allocated_at(st, callback).filter(|pc| self.handed_values.contains_key(pc)).and_then(|made| {
+                let Some(Insn::New { class }) = self.body.insns.get(made as usize) else { return None };
+                Some(MadeCallback::Object { made, class: *class })
+            }),
         };
         match known {
             Some(callback) => self.made_handler_callbacks.insert(made, callback),

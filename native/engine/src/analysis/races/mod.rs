@@ -383,14 +383,17 @@ impl<'a> ClassReporter<'a> {
         let Some(pooled) = analysis.pooled_inherited.get(&self.class.header.name) else { return Vec::new() };
         pooled
             .iter()
-            .filter_map(|m| {
-                let summary = match self.analysis.by_ref.get(m) {
-                    Some(&i) => &*self.analysis.summaries[i],
-                    None => &**self.cfg.upstream.get(m)?,
-                };
-                Some((m, summary))
-            })
+            .filter_map(|m| Some((m, self.summary_of(m)?)))
             .collect()
+    }
+
+    /// The summary of `m`, analysed here or upstream.
+    fn summary_of(&self, m: &MethodRef) -> Option<&'a Summary> {
+        let analysis: &'a Analysis = self.analysis;
+        match analysis.by_ref.get(m) {
+            Some(&i) => Some(&*analysis.summaries[i]),
+            None => self.cfg.upstream.get(m).map(|s| &**s),
+        }
     }
 
     fn mref_of(&self, e: &Entry<'a>) -> MethodRef {
@@ -477,11 +480,7 @@ impl<'a> ClassReporter<'a> {
         };
         for m in header.methods.iter().filter(|m| matches!(m.name.as_str(), "<init>" | "<clinit>")) {
             let r = MethodRef { class, name: m.name, descriptor: m.descriptor };
-            let summary = match self.analysis.by_ref.get(&r) {
-                Some(&i) => Some(self.analysis.summaries[i].clone()),
-                None => self.cfg.upstream.get(&r).cloned(),
-            };
-            if let Some(s) = summary {
+            if let Some(s) = self.summary_of(&r) {
                 for p in &s.synchronized_fields {
                     if let Some((_, name)) = p.last_field() {
                         out.insert(name);

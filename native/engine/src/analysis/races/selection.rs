@@ -174,14 +174,7 @@ impl<'a> ClassReporter<'a> {
     /// Whether `method`'s own summary (analysed here or upstream) has an access to `field`
     /// made under a lock it takes.
     fn locks_field_itself(&self, method: &MethodRef, field: Step) -> bool {
-        let summary = match self.analysis.by_ref.get(method) {
-            Some(&i) => &*self.analysis.summaries[i],
-            None => match self.cfg.upstream.get(method) {
-                Some(s) => &**s,
-                None => return false,
-            },
-        };
-        summary.accesses.iter().any(|a| a.key.lock && a.key.kind.path().steps.last() == Some(&field))
+        self.summary_of(method).is_some_and(|s| s.accesses.iter().any(|a| a.key.lock && a.key.kind.path().steps.last() == Some(&field)))
     }
 
     /// Does the access end in another top-level class than this one?
