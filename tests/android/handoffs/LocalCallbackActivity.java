@@ -7,14 +7,17 @@ import android.os.HandlerThread;
 import android.os.Looper;
 import android.os.Message;
 import androidx.annotation.WorkerThread;
+import androidx.core.os.HandlerCompat;
 
 /**
  * A message sent to a handler made in the method with a callback, kept in a local or not, runs
  * the callback's handleMessage on the handler's looper: a lambda and the activity itself on a
  * HandlerThread's looper (their writes race with onResume), an anonymous Handler.Callback on the
  * main looper and a lambda given to new Handler(callback) in onStart, on the main looper there
- * (their writes race with the worker-thread reader describe() only). A handler made with a
- * callback on a looper of unknown thread is not followed.
+ * (their writes race with the worker-thread reader describe() only). Handler.createAsync(looper,
+ * callback) makes one too: a lambda on the HandlerThread's looper (races with onResume), a method
+ * reference through HandlerCompat on the main looper (races with describe() only). A handler
+ * made with a callback on a looper of unknown thread is not followed.
  */
 public class LocalCallbackActivity extends Activity implements Handler.Callback {
     private final HandlerThread mThread = new HandlerThread("local-callbacks");
@@ -23,6 +26,8 @@ public class LocalCallbackActivity extends Activity implements Handler.Callback 
     private int mShown;
     private int mMarked;
     private int mPolled;
+    private int mQueued;
+    private int mNoted;
 
     @Override
     public boolean handleMessage(Message msg) {
@@ -57,6 +62,17 @@ public class LocalCallbackActivity extends Activity implements Handler.Callback 
             return true;
         });
         marker.sendEmptyMessage(3);
+        Handler queue = Handler.createAsync(mThread.getLooper(), msg -> {
+            mQueued = msg.arg2;
+            return true;
+        });
+        queue.sendEmptyMessage(5);
+        HandlerCompat.createAsync(Looper.getMainLooper(), this::note).sendEmptyMessage(6);
+    }
+
+    private boolean note(Message msg) {
+        mNoted = msg.what;
+        return true;
     }
 
     void poll(Looper looper) {
@@ -64,16 +80,20 @@ public class LocalCallbackActivity extends Activity implements Handler.Callback 
             mPolled++;
             return true;
         }).sendEmptyMessage(4);
+        Handler.createAsync(looper, msg -> {
+            mPolled--;
+            return true;
+        }).sendEmptyMessage(7);
     }
 
     @WorkerThread
     String describe() {
-        return mShown + " " + mMarked + " " + mPolled;
+        return mShown + " " + mMarked + " " + mPolled + " " + mNoted;
     }
 
     @Override
     protected void onResume() {
         super.onResume();
-        setTitle(mSaved + " " + mCounted + " " + mShown + " " + mMarked + " " + mPolled);
+        setTitle(mSaved + " " + mCounted + " " + mShown + " " + mMarked + " " + mPolled + " " + mQueued + " " + mNoted);
     }
 }

@@ -102,12 +102,16 @@ pub fn callback_code(table: &ClassTable, callback: HandlerCallback) -> Option<Me
     }
 }
 
-/// Whether `constructor` makes a `Handler` with a callback, given as its last argument (`new
-/// Handler(looper, callback)`, `new Handler(callback)`).
-pub fn makes_handler_with_callback(constructor: &MethodRef) -> bool {
-    constructor.class.as_str() == "android.os.Handler"
-        && constructor.name.as_str() == "<init>"
-        && constructor.descriptor.as_str().split(')').next().is_some_and(|params| params.ends_with(CALLBACK_DESCRIPTOR))
+/// Whether `method` makes a `Handler` with a callback, given as its last argument: a constructor
+/// (`new Handler(looper, callback)`, `new Handler(callback)`) or a static factory
+/// (`Handler.createAsync(looper, callback)`, androidx's `HandlerCompat.createAsync`).
+pub fn makes_handler_with_callback(method: &MethodRef) -> bool {
+    let makes_handler = match (method.class.as_str(), method.name.as_str()) {
+        ("android.os.Handler", "<init>") => true,
+        ("android.os.Handler" | "androidx.core.os.HandlerCompat", "createAsync") => true,
+        _ => false,
+    };
+    makes_handler && method.descriptor.as_str().split(')').next().is_some_and(|params| params.ends_with(CALLBACK_DESCRIPTOR))
 }
 
 /// Whether objects of `class` are `Handler.Callback`s.
@@ -118,14 +122,7 @@ pub fn is_callback_class(table: &ClassTable, class: Sym) -> bool {
 /// The callback of the handler the call at `made` makes, when it takes one as its last
 /// argument, computed just before the call; the handler is stored into a field of `holder`.
 fn callback_given(table: &ClassTable, body: &Body, made: usize, holder: Sym) -> Option<Given> {
-    let method = body.call_at(Some(made))?;
-    let makes_handler = match (method.class.as_str(), method.name.as_str()) {
-        ("android.os.Handler", "<init>") => true,
-        ("android.os.Handler" | "androidx.core.os.HandlerCompat", "createAsync") => true,
-        _ => false,
-    };
-    let last_param = method.descriptor.as_str().split(')').next()?.ends_with(CALLBACK_DESCRIPTOR);
-    if !makes_handler || !last_param {
+    if !makes_handler_with_callback(body.call_at(Some(made))?) {
         return None;
     }
     // kotlinc casts `this` to the interface it implements.

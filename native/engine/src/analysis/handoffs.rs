@@ -573,7 +573,7 @@ fn posted_handler(table: &ClassTable, body: &Body, made_at: usize, on_main: bool
 /// `Handler.createAsync(looper, ...)` and androidx's `HandlerCompat.createAsync(looper, ...)`:
 /// a new handler on the looper given, as `new Handler(looper)` (its messages skip the looper's
 /// synchronization barriers, not its thread).
-fn makes_handler_on_looper_given(method: &MethodRef) -> bool {
+pub(crate) fn makes_handler_on_looper_given(method: &MethodRef) -> bool {
     matches!(method.class.as_str(), HANDLER | "androidx.core.os.HandlerCompat")
         && method.name.as_str() == "createAsync"
         && method.descriptor.as_str().starts_with("(Landroid/os/Looper;")

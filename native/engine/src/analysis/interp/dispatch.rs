@@ -7,7 +7,7 @@
 use crate::classfile::model::{InvokeKind, Insn, MethodRef};
 
 use super::super::domain::*;
-use super::super::models;
+use super::super::{handoffs, models};
 use super::state::{Expr, State};
 use super::Interp;
 
@@ -21,15 +21,20 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    /// The `new` instruction that made `value`, if it is an object allocated here (a local
-    /// is known to hold one with the fresh-receiver-dispatch extension only).
+    /// The instruction that made `value`, if it is an object allocated here: a `new`, or a
+    /// factory whose every call makes a new handler (`Handler.createAsync`). A local is known to
+    /// hold one with the fresh-receiver-dispatch extension only.
     pub(super) fn allocated_at(&self, st: &State, value: &Expr) -> Option<u32> {
         let Expr::Path(p) = value else { return None };
         if !p.steps.is_empty() {
             return None;
         }
         match p.base {
-            Base::Temp(pc) => matches!(self.body.insns.get(pc as usize), Some(Insn::New { .. })).then_some(pc),
+            Base::Temp(pc) => match self.body.insns.get(pc as usize) {
+                Some(Insn::New { .. }) => Some(pc),
+                Some(Insn::Invoke { method, .. }) if handoffs::makes_handler_on_looper_given(method) => Some(pc),
+                _ => None,
+            },
             Base::Local(slot) => st.allocated.get(slot).copied(),
             _ => None,
         }

@@ -204,8 +204,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             HandoffModel::HandlerInit => {
-                self.note_made_handler_callback(st, named, args);
                 let (handler_made, looper) = made_from(kind, args, ret);
+                if let Some(h) = handler_made {
+                    self.note_made_handler_callback(st, named, &Expr::Path(h.clone()), args);
+                }
                 if let (Some(attr), Some(h)) = (looper.and_then(|l| self.handler_on_looper(st, l)), handler_made) {
                     st.attrs.set(h, Some(attr));
                 }
@@ -243,7 +245,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             // On the main thread, the current thread's looper is the main one; elsewhere it is
             // unknown, and the handler is not followed.
             HandoffModel::HandlerOnCallingLooper => {
-                self.note_made_handler_callback(st, named, args);
+                if let Some(h) = args.first() {
+                    self.note_made_handler_callback(st, named, h, args);
+                }
                 if let (true, Some(Expr::Path(h))) = (self.on_main_looper(st), args.first()) {
                     st.attrs.set(h, Some(Attr::MainHandler));
                 }

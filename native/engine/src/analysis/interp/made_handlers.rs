@@ -1,7 +1,8 @@
 //! Handlers made in the method (thread handoffs): a message sent to one runs the
 //! `handleMessage` of the `Handler` subclass made (see `HandoffModel::HandlerSubclassInit`),
 //! or of the `Handler.Callback` it was made with (`new Handler(looper, callback)`; the
-//! framework's `Handler.dispatchMessage` tries the callback first), on its looper.
+//! framework's `Handler.dispatchMessage` tries the callback first; `Handler.createAsync(looper,
+//! callback)` makes one too), on its looper.
 //!
 //! Only code of the method's source file counts, as for handlers kept in fields: a module
 //! analysed alone then finds the same code.
@@ -47,13 +48,14 @@ impl<'a, 'e> Interp<'a, 'e> {
         Some(Handed { bodies: vec![body], captured, capture: Capture::OuterInstance, inline: false, object, started: false, serial: false })
     }
 
-    /// `new Handler(looper, callback)` (or `new Handler(callback)`) with the handler made here:
-    /// notes the callback, when its code is known, for the messages sent to the handler.
-    pub(super) fn note_made_handler_callback(&mut self, st: &State, constructor: &MethodRef, args: &[Expr]) {
-        if !makes_handler_with_callback(constructor) {
+    /// `new Handler(looper, callback)`, `new Handler(callback)` or `Handler.createAsync(looper,
+    /// callback)` making `handler` here: notes the callback, when its code is known, for the
+    /// messages sent to the handler.
+    pub(super) fn note_made_handler_callback(&mut self, st: &State, maker: &MethodRef, handler: &Expr, args: &[Expr]) {
+        if !makes_handler_with_callback(maker) {
             return;
         }
-        let (Some(handler), Some(callback)) = (args.first(), args.last()) else { return };
+        let Some(callback) = args.last() else { return };
         let Some(made) = self.allocated_at(st, handler) else { return };
         let table = self.env.table;
         let own = self.input.mref.class;

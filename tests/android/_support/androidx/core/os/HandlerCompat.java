@@ -10,4 +10,8 @@ public final class HandlerCompat {
     public static Handler createAsync(Looper looper) {
         return Handler.createAsync(looper);
     }
+
+    public static Handler createAsync(Looper looper, Handler.Callback callback) {
+        return Handler.createAsync(looper, callback);
+    }
 }
