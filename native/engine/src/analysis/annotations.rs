@@ -6,6 +6,7 @@ use crate::hierarchy::{ClassTable, L1Hit};
 use crate::sym::Sym;
 
 use super::android;
+use super::content_observers::OnChange;
 use super::registrations;
 use super::domain::Threads;
 use super::extensions::Extensions;
@@ -62,7 +63,9 @@ pub struct MethodFacts {
     pub runs_own_thread: bool,
 }
 
-pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef, header: &MethodHeader) -> MethodFacts {
+/// `on_change`: where `m`, an observer's `onChange`, runs when that is not the main thread (see
+/// `content_observers`).
+pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef, header: &MethodHeader, on_change: Option<OnChange>) -> MethodFacts {
     // Every method's facts ask rule L1 five questions: one walk of its supertypes answers all.
     let [ts, assumed, background_hit, ui_hit, confined_hit] = table.lookup_l1_each(
         m,
@@ -78,7 +81,7 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
     let marked_thread_safe = ts.is_some() && !own_class_not_thread_safe;
     let thread_safe_method = matches!(ts, Some(L1Hit::Direct | L1Hit::Override));
     let binder = if config.android_threads && config.binder_services { android::binder_call(table, m) } else { None };
-    let background = background_evidence(table, config, m, background_hit, binder.is_some());
+    let background = background_evidence(table, config, m, background_hit, binder.is_some() || on_change.is_some());
     // A registered callback object's callback runs where its registration says (`registrations.rs`).
     let registered = if config.android_threads { registrations::registered_callback(table, m) } else { None };
     // A background callback runs one call at a time for its object (a task runs once, a
@@ -90,6 +93,7 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
             || (config.android_threads
                 && (android::is_serial_background_callback(table, m)
                     || binder == Some(android::BinderCall::OneWay)
+                    || on_change == Some(OnChange::Worker)
                     || registered == Some(registrations::Unseen::FrameworkThread))));
     let initial_threads = if background == Some(Background::Method) {
         Threads::AnyThread
@@ -128,13 +132,13 @@ enum Background {
 }
 
 /// Android models (an extension): a method that may run off the main thread. `annotated` is
-/// rule L1's answer for the background annotations; `binder_call`, whether a binder object
-/// serves `m` (`binder_services`).
-fn background_evidence(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef, annotated: Option<L1Hit>, binder_call: bool) -> Option<Background> {
+/// rule L1's answer for the background annotations; `framework_thread`, whether a binder object
+/// serves `m` (`binder_services`), or it is an observer's `onChange` run off the main thread.
+fn background_evidence(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef, annotated: Option<L1Hit>, framework_thread: bool) -> Option<Background> {
     if !config.android_threads {
         return None;
     }
-    if android::is_background_callback(table, m) || binder_call {
+    if android::is_background_callback(table, m) || framework_thread {
         return Some(Background::Method);
     }
     match annotated? {

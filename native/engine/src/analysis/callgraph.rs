@@ -18,6 +18,7 @@ use super::handler_callbacks::{self, HandlerCallback, HandlerCallbacks};
 use super::handoffs::{self, HandoffModel};
 use super::interp::MAX_INLINE_DEPTH;
 use super::models::{self, LockEffect};
+use super::registrations::WithoutHandler;
 use super::schedule::{Bodies, MethodEntry};
 
 /// The graph: callee indexes by method, and per method whether its own code may make it
@@ -276,9 +277,14 @@ impl Scan<'_> {
                     if let Some(model) = HandoffModel::at_call(meaning.handoff, table, self.schedulers, &body.insns, at) {
                         hands |= handoffs::may_hand_to_background(model);
                         concurrent |= hands;
-                        // `new Thread(this)`, `executor.execute(this)`: the class's own body.
-                        for b in handoffs::bodies_of_class(table, self.methods[i].mref.class) {
-                            edge_to(self.analysed_index(&b));
+                        // `new Thread(this)`, `executor.execute(this)`: the class's own body. Not
+                        // for an observer's registration of itself, which its own `onChange` may
+                        // make (and which hands it over only where it runs on the main thread,
+                        // `content_observers`): that edge would close a cycle through `onChange`.
+                        if model != HandoffModel::Registration(WithoutHandler::Observer) {
+                            for b in handoffs::bodies_of_class(table, self.methods[i].mref.class) {
+                                edge_to(self.analysed_index(&b));
+                            }
                         }
                         // `worker.start()`: the `run()` of the `Thread` subclass the call names.
                         if model == HandoffModel::ThreadStart {

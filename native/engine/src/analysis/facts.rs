@@ -320,6 +320,9 @@ pub struct Facts {
     pub statics: StaticStores,
     /// Schedulers kept in fields and returned by methods (reactive chains, thread handoffs).
     pub schedulers: super::kept_schedulers::KeptSchedulers,
+    /// Android models: the content observers that run `onChange` off the main thread, by class
+    /// (filled in by the scheduler, which needs it first).
+    pub content_observers: FxHashMap<Sym, super::content_observers::OnChange>,
 }
 
 /// The facts of the references made by `referencing` (the bodies that may be analysed), and
@@ -437,7 +440,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 pub mod android;
 pub mod annotations;
 mod bottom_up;
+mod content_observers;
 pub mod callgraph;
 pub mod cfg;
 pub mod dedup;

@@ -185,6 +185,9 @@ const CALLBACKS: &[Callbacks] = &[
     Callbacks { class: "android.content.DialogInterface$OnCancelListener", methods: &["onCancel"], unseen: Unseen::Main },
     Callbacks { class: "android.content.DialogInterface$OnDismissListener", methods: &["onDismiss"], unseen: Unseen::Main },
     Callbacks { class: "android.content.DialogInterface$OnShowListener", methods: &["onShow"], unseen: Unseen::Main },
+    // On the looper of the handler the observer is made with: main, as spec 4.1 reads an `on*`
+    // override, unless it is known to be another (see `content_observers`).
+    Callbacks { class: "android.database.ContentObserver", methods: &["onChange"], unseen: Unseen::Main },
 ];
 
 /// Where a registration runs the callbacks when the call is given no `Handler`, `Looper` or
@@ -200,6 +203,11 @@ pub enum WithoutHandler {
     /// On the looper of the thread that registers the object: followed when that is the main
     /// thread (a lifecycle callback's, a method asserting it), not otherwise.
     CallingLooper,
+    /// On the main thread when the registered content observer was made with a handler on the
+    /// main looper (see `content_observers`); not followed otherwise: an observer made to run
+    /// elsewhere runs its `onChange` there itself, one made with an unknown handler is main code
+    /// by spec 4.1 wherever it is registered.
+    Observer,
 }
 
 /// Calls that register a callback object of one of [`CALLBACKS`]' types.
@@ -313,6 +321,7 @@ const REGISTRATIONS: &[Registration] = &[
         ],
         without_handler: WithoutHandler::CallingLooper,
     },
+    Registration { class: "android.content.ContentResolver", names: &["registerContentObserver"], without_handler: WithoutHandler::Observer },
     Registration {
         class: "android.app.Dialog",
         names: &["setOnCancelListener", "setOnDismissListener", "setOnShowListener"],

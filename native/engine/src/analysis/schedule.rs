@@ -16,6 +16,7 @@ use crate::sym::Sym;
 
 use super::annotations::{is_compiler_helper_name, is_compiler_named, is_lambda_body_name, method_facts, source_name, AnnotationConfig, MethodFacts};
 use super::bottom_up::BottomUp;
+use super::content_observers;
 use super::callgraph::CallGraph;
 use super::demand::*;
 use super::domain::{AccessKind, Step, Summary};
@@ -105,13 +106,14 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let takes_no_lock = |ci: usize, mi: usize| {
         inputs.classes[ci].methods[mi].header.flags & ACC_SYNCHRONIZED == 0 && !bodies[ci][mi].as_ref().is_some_and(takes_a_lock)
     };
+    let observers = if inputs.config.android_threads { content_observers::observers_made(inputs.classes, &bodies) } else { Default::default() };
     let mut methods: Vec<MethodEntry> = slots
         .par_iter()
         .map(|&(ci, mi)| {
             let class = &inputs.classes[ci];
             let m = &class.methods[mi];
             let mref = MethodRef { class: class.header.name, name: m.header.name, descriptor: m.header.descriptor };
-            let facts = method_facts(table, inputs.config, &mref, &m.header);
+            let facts = method_facts(table, inputs.config, &mref, &m.header, content_observers::on_change_thread(&observers, &mref));
             // Lambda bodies are analysed for the handoffs that run them (never reported themselves).
             let lambda = inputs.extensions.thread_handoffs && is_lambda_body_name(m.header.name.as_str());
             // And the helpers compilers write for callers, for what they do on the callers' behalf.
@@ -282,6 +284,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     facts.field_classes = field_classes;
     facts.field_lambdas = field_lambdas;
     facts.handler_callbacks = handler_callbacks;
+    facts.content_observers = observers;
     facts.fresh_fields = fresh_fields;
     let kept_schedulers = schedulers.exported(|class| table.origin(class) == Some(crate::hierarchy::Origin::Analysed));
     let without_code = schedulers

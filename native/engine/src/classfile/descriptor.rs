@@ -83,6 +83,18 @@ pub fn param_widths(descriptor: &str) -> Vec<bool> {
     params(descriptor).map(is_wide).collect()
 }
 
+/// The index of the parameter an instance method (`this` in slot 0) keeps in local `slot`.
+pub fn param_at_slot(descriptor: &str, slot: u16) -> Option<usize> {
+    let mut next = 1;
+    for (i, wide) in param_widths(descriptor).into_iter().enumerate() {
+        if next == slot {
+            return Some(i);
+        }
+        next += if wide { 2 } else { 1 };
+    }
+    None
+}
+
 /// `None` for void, `Some(wide)` otherwise.
 pub fn return_kind(descriptor: &str) -> Option<bool> {
     let ret = descriptor.rsplit(')').next().unwrap_or("V");
@@ -120,6 +132,14 @@ pub fn is_object_of(descriptor: &str, class: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slots_count_wide_parameters_twice() {
+        assert_eq!(param_at_slot("(Landroid/os/Looper;)V", 1), Some(0));
+        assert_eq!(param_at_slot("(JLandroid/os/Looper;)V", 3), Some(1));
+        assert_eq!(param_at_slot("(Lp/Outer;Landroid/os/Looper;)V", 2), Some(1));
+        assert_eq!(param_at_slot("(I)V", 2), None);
+    }
 
     /// A field of a class's own type names the class with slashes, in an object descriptor.
     #[test]

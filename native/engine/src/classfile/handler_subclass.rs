@@ -6,7 +6,7 @@ use cafebabe::attributes::AttributeData;
 use cafebabe::bytecode::Opcode;
 use cafebabe::ClassFile;
 
-use super::descriptor::{method_descriptor_text, param_widths};
+use super::descriptor::{method_descriptor_text, param_at_slot, param_widths};
 use super::model::HandlerLooper;
 
 const HANDLER: &str = "android/os/Handler";
@@ -108,7 +108,7 @@ fn argument_looper(ops: &[&Opcode<'_>], call: usize, callee: &str, k: usize, des
     // The looper, then the arguments before it (an inner class's outer instance), just after
     // the object itself is loaded.
     let (looper, len) = match &ops[..at] {
-        [.., Opcode::Aload(slot)] => (param_at_slot(descriptor, *slot).map(HandlerLooper::Param), 1),
+        [.., Opcode::Aload(slot)] => (param_at_slot(descriptor, *slot).and_then(|k| u8::try_from(k).ok()).map(HandlerLooper::Param), 1),
         [.., Opcode::Invokestatic(m)] if m.class_name == "android/os/Looper" => match &*m.name_and_type.name {
             "getMainLooper" => (Some(HandlerLooper::Main), 1),
             "myLooper" => (Some(HandlerLooper::Calling), 1),
@@ -131,30 +131,4 @@ fn argument_looper(ops: &[&Opcode<'_>], call: usize, callee: &str, k: usize, des
     let before = at.checked_sub(len + k)?;
     let object_first = matches!(ops.get(before.checked_sub(1)?), Some(Opcode::Aload(0)));
     (object_first && ops[before..at - len].iter().all(|op| simple(op))).then_some(looper).flatten()
-}
-
-/// The index of the parameter a constructor (an instance method: `this` in slot 0) keeps in
-/// local `slot`.
-fn param_at_slot(descriptor: &str, slot: u16) -> Option<u8> {
-    let mut next = 1;
-    for (i, wide) in param_widths(descriptor).into_iter().enumerate() {
-        if next == slot {
-            return u8::try_from(i).ok();
-        }
-        next += if wide { 2 } else { 1 };
-    }
-    None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::param_at_slot;
-
-    #[test]
-    fn slots_count_wide_parameters_twice() {
-        assert_eq!(param_at_slot("(Landroid/os/Looper;)V", 1), Some(0));
-        assert_eq!(param_at_slot("(JLandroid/os/Looper;)V", 3), Some(1));
-        assert_eq!(param_at_slot("(Lp/Outer;Landroid/os/Looper;)V", 2), Some(1));
-        assert_eq!(param_at_slot("(I)V", 2), None);
-    }
 }

@@ -9,6 +9,7 @@ use crate::issue::top_level_class;
 use crate::sym::Sym;
 
 use super::super::annotations::is_lambda_body_name;
+use super::super::content_observers::OnChange;
 use super::super::domain::*;
 use super::super::handler_callbacks::{callback_code, HandlerCallback};
 use super::super::handoffs::{
@@ -378,7 +379,27 @@ impl<'a, 'e> Interp<'a, 'e> {
             WithoutHandler::Background => Some(on_looper(Target::Background)),
             WithoutHandler::Main => Some(on_looper(Target::Main)),
             WithoutHandler::CallingLooper => self.on_main_looper(st).then(|| on_looper(Target::Main)),
+            // An observer made to run `onChange` off the main thread runs it there by itself
+            // (`content_observers`): its races are its class's, not the registering code's.
+            WithoutHandler::Observer => (self.registered_observer(st, named, params) == Some(OnChange::Main)).then(|| on_looper(Target::Main)),
         }
+    }
+
+    /// Where the content observer a registration is given runs `onChange`, when that is known:
+    /// the observer is made here, kept in a field of this class holding objects of one class, or
+    /// this object itself.
+    fn registered_observer(&self, st: &State, named: &MethodRef, params: &[Expr]) -> Option<OnChange> {
+        let at = param_types(named.descriptor.as_str()).iter().position(|&t| t == "Landroid/database/ContentObserver;")?;
+        let observer = params.get(at)?;
+        let class = match self.allocated_at(st, observer).map(|pc| self.body.insns.get(pc as usize)) {
+            Some(Some(Insn::New { class })) => *class,
+            _ if observer.is_this() => self.input.mref.class,
+            _ => {
+                let ((holder, name), _) = self.own_field_read(observer)?;
+                self.env.facts.field_classes.get(&(holder, name))?.class
+            }
+        };
+        self.env.facts.content_observers.get(&class).copied()
     }
 
     /// Whether the current thread's looper is the main one here: the method runs on the main

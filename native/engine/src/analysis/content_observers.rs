@@ -1,0 +1,132 @@
+//! Content observers (Android models, `docs/android.md`): a `ContentObserver` runs its
+//! `onChange` on the looper of the handler its constructor is given, or, given none (`null`),
+//! on the binder thread that delivers the change notification. Spec 4.1 counts `onChange` as a
+//! main-thread `on*` method; here an observer made with no handler, or with a handler on a
+//! `HandlerThread`'s looper, has it run in the background instead, and one made with a handler on
+//! the main looper runs it there from its registration (`registrations.rs`).
+//!
+//! Only the observer's own source file is read for the handler it is made with (an anonymous
+//! observer is made there): a module analysed alone then finds the same.
+
+use crate::classfile::descriptor::{param_at_slot, param_widths};
+use crate::classfile::model::*;
+use crate::fxhash::FxHashMap;
+use crate::issue::top_level_class;
+use crate::sym::Sym;
+
+const CONTENT_OBSERVER: &str = "android.database.ContentObserver";
+const SUPER_DESCRIPTOR: &str = "(Landroid/os/Handler;)V";
+
+/// Where a content observer's `onChange` runs, as the handler it is made with says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnChange {
+    /// Made with no handler: on the binder threads, several at once.
+    Binder,
+    /// Made with a handler on a `HandlerThread`'s looper: there, one change at a time.
+    Worker,
+    /// Made with a handler on the main looper.
+    Main,
+}
+
+/// The handler a constructor gives `super(handler)`, or a constructor call its observer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Given {
+    Known(OnChange),
+    /// The constructor's parameter at this index.
+    Param(usize),
+}
+
+/// The direct `ContentObserver` subclasses among `classes` made with a handler of a known thread
+/// (or none), by a constructor or at a `new` of their source file. An observer made with none
+/// and with a handler runs `onChange` on the binder threads too, one made with a worker's and
+/// the main looper's handler on the worker's thread too.
+pub fn observers_made(classes: &[std::sync::Arc<Class>], bodies: &[Vec<Option<Body>>]) -> FxHashMap<Sym, OnChange> {
+    let mut out = FxHashMap::default();
+    let observers: Vec<usize> = (0..classes.len())
+        .filter(|&ci| classes[ci].header.super_class.is_some_and(|s| s.as_str() == CONTENT_OBSERVER))
+        .collect();
+    if observers.is_empty() {
+        return out;
+    }
+    let mut by_file: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+    for (ci, class) in classes.iter().enumerate() {
+        by_file.entry(top_level_class(class.header.name.as_str())).or_default().push(ci);
+    }
+    for ci in observers {
+        let class = &classes[ci];
+        let mut found = Vec::new();
+        for (mi, method) in class.methods.iter().enumerate() {
+            let Some(body) = bodies[ci][mi].as_ref().filter(|_| method.header.name.as_str() == "<init>") else { continue };
+            match constructor_handler(body, method.header.descriptor.as_str()) {
+                Some(Given::Known(on)) => found.push(on),
+                Some(Given::Param(k)) => {
+                    let constructor = MethodRef { class: class.header.name, name: method.header.name, descriptor: method.header.descriptor };
+                    let file = &by_file[top_level_class(class.header.name.as_str())];
+                    found.extend(file.iter().flat_map(|&fi| bodies[fi].iter().flatten()).flat_map(|b| made_with(b, &constructor, k)));
+                }
+                None => {}
+            }
+        }
+        let on_change = [OnChange::Binder, OnChange::Worker, OnChange::Main].into_iter().find(|on| found.contains(on));
+        if let Some(on) = on_change {
+            out.insert(class.header.name, on);
+        }
+    }
+    out
+}
+
+/// Whether `m` is an observer's `onChange` (any overload) that `observers` says runs off the
+/// main thread, and where.
+pub fn on_change_thread(observers: &FxHashMap<Sym, OnChange>, m: &MethodRef) -> Option<OnChange> {
+    if observers.is_empty() || m.name.as_str() != "onChange" {
+        return None;
+    }
+    observers.get(&m.class).copied().filter(|on| *on != OnChange::Main)
+}
+
+/// The handler a constructor's `super(handler)` call gives: `null`, one of its parameters, or
+/// one made there (see [`handler_made`]).
+fn constructor_handler(body: &Body, descriptor: &str) -> Option<Given> {
+    let call = body.insns.iter().position(|insn| {
+        matches!(insn, Insn::Invoke { kind: InvokeKind::Special, method }
+            if method.class.as_str() == CONTENT_OBSERVER && method.name.as_str() == "<init>" && method.descriptor.as_str() == SUPER_DESCRIPTOR)
+    })?;
+    match &body.insns[call.checked_sub(1)?] {
+        Insn::Load { slot, .. } => param_at_slot(descriptor, *slot).map(Given::Param),
+        _ => handler_made(&body.insns, call).map(Given::Known),
+    }
+}
+
+/// Where the observers `constructor` makes in `body` run `onChange`, given the handler as its
+/// last parameter `k`, one entry per `new` whose handler is known.
+fn made_with(body: &Body, constructor: &MethodRef, k: usize) -> Vec<OnChange> {
+    if k + 1 != param_widths(constructor.descriptor.as_str()).len() {
+        return Vec::new();
+    }
+    let calls = body.insns.iter().enumerate().filter(|(_, insn)| matches!(insn, Insn::Invoke { kind: InvokeKind::Special, method } if **method == *constructor));
+    calls.filter_map(|(at, _)| handler_made(&body.insns, at)).collect()
+}
+
+/// The handler the instructions just before the call at `call` give as its last argument
+/// (directly, or through the local they stored it in): `null`, or a handler made there on a `HandlerThread`'s looper (`new Handler(thread.getLooper())`)
+/// or on the main looper (`new Handler(Looper.getMainLooper())`).
+fn handler_made(insns: &[Insn], call: usize) -> Option<OnChange> {
+    let (made, handler) = match &insns[..call] {
+        [.., Insn::Const { value: ConstVal::Null, .. }] => return Some(OnChange::Binder),
+        [made @ .., Insn::Invoke { kind: InvokeKind::Special, method }] => (made, method),
+        // kotlinc computes an object expression's super-constructor argument into a local first.
+        [before @ .., Insn::Load { slot, .. }] => {
+            let stored = before.iter().rposition(|insn| matches!(insn, Insn::Store { slot: s, .. } if s == slot))?;
+            return handler_made(insns, stored);
+        }
+        _ => return None,
+    };
+    let on_looper = handler.class.as_str() == "android.os.Handler" && handler.name.as_str() == "<init>" && handler.descriptor.as_str() == "(Landroid/os/Looper;)V";
+    let [.., Insn::Invoke { method: looper, .. }] = made else { return None };
+    match (looper.class.as_str(), looper.name.as_str()) {
+        _ if !on_looper => None,
+        ("android.os.HandlerThread", "getLooper") => Some(OnChange::Worker),
+        ("android.os.Looper", "getMainLooper") => Some(OnChange::Main),
+        _ => None,
+    }
+}
