@@ -16,19 +16,25 @@ import androidx.annotation.WorkerThread;
  * threads; one made with a handler on a HandlerThread's looper writes there (mLastUri): each write
  * is reported where it is made. Binder threads run several changes at once (SettingsObserver's
  * mCount races with itself); a looper runs them one at a time (the worker observer's does not).
- * The observer made with the main looper's handler runs on the main thread where it is
- * registered: mShown races with the worker-thread reader describe() only. Safe: the observer
- * made with a handler of unknown looper is not followed at its registration (mSeen is not
- * reported).
+ * The handler can also be read from a field every store gives one kind: mWorkerHandler's
+ * observer writes mSynced on the worker's thread. The observers made with the main looper's
+ * handler, made there or kept in mMainHandler, run on the main thread where they are
+ * registered: mShown and mNoted race with the worker-thread reader describe() only. Safe: the
+ * observer made with a handler of unknown looper is not followed at its registration (mSeen is
+ * not reported).
  */
 public class ObserverActivity extends Activity {
     private final HandlerThread mThread = new HandlerThread("observers");
     private final SettingsObserver mSettings = new SettingsObserver();
+    private final Handler mMainHandler = new Handler(Looper.getMainLooper());
+    private Handler mWorkerHandler;
     private int mChanges;
     private Uri mLastUri;
     private int mShown;
     private int mSeen;
     private boolean mDirty;
+    private int mNoted;
+    private boolean mSynced;
 
     private final class SettingsObserver extends ContentObserver {
         private int mCount;
@@ -74,6 +80,19 @@ public class ObserverActivity extends Activity {
             }
         });
         mSettings.observe();
+        mWorkerHandler = new Handler(mThread.getLooper());
+        getContentResolver().registerContentObserver(Uri.EMPTY, true, new ContentObserver(mMainHandler) {
+            @Override
+            public void onChange(boolean selfChange) {
+                mNoted++;
+            }
+        });
+        getContentResolver().registerContentObserver(Uri.EMPTY, true, new ContentObserver(mWorkerHandler) {
+            @Override
+            public void onChange(boolean selfChange) {
+                mSynced = true;
+            }
+        });
     }
 
     void observe(Handler handler) {
@@ -87,7 +106,7 @@ public class ObserverActivity extends Activity {
 
     @WorkerThread
     String describe() {
-        return mShown + " " + mSeen;
+        return mShown + " " + mSeen + " " + mNoted;
     }
 
     @Override

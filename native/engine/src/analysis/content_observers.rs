@@ -54,15 +54,15 @@ pub fn observers_made(classes: &[std::sync::Arc<Class>], bodies: &[Vec<Option<Bo
     }
     for ci in observers {
         let class = &classes[ci];
+        let file = SourceFile { bodies: by_file[top_level_class(class.header.name.as_str())].iter().flat_map(|&fi| bodies[fi].iter().flatten()).collect() };
         let mut found = Vec::new();
         for (mi, method) in class.methods.iter().enumerate() {
             let Some(body) = bodies[ci][mi].as_ref().filter(|_| method.header.name.as_str() == "<init>") else { continue };
-            match constructor_handler(body, method.header.descriptor.as_str()) {
+            match file.constructor_handler(body, method.header.descriptor.as_str()) {
                 Some(Given::Known(on)) => found.push(on),
                 Some(Given::Param(k)) => {
                     let constructor = MethodRef { class: class.header.name, name: method.header.name, descriptor: method.header.descriptor };
-                    let file = &by_file[top_level_class(class.header.name.as_str())];
-                    found.extend(file.iter().flat_map(|&fi| bodies[fi].iter().flatten()).flat_map(|b| made_with(b, &constructor, k)));
+                    found.extend(file.made_with(&constructor, k));
                 }
                 None => {}
             }
@@ -84,27 +84,50 @@ pub fn on_change_thread(observers: &FxHashMap<Sym, OnChange>, m: &MethodRef) -> 
     observers.get(&m.class).copied().filter(|on| *on != OnChange::Main)
 }
 
-/// The handler a constructor's `super(handler)` call gives: `null`, one of its parameters, or
-/// one made there (see [`handler_made`]).
-fn constructor_handler(body: &Body, descriptor: &str) -> Option<Given> {
-    let call = body.insns.iter().position(|insn| {
-        matches!(insn, Insn::Invoke { kind: InvokeKind::Special, method }
-            if method.class.as_str() == CONTENT_OBSERVER && method.name.as_str() == "<init>" && method.descriptor.as_str() == SUPER_DESCRIPTOR)
-    })?;
-    match &body.insns[call.checked_sub(1)?] {
-        Insn::Load { slot, .. } => param_at_slot(descriptor, *slot).map(Given::Param),
-        _ => handler_made(&body.insns, call).map(Given::Known),
-    }
+/// The code of an observer's source file, where the handlers it is made with are looked for.
+struct SourceFile<'b> {
+    bodies: Vec<&'b Body>,
 }
 
-/// Where the observers `constructor` makes in `body` run `onChange`, given the handler as its
-/// last parameter `k`, one entry per `new` whose handler is known.
-fn made_with(body: &Body, constructor: &MethodRef, k: usize) -> Vec<OnChange> {
-    if k + 1 != param_widths(constructor.descriptor.as_str()).len() {
-        return Vec::new();
+impl SourceFile<'_> {
+    /// The handler a constructor's `super(handler)` call gives: `null`, one of its parameters,
+    /// or one made there (see [`SourceFile::handler_given`]).
+    fn constructor_handler(&self, body: &Body, descriptor: &str) -> Option<Given> {
+        let call = body.insns.iter().position(|insn| {
+            matches!(insn, Insn::Invoke { kind: InvokeKind::Special, method }
+                if method.class.as_str() == CONTENT_OBSERVER && method.name.as_str() == "<init>" && method.descriptor.as_str() == SUPER_DESCRIPTOR)
+        })?;
+        match &body.insns[call.checked_sub(1)?] {
+            Insn::Load { slot, .. } => param_at_slot(descriptor, *slot).map(Given::Param),
+            _ => self.handler_given(&body.insns, call).map(Given::Known),
+        }
     }
-    let calls = body.insns.iter().enumerate().filter(|(_, insn)| matches!(insn, Insn::Invoke { kind: InvokeKind::Special, method } if **method == *constructor));
-    calls.filter_map(|(at, _)| handler_made(&body.insns, at)).collect()
+
+    /// Where the observers `constructor` makes in the file run `onChange`, given the handler as
+    /// its last parameter `k`: one entry per `new` whose handler is known.
+    fn made_with(&self, constructor: &MethodRef, k: usize) -> Vec<OnChange> {
+        if k + 1 != param_widths(constructor.descriptor.as_str()).len() {
+            return Vec::new();
+        }
+        let calls = |body: &'_ Body| {
+            let made = body.insns.iter().enumerate().filter(|(_, insn)| matches!(insn, Insn::Invoke { kind: InvokeKind::Special, method } if **method == *constructor));
+            made.map(|(at, _)| at).collect::<Vec<_>>()
+        };
+        self.bodies.iter().flat_map(|b| calls(b).into_iter().filter_map(|at| self.handler_given(&b.insns, at))).collect()
+    }
+
+    /// The handler the instructions just before the call at `call` give as its last argument:
+    /// one made there (see [`handler_made`]), or read from a field of the file's classes that
+    /// every store of the file gives such a handler, the same.
+    fn handler_given(&self, insns: &[Insn], call: usize) -> Option<OnChange> {
+        let Some(Insn::GetField(field)) = call.checked_sub(1).map(|at| &insns[at]) else { return handler_made(insns, call) };
+        let mut stores = self.bodies.iter().flat_map(|b| {
+            let stored = b.insns.iter().enumerate().filter(|(_, insn)| matches!(insn, Insn::PutField(f) if f == field));
+            stored.map(|(at, _)| handler_made(&b.insns, at)).collect::<Vec<_>>()
+        });
+        let first = stores.next()??;
+        stores.all(|on| on == Some(first)).then_some(first)
+    }
 }
 
 /// The handler the instructions just before the call at `call` give as its last argument
