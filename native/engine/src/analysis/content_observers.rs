@@ -153,3 +153,69 @@ fn handler_made(insns: &[Insn], call: usize) -> Option<OnChange> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(kind: InvokeKind, class: &str, name: &str, descriptor: &str) -> Insn {
+        let method = crate::interned::method_ref(MethodRef { class: Sym::new(class), name: Sym::new(name), descriptor: Sym::new(descriptor) });
+        Insn::Invoke { kind, method }
+    }
+
+    /// `new Handler(<looper call>)`, the looper got by `looper`.
+    fn handler_on(looper: Insn) -> Vec<Insn> {
+        vec![Insn::New { class: Sym::new("android.os.Handler") }, Insn::Dup, looper, call(InvokeKind::Special, "android.os.Handler", "<init>", "(Landroid/os/Looper;)V")]
+    }
+
+    fn main_looper() -> Insn {
+        call(InvokeKind::Static, "android.os.Looper", "getMainLooper", "()Landroid/os/Looper;")
+    }
+
+    fn handler_field() -> &'static FieldRef {
+        crate::interned::field_ref(FieldRef { class: Sym::new("p.A"), name: Sym::new("mHandler"), descriptor: Sym::new("Landroid/os/Handler;") })
+    }
+
+    fn body(insns: Vec<Insn>) -> Body {
+        let lines = vec![0; insns.len()];
+        Body { insns, lines, max_locals: 4, handlers: Vec::new() }
+    }
+
+    #[test]
+    fn the_handler_given_is_null_a_workers_or_the_main_loopers() {
+        let null = [Insn::Const { value: ConstVal::Null, wide: false }];
+        assert_eq!(handler_made(&null, 1), Some(OnChange::Binder));
+        let worker = handler_on(call(InvokeKind::Virtual, "android.os.HandlerThread", "getLooper", "()Landroid/os/Looper;"));
+        assert_eq!(handler_made(&worker, worker.len()), Some(OnChange::Worker));
+        let main = handler_on(main_looper());
+        assert_eq!(handler_made(&main, main.len()), Some(OnChange::Main));
+        let other = handler_on(call(InvokeKind::Static, "android.os.Looper", "myLooper", "()Landroid/os/Looper;"));
+        assert_eq!(handler_made(&other, other.len()), None);
+    }
+
+    #[test]
+    fn a_handler_stored_in_a_local_first_is_the_one_made_there() {
+        // kotlinc: the object expression's super-constructor argument, then the object.
+        let mut insns = handler_on(main_looper());
+        insns.extend([Insn::Store { slot: 3, wide: false }, Insn::New { class: Sym::new("p.A$1") }, Insn::Dup, Insn::Load { slot: 0, wide: false }, Insn::Load { slot: 3, wide: false }]);
+        assert_eq!(handler_made(&insns, insns.len()), Some(OnChange::Main));
+        let parameter = [Insn::Load { slot: 0, wide: false }, Insn::Load { slot: 1, wide: false }];
+        assert_eq!(handler_made(&parameter, 2), None);
+    }
+
+    #[test]
+    fn a_handler_field_counts_when_every_store_gives_one_kind() {
+        let store = |looper: Insn| {
+            let mut insns = vec![Insn::Load { slot: 0, wide: false }];
+            insns.extend(handler_on(looper));
+            insns.push(Insn::PutField(handler_field()));
+            body(insns)
+        };
+        let read = [Insn::Load { slot: 0, wide: false }, Insn::GetField(handler_field())];
+        let main = store(main_looper());
+        assert_eq!(SourceFile { bodies: vec![&main] }.handler_given(&read, 2), Some(OnChange::Main));
+        let unknown = store(call(InvokeKind::Static, "p.A", "looper", "()Landroid/os/Looper;"));
+        assert_eq!(SourceFile { bodies: vec![&main, &unknown] }.handler_given(&read, 2), None);
+        assert_eq!(SourceFile { bodies: vec![] }.handler_given(&read, 2), None);
+    }
+}
