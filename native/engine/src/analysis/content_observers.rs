@@ -109,11 +109,9 @@ impl SourceFile<'_> {
         if k + 1 != param_widths(constructor.descriptor.as_str()).len() {
             return Vec::new();
         }
-        let calls = |body: &'_ Body| {
-            let made = body.insns.iter().enumerate().filter(|(_, insn)| matches!(insn, Insn::Invoke { kind: InvokeKind::Special, method } if **method == *constructor));
-            made.map(|(at, _)| at).collect::<Vec<_>>()
-        };
-        self.bodies.iter().flat_map(|b| calls(b).into_iter().filter_map(|at| self.handler_given(&b.insns, at))).collect()
+        let makes = |insn: &Insn| matches!(insn, Insn::Invoke { kind: InvokeKind::Special, method } if **method == *constructor);
+        let calls = self.bodies.iter().flat_map(|b| b.insns.iter().enumerate().filter(|(_, insn)| makes(insn)).map(move |(at, _)| (b, at)));
+        calls.filter_map(|(b, at)| self.handler_given(&b.insns, at)).collect()
     }
 
     /// The handler the instructions just before the call at `call` give as its last argument:
@@ -121,22 +119,25 @@ impl SourceFile<'_> {
     /// every store of the file gives such a handler, the same.
     fn handler_given(&self, insns: &[Insn], call: usize) -> Option<OnChange> {
         let Some(Insn::GetField(field)) = call.checked_sub(1).map(|at| &insns[at]) else { return handler_made(insns, call) };
-        let mut stores = self.bodies.iter().flat_map(|b| {
-            let stored = b.insns.iter().enumerate().filter(|(_, insn)| matches!(insn, Insn::PutField(f) if f == field));
-            stored.map(|(at, _)| handler_made(&b.insns, at)).collect::<Vec<_>>()
-        });
-        let first = stores.next()??;
-        stores.all(|on| on == Some(first)).then_some(first)
+        let stores = |b: &'_ &Body| b.insns.iter().enumerate().filter(|(_, insn)| matches!(insn, Insn::PutField(f) if f == field)).map(|(at, _)| at).collect::<Vec<_>>();
+        let mut given = self.bodies.iter().flat_map(|b| stores(b).into_iter().map(move |at| handler_made(&b.insns, at)));
+        let first = given.next()??;
+        given.all(|on| on == Some(first)).then_some(first)
     }
 }
 
 /// The handler the instructions just before the call at `call` give as its last argument
-/// (directly, or through the local they stored it in): `null`, or a handler made there on a `HandlerThread`'s looper (`new Handler(thread.getLooper())`)
-/// or on the main looper (`new Handler(Looper.getMainLooper())`).
+/// (directly, or through the local they stored it in): `null`, or a handler made there on a
+/// `HandlerThread`'s looper (`new Handler(thread.getLooper())`) or on the main looper (`new
+/// Handler(Looper.getMainLooper())`).
 fn handler_made(insns: &[Insn], call: usize) -> Option<OnChange> {
-    let (made, handler) = match &insns[..call] {
+    let looper = match &insns[..call] {
         [.., Insn::Const { value: ConstVal::Null, .. }] => return Some(OnChange::Binder),
-        [made @ .., Insn::Invoke { kind: InvokeKind::Special, method }] => (made, method),
+        [.., Insn::Invoke { method: looper, .. }, Insn::Invoke { kind: InvokeKind::Special, method: handler }]
+            if handler.class.as_str() == "android.os.Handler" && handler.name.as_str() == "<init>" && handler.descriptor.as_str() == "(Landroid/os/Looper;)V" =>
+        {
+            looper
+        }
         // kotlinc computes an object expression's super-constructor argument into a local first.
         [before @ .., Insn::Load { slot, .. }] => {
             let stored = before.iter().rposition(|insn| matches!(insn, Insn::Store { slot: s, .. } if s == slot))?;
@@ -144,10 +145,7 @@ fn handler_made(insns: &[Insn], call: usize) -> Option<OnChange> {
         }
         _ => return None,
     };
-    let on_looper = handler.class.as_str() == "android.os.Handler" && handler.name.as_str() == "<init>" && handler.descriptor.as_str() == "(Landroid/os/Looper;)V";
-    let [.., Insn::Invoke { method: looper, .. }] = made else { return None };
     match (looper.class.as_str(), looper.name.as_str()) {
-        _ if !on_looper => None,
         ("android.os.HandlerThread", "getLooper") => Some(OnChange::Worker),
         ("android.os.Looper", "getMainLooper") => Some(OnChange::Main),
         _ => None,
