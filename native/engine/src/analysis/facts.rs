@@ -320,8 +320,8 @@ pub struct Facts {
     pub statics: StaticStores,
     /// Schedulers kept in fields and returned by methods (reactive chains, thread handoffs).
     pub schedulers: super::kept_schedulers::KeptSchedulers,
-    /// Android models: the content observers that run `onChange` off the main thread, by class
-    /// (filled in by the scheduler, which needs it first).
+    /// Android models: where the content observers made with a handler of a known thread (or
+    /// none) run `onChange`, by class (filled in by the scheduler, which needs it first).
     pub content_observers: FxHashMap<Sym, super::content_observers::OnChange>,
 }
 

@@ -379,8 +379,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             WithoutHandler::Background => Some(on_looper(Target::Background)),
             WithoutHandler::Main => Some(on_looper(Target::Main)),
             WithoutHandler::CallingLooper => self.on_main_looper(st).then(|| on_looper(Target::Main)),
-            // An observer made to run `onChange` off the main thread runs it there by itself
-            // (`content_observers`): its races are its class's, not the registering code's.
+            // An observer made with a handler on the main looper runs `onChange` there from here;
+            // one made to run it off the main thread runs it there by itself (its races are its
+            // class's, `content_observers`), and one of unknown handler is not followed.
             WithoutHandler::Observer => (self.registered_observer(st, named, params) == Some(OnChange::Main)).then(|| on_looper(Target::Main)),
         }
     }
