@@ -11,8 +11,12 @@
 use crate::classfile::descriptor::{param_at_slot, param_widths};
 use crate::classfile::model::*;
 use crate::fxhash::FxHashMap;
+use crate::hierarchy::ClassTable;
 use crate::issue::top_level_class;
 use crate::sym::Sym;
+
+use super::domain::Target;
+use super::handoffs::looper_thread;
 
 const CONTENT_OBSERVER: &str = "android.database.ContentObserver";
 const SUPER_DESCRIPTOR: &str = "(Landroid/os/Handler;)V";
@@ -40,7 +44,7 @@ enum Given {
 /// (or none), by a constructor or at a `new` of their source file. An observer made with none
 /// and with a handler runs `onChange` on the binder threads too, one made with a worker's and
 /// the main looper's handler on the worker's thread too.
-pub fn observers_made(classes: &[std::sync::Arc<Class>], bodies: &[Vec<Option<Body>>]) -> FxHashMap<Sym, OnChange> {
+pub fn observers_made(table: &ClassTable, classes: &[std::sync::Arc<Class>], bodies: &[Vec<Option<Body>>]) -> FxHashMap<Sym, OnChange> {
     let mut out = FxHashMap::default();
     let observers: Vec<usize> = (0..classes.len())
         .filter(|&ci| classes[ci].header.super_class.is_some_and(|s| s.as_str() == CONTENT_OBSERVER))
@@ -54,7 +58,7 @@ pub fn observers_made(classes: &[std::sync::Arc<Class>], bodies: &[Vec<Option<Bo
     }
     for ci in observers {
         let class = &classes[ci];
-        let file = SourceFile { bodies: by_file[top_level_class(class.header.name.as_str())].iter().flat_map(|&fi| bodies[fi].iter().flatten()).collect() };
+        let file = SourceFile { table, bodies: by_file[top_level_class(class.header.name.as_str())].iter().flat_map(|&fi| bodies[fi].iter().flatten()).collect() };
         let mut found = Vec::new();
         for (mi, method) in class.methods.iter().enumerate() {
             let Some(body) = bodies[ci][mi].as_ref().filter(|_| method.header.name.as_str() == "<init>") else { continue };
@@ -86,6 +90,7 @@ pub fn on_change_thread(observers: &FxHashMap<Sym, OnChange>, m: &MethodRef) -> 
 
 /// The code of an observer's source file, where the handlers it is made with are looked for.
 struct SourceFile<'b> {
+    table: &'b ClassTable,
     bodies: Vec<&'b Body>,
 }
 
@@ -115,40 +120,42 @@ impl SourceFile<'_> {
     }
 
     /// The handler the instructions just before the call at `call` give as its last argument:
-    /// one made there (see [`handler_made`]), or read from a field of the file's classes that
-    /// every store of the file gives such a handler, the same.
+    /// one made there (see [`SourceFile::handler_made`]), or read from a field of the file's
+    /// classes that every store of the file gives such a handler, the same.
     fn handler_given(&self, insns: &[Insn], call: usize) -> Option<OnChange> {
-        let Some(Insn::GetField(field)) = call.checked_sub(1).map(|at| &insns[at]) else { return handler_made(insns, call) };
-        let stores = |b: &'_ &Body| b.insns.iter().enumerate().filter(|(_, insn)| matches!(insn, Insn::PutField(f) if f == field)).map(|(at, _)| at).collect::<Vec<_>>();
-        let mut given = self.bodies.iter().flat_map(|b| stores(b).into_iter().map(move |at| handler_made(&b.insns, at)));
+        let Some(Insn::GetField(field)) = call.checked_sub(1).map(|at| &insns[at]) else { return self.handler_made(insns, call) };
+        let mut given = self.bodies.iter().flat_map(|b| {
+            let stores = b.insns.iter().enumerate().filter(move |(_, insn)| matches!(insn, Insn::PutField(f) if f == field));
+            stores.map(move |(at, _)| self.handler_made(&b.insns, at))
+        });
         let first = given.next()??;
         given.all(|on| on == Some(first)).then_some(first)
     }
-}
 
-/// The handler the instructions just before the call at `call` give as its last argument
-/// (directly, or through the local they stored it in): `null`, or a handler made there on a
-/// `HandlerThread`'s looper (`new Handler(thread.getLooper())`) or on the main looper (`new
-/// Handler(Looper.getMainLooper())`).
-fn handler_made(insns: &[Insn], call: usize) -> Option<OnChange> {
-    let looper = match &insns[..call] {
-        [.., Insn::Const { value: ConstVal::Null, .. }] => return Some(OnChange::Binder),
-        [.., Insn::Invoke { method: looper, .. }, Insn::Invoke { kind: InvokeKind::Special, method: handler }]
-            if handler.class.as_str() == "android.os.Handler" && handler.name.as_str() == "<init>" && handler.descriptor.as_str() == "(Landroid/os/Looper;)V" =>
-        {
-            looper
+    /// The handler the instructions just before the call at `call` give as its last argument
+    /// (directly, or through the local they stored it in): `null`, or a handler made there on a
+    /// looper of known thread (`new Handler(thread.getLooper())`, `new
+    /// Handler(Looper.getMainLooper())`: see `handoffs::looper_thread`).
+    fn handler_made(&self, insns: &[Insn], call: usize) -> Option<OnChange> {
+        let looper = match &insns[..call] {
+            [.., Insn::Const { value: ConstVal::Null, .. }] => return Some(OnChange::Binder),
+            [.., Insn::Invoke { method: looper, .. }, Insn::Invoke { kind: InvokeKind::Special, method: handler }]
+                if handler.class.as_str() == "android.os.Handler" && handler.name.as_str() == "<init>" && handler.descriptor.as_str() == "(Landroid/os/Looper;)V" =>
+            {
+                looper
+            }
+            // kotlinc computes an object expression's super-constructor argument into a local first.
+            [before @ .., Insn::Load { slot, .. }] => {
+                let stored = before.iter().rposition(|insn| matches!(insn, Insn::Store { slot: s, .. } if s == slot))?;
+                return self.handler_made(insns, stored);
+            }
+            _ => return None,
+        };
+        // The thread making the observer is not known: the current looper is no known one.
+        match looper_thread(self.table, looper, false)? {
+            Target::Background => Some(OnChange::Worker),
+            Target::Main => Some(OnChange::Main),
         }
-        // kotlinc computes an object expression's super-constructor argument into a local first.
-        [before @ .., Insn::Load { slot, .. }] => {
-            let stored = before.iter().rposition(|insn| matches!(insn, Insn::Store { slot: s, .. } if s == slot))?;
-            return handler_made(insns, stored);
-        }
-        _ => return None,
-    };
-    match (looper.class.as_str(), looper.name.as_str()) {
-        ("android.os.HandlerThread", "getLooper") => Some(OnChange::Worker),
-        ("android.os.Looper", "getMainLooper") => Some(OnChange::Main),
-        _ => None,
     }
 }
 
@@ -174,6 +181,17 @@ mod tests {
         crate::interned::field_ref(FieldRef { class: Sym::new("p.A"), name: Sym::new("mHandler"), descriptor: Sym::new("Landroid/os/Handler;") })
     }
 
+    fn table() -> ClassTable {
+        let mut table = ClassTable::new();
+        table.freeze();
+        table
+    }
+
+    /// The handler given just before `insns` end, in a file of no other code.
+    fn handler_made(insns: &[Insn]) -> Option<OnChange> {
+        SourceFile { table: &table(), bodies: Vec::new() }.handler_made(insns, insns.len())
+    }
+
     fn body(insns: Vec<Insn>) -> Body {
         let lines = vec![0; insns.len()];
         Body { insns, lines, max_locals: 4, handlers: Vec::new() }
@@ -182,13 +200,13 @@ mod tests {
     #[test]
     fn the_handler_given_is_null_a_workers_or_the_main_loopers() {
         let null = [Insn::Const { value: ConstVal::Null, wide: false }];
-        assert_eq!(handler_made(&null, 1), Some(OnChange::Binder));
+        assert_eq!(handler_made(&null), Some(OnChange::Binder));
         let worker = handler_on(call(InvokeKind::Virtual, "android.os.HandlerThread", "getLooper", "()Landroid/os/Looper;"));
-        assert_eq!(handler_made(&worker, worker.len()), Some(OnChange::Worker));
+        assert_eq!(handler_made(&worker), Some(OnChange::Worker));
         let main = handler_on(main_looper());
-        assert_eq!(handler_made(&main, main.len()), Some(OnChange::Main));
+        assert_eq!(handler_made(&main), Some(OnChange::Main));
         let other = handler_on(call(InvokeKind::Static, "android.os.Looper", "myLooper", "()Landroid/os/Looper;"));
-        assert_eq!(handler_made(&other, other.len()), None);
+        assert_eq!(handler_made(&other), None);
     }
 
     #[test]
@@ -196,9 +214,9 @@ mod tests {
         // kotlinc: the object expression's super-constructor argument, then the object.
         let mut insns = handler_on(main_looper());
         insns.extend([Insn::Store { slot: 3, wide: false }, Insn::New { class: Sym::new("p.A$1") }, Insn::Dup, Insn::Load { slot: 0, wide: false }, Insn::Load { slot: 3, wide: false }]);
-        assert_eq!(handler_made(&insns, insns.len()), Some(OnChange::Main));
+        assert_eq!(handler_made(&insns), Some(OnChange::Main));
         let parameter = [Insn::Load { slot: 0, wide: false }, Insn::Load { slot: 1, wide: false }];
-        assert_eq!(handler_made(&parameter, 2), None);
+        assert_eq!(handler_made(&parameter), None);
     }
 
     #[test]
@@ -211,9 +229,10 @@ mod tests {
         };
         let read = [Insn::Load { slot: 0, wide: false }, Insn::GetField(handler_field())];
         let main = store(main_looper());
-        assert_eq!(SourceFile { bodies: vec![&main] }.handler_given(&read, 2), Some(OnChange::Main));
+        let table = table();
+        assert_eq!(SourceFile { table: &table, bodies: vec![&main] }.handler_given(&read, 2), Some(OnChange::Main));
         let unknown = store(call(InvokeKind::Static, "p.A", "looper", "()Landroid/os/Looper;"));
-        assert_eq!(SourceFile { bodies: vec![&main, &unknown] }.handler_given(&read, 2), None);
-        assert_eq!(SourceFile { bodies: vec![] }.handler_given(&read, 2), None);
+        assert_eq!(SourceFile { table: &table, bodies: vec![&main, &unknown] }.handler_given(&read, 2), None);
+        assert_eq!(SourceFile { table: &table, bodies: vec![] }.handler_given(&read, 2), None);
     }
 }

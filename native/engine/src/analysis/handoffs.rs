@@ -788,7 +788,7 @@ fn holds_context_element(f: &FieldRef) -> bool {
 /// The thread of the looper that `method` returns: the main one (`Looper.getMainLooper()`, a
 /// context's `getMainLooper()`), or a `HandlerThread`'s (its subclasses' too); the current
 /// thread's (`Looper.myLooper()`) in code that runs on the main thread (`on_main`).
-fn looper_thread(table: &ClassTable, method: &MethodRef, on_main: bool) -> Option<Target> {
+pub(crate) fn looper_thread(table: &ClassTable, method: &MethodRef, on_main: bool) -> Option<Target> {
     let is = |ancestor: &str| method.descriptor.as_str() == LOOPER_GETTER && table.is_subtype_of_any(method.class, &[ancestor]);
     match (method.class.as_str(), method.name.as_str()) {
         ("android.os.Looper", "getMainLooper") => Some(Target::Main),

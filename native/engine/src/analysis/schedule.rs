@@ -106,7 +106,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let takes_no_lock = |ci: usize, mi: usize| {
         inputs.classes[ci].methods[mi].header.flags & ACC_SYNCHRONIZED == 0 && !bodies[ci][mi].as_ref().is_some_and(takes_a_lock)
     };
-    let observers = if inputs.config.android_threads { content_observers::observers_made(inputs.classes, &bodies) } else { Default::default() };
+    let observers = if inputs.config.android_threads { content_observers::observers_made(table, inputs.classes, &bodies) } else { Default::default() };
     let mut methods: Vec<MethodEntry> = slots
         .par_iter()
         .map(|&(ci, mi)| {
