@@ -12,6 +12,7 @@ use crate::interned::ByAddress;
 use crate::sym::Sym;
 
 use super::extensions::Extensions;
+use super::handler_fields;
 use super::handoffs::{self, ExecutorKind, ExecutorValue, HandoffModel, Target};
 use super::models::{self, ArgumentAccess, ContainerAccess, LockEffect, ThreadEffect};
 
@@ -300,8 +301,9 @@ pub struct Facts {
     /// Threads (`thread_kept_objects`): the private or final fields every store gives a new
     /// object, by (declaring class, name) (filled in by the scheduler).
     pub fresh_fields: FxHashSet<(Sym, Sym)>,
-    /// Thread handoffs: fields holding a handler of a known thread, by (declaring class, name).
-    pub handler_fields: FxHashMap<(Sym, Sym), Target>,
+    /// Thread handoffs: fields holding a handler of a known thread, by (declaring class, name),
+    /// and the methods returning one's handler.
+    pub handlers: handler_fields::HandlerThreads,
     /// Thread handoffs: fields holding a Kotlin coroutine scope made on a known dispatcher
     /// (`CoroutineScope(Dispatchers.IO)`, `MainScope()`), by (declaring class, name).
     pub scope_fields: FxHashMap<(Sym, Sym), Target>,
@@ -328,14 +330,17 @@ pub struct Facts {
 /// The facts of the references made by `referencing` (the bodies that may be analysed), and
 /// the field facts of the stores made by `storing` (every body of the analysed code: whether
 /// a field is only ever given some kind of value takes every store into it, wherever it is),
-/// each with whether it runs on the main thread from its start (`handoffs::starts_on_main_looper`).
+/// each with its method and whether it runs on the main thread from its start
+/// (`handoffs::starts_on_main_looper`). `upstream_handlers`: what the upstream modules'
+/// summary files say of the handlers they keep.
 pub fn collect<'a>(
     table: &ClassTable,
     ignore: &crate::fxhash::FxHashSet<Sym>,
     ext: Extensions,
     kept: &super::kept_schedulers::KeptSchedulers,
+    upstream_handlers: &handler_fields::ModuleHandlers,
     referencing: impl ParallelIterator<Item = &'a Body>,
-    storing: impl ParallelIterator<Item = (&'a Body, bool)>,
+    storing: impl ParallelIterator<Item = (&'a MethodRef, &'a Body, bool)>,
 ) -> Facts {
     // References by address: the instructions hold interned ones, one address per content.
     #[derive(Default)]
@@ -345,7 +350,9 @@ pub fn collect<'a>(
     }
     #[derive(Default)]
     struct Stores {
-        handler_fields: Vec<(FieldRef, Target)>,
+        handler_stores: Vec<(FieldRef, handler_fields::Stored)>,
+        /// The methods returning a handler, with the handler fields each returns.
+        handler_getters: Vec<(MethodRef, Option<Vec<&'static FieldRef>>)>,
         /// Stores into coroutine-scope fields, and the thread of the scope stored when known.
         scope_fields: Vec<(FieldRef, Option<Target>)>,
         /// Stores into executor-typed fields, and what the value is when known.
@@ -381,9 +388,12 @@ pub fn collect<'a>(
         },
         || {
             storing
-                .fold(Stores::default, |mut r, (body, on_main)| {
+                .fold(Stores::default, |mut r, (method, body, on_main)| {
                     if ext.thread_handoffs {
-                        r.handler_fields.extend(handoffs::handler_fields(table, body, on_main));
+                        r.handler_stores.extend(handler_fields::handler_stores(table, body, on_main));
+                        if handler_fields::returns_handler(method) {
+                            r.handler_getters.push((*method, handler_fields::returned_fields(body)));
+                        }
                         r.scope_fields.extend(handoffs::scope_fields(table, kept, body));
                         r.executor_stores.extend(handoffs::executor_field_stores(table, &handler_executors, body, on_main));
                     }
@@ -396,7 +406,8 @@ pub fn collect<'a>(
                     r
                 })
                 .reduce(Stores::default, |mut a, b| {
-                    a.handler_fields.extend(b.handler_fields);
+                    a.handler_stores.extend(b.handler_stores);
+                    a.handler_getters.extend(b.handler_getters);
                     a.scope_fields.extend(b.scope_fields);
                     a.executor_stores.extend(b.executor_stores);
                     a.field_stores.extend(b.field_stores);
@@ -407,7 +418,8 @@ pub fn collect<'a>(
     );
     let (methods, fields) = (refs.methods, refs.fields);
     // A field given handlers (or scopes) of both kinds is left unmodelled.
-    let handler_fields = one_value_each(table, stores.handler_fields.into_iter().map(|(f, t)| (f, Some(t))));
+    let handler_getters = stores.handler_getters.into_iter().collect();
+    let handlers = handler_fields::resolve(table, &stores.handler_stores, &handler_getters, upstream_handlers);
     let scope_fields = one_value_each(table, stores.scope_fields);
     // A field given executors of two kinds (or one of a pool) is a pool's.
     let mut executor_fields: FxHashMap<(Sym, Sym), ExecutorKind> = FxHashMap::default();
@@ -415,7 +427,7 @@ pub fn collect<'a>(
         let kind = match value {
             ExecutorValue::Known(kind) => kind,
             // A looper runs its messages one at a time, on its one thread.
-            ExecutorValue::OnHandlerField(h) => match handler_fields.get(&(table.resolve_field(h.class, h.name), h.name)) {
+            ExecutorValue::OnHandlerField(h) => match handlers.fields.get(&(table.resolve_field(h.class, h.name), h.name)) {
                 Some(Target::Main) => ExecutorKind::Main,
                 Some(Target::Background) => ExecutorKind::Serial,
                 None => ExecutorKind::Looper,
@@ -440,7 +452,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), handler_fields, scope_fields, executor_fields, synchronized_views, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), handlers, scope_fields, executor_fields, synchronized_views, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
 }
 
 #[cfg(test)]
@@ -478,7 +490,7 @@ mod tests {
         let f = crate::interned::field_ref(FieldRef { class: c, name: Sym::new("f"), descriptor });
         let insns = vec![Insn::Invoke { kind: InvokeKind::Static, method: m }, Insn::GetField(f)];
         let bodies = vec![Body { lines: vec![0; insns.len()], insns, max_locals: 1, handlers: Vec::new() }];
-        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, &Default::default(), bodies.par_iter(), bodies.par_iter().map(|b| (b, false)));
+        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, &Default::default(), &Default::default(), bodies.par_iter(), bodies.par_iter().map(|b| (m, b, false)));
         assert_eq!(facts.call(m).map(|cf| cf.resolved), Some(*m));
         assert_eq!(facts.field(f).map(|ff| ff.declaring), Some(c));
         let (m_copy, f_copy) = (*m, *f);
@@ -503,7 +515,8 @@ mod tests {
             })
             .collect();
         let bodies = vec![Body { lines: vec![0; insns.len()], insns, max_locals: 1, handlers: Vec::new() }];
-        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, &Default::default(), bodies.par_iter(), bodies.par_iter().map(|b| (b, false)));
+        let m = MethodRef { class: Sym::new("p.Base"), name: Sym::new("m"), descriptor: Sym::new("()V") };
+        let facts = collect(&table, &FxHashSet::default(), Extensions::ALL, &Default::default(), &Default::default(), bodies.par_iter(), bodies.par_iter().map(|b| (&m, b, false)));
         let base = Sym::new("p.Base");
         let unsafe_steps: Vec<&str> =
             names.iter().filter(|&&n| facts.safe_steps.get(&(base, n)) != Some(&true)).map(|n| n.as_str()).collect();

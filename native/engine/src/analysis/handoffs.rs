@@ -133,10 +133,10 @@ const HANDLER_SENDS: &[&str] = &[
 /// Java 21's thread builders (`Thread.ofVirtual()`, `Thread.ofPlatform()`), named as the
 /// calls name them: the JDK table of supertypes predates them.
 const THREAD_BUILDERS: &[&str] = &["java.lang.Thread$Builder", "java.lang.Thread$Builder$OfVirtual", "java.lang.Thread$Builder$OfPlatform"];
-const HANDLER: &str = "android.os.Handler";
+pub(super) const HANDLER: &str = "android.os.Handler";
 const CONTEXT: &str = "android.content.Context";
 /// The descriptor of `getLooper()` and `getMainLooper()`.
-const LOOPER_GETTER: &str = "()Landroid/os/Looper;";
+pub(super) const LOOPER_GETTER: &str = "()Landroid/os/Looper;";
 const ASYNC_TASK: &str = "android.os.AsyncTask";
 const CONTEXT_COMPAT: &str = "androidx.core.content.ContextCompat";
 /// Netty's executors of one event loop: the interface, and the types code names them by most
@@ -580,7 +580,7 @@ pub(crate) fn makes_handler_on_looper_given(method: &MethodRef) -> bool {
 }
 
 /// The looper a constructor of a `Handler` subclass makes its handler on, read from its code.
-fn handler_subclass_looper(table: &ClassTable, constructor: &MethodRef) -> Option<HandlerLooper> {
+pub(super) fn handler_subclass_looper(table: &ClassTable, constructor: &MethodRef) -> Option<HandlerLooper> {
     if constructor.name.as_str() != "<init>" {
         return None;
     }
@@ -608,7 +608,7 @@ pub fn message_handler(table: &ClassTable, class: Sym) -> Option<MethodRef> {
 }
 
 /// `new Handler()`, `new Handler(callback)`: a handler on the looper of the thread making it.
-fn makes_handler_on_calling_looper(method: &MethodRef) -> bool {
+pub(super) fn makes_handler_on_calling_looper(method: &MethodRef) -> bool {
     method.class.as_str() == HANDLER && method.name.as_str() == "<init>" && !method.descriptor.as_str().starts_with("(Landroid/os/Looper;")
 }
 
@@ -620,97 +620,13 @@ pub fn starts_on_main_looper(table: &ClassTable, m: &MethodRef, initial: Threads
     initial == Threads::AnyThreadButSelf || (android_threads && super::android::is_component_constructor(table, m))
 }
 
-const HANDLER_DESCRIPTOR: &str = "Landroid/os/Handler;";
-
-/// How far before `createAsync(looper)` its looper argument is looked for: `getMainLooper()`
-/// just before, or a `HandlerThread` loaded and its `getLooper()`.
-const LOOPER_REACH: usize = 3;
+pub(super) const HANDLER_DESCRIPTOR: &str = "Landroid/os/Handler;";
 
 const EXECUTOR_TYPES: &[&str] = &[
     "Ljava/util/concurrent/Executor;",
     "Ljava/util/concurrent/ExecutorService;",
     "Ljava/util/concurrent/ScheduledExecutorService;",
 ];
-
-/// The handler fields of one body: `f = new Handler(Looper.getMainLooper())` (main) or
-/// `f = new Handler(handlerThread.getLooper())` (background), the forms a handler kept in
-/// a field takes; a post through that field elsewhere runs on that thread. `on_main`: the body
-/// runs on the main thread (see [`starts_on_main_looper`]), whose looper a handler made there
-/// without one (`new Handler()`), or with `Looper.myLooper()`, is on.
-pub fn handler_fields(table: &ClassTable, body: &Body, on_main: bool) -> Vec<(FieldRef, Target)> {
-    let mut out = Vec::new();
-    for (field, before) in body.field_stores(|_| true) {
-        let made_at = match body.call_at(before) {
-            Some(m) if makes_handler_on_calling_looper(m) => {
-                if on_main {
-                    out.push((*field, Target::Main));
-                }
-                continue;
-            }
-            Some(m) if m.name.as_str() == "<init>" && m.class.as_str() == HANDLER => before.unwrap_or(0),
-            // The looper is the call's first argument, computed just before it.
-            Some(m) if makes_handler_on_looper_given(m) => {
-                let made_at = before.unwrap_or(0);
-                let looper = body.insns[made_at.saturating_sub(LOOPER_REACH)..made_at].iter().rev().find_map(|i| match i {
-                    Insn::Invoke { method, .. } => looper_thread(table, method, on_main),
-                    _ => None,
-                });
-                out.extend(looper.map(|target| (*field, target)));
-                continue;
-            }
-            // A handler subclass's constructor that makes its handler on a looper it is given
-            // is looked at as `new Handler(looper)`; the others say which looper themselves.
-            Some(m) => match handler_subclass_looper(table, m) {
-                Some(HandlerLooper::Param(_)) => before.unwrap_or(0),
-                Some(HandlerLooper::Main) => {
-                    out.push((*field, Target::Main));
-                    continue;
-                }
-                Some(HandlerLooper::Worker) => {
-                    out.push((*field, Target::Background));
-                    continue;
-                }
-                Some(HandlerLooper::Calling) if on_main => {
-                    out.push((*field, Target::Main));
-                    continue;
-                }
-                _ => continue,
-            },
-            None => continue,
-        };
-        let made = body.call_at(before).map(|m| m.class);
-        out.extend(looper_given(table, body, made_at, made, on_main).map(|target| (*field, target)));
-    }
-    out
-}
-
-/// The thread of the looper given to the constructor of `made` called at `made_at`: computed
-/// between the `new` and the call (as javac orders them), or kept in a local just before the
-/// `new` and loaded between them (kotlinc computes the super-constructor arguments of an object
-/// expression first).
-fn looper_given(table: &ClassTable, body: &Body, made_at: usize, made: Option<Sym>, on_main: bool) -> Option<Target> {
-    let mut loaded = None;
-    for (at, insn) in body.insns[..made_at].iter().enumerate().rev() {
-        match insn {
-            Insn::New { class } if Some(*class) == made => {
-                let slot = loaded?;
-                return match body.insns[..at] {
-                    [.., Insn::Invoke { ref method, .. }, Insn::Store { slot: stored, .. }] if stored == slot => looper_thread(table, method, on_main),
-                    _ => None,
-                };
-            }
-            Insn::Invoke { method, .. } => {
-                if let Some(target) = looper_thread(table, method, on_main) {
-                    return Some(target);
-                }
-            }
-            // The last local loaded is the last argument; the outer instance is `this` (slot 0).
-            Insn::Load { slot, .. } if *slot != 0 && loaded.is_none() => loaded = Some(*slot),
-            _ => {}
-        }
-    }
-    None
-}
 
 /// Every store in `body` into a field typed as a Kotlin `CoroutineScope`, with the thread of the
 /// scope stored when a call just made it on a known dispatcher: `CoroutineScope(Dispatchers.IO)`

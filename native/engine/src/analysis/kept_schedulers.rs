@@ -27,6 +27,7 @@ use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
 use super::domain::{Attr, Scheduler, Summary, Target};
+use super::handler_fields::ModuleHandlers;
 
 /// The fields (by declaring class and name) and the methods that keep one known scheduler.
 #[derive(Default)]
@@ -40,12 +41,14 @@ pub struct KeptSchedulers {
 /// What a module's summary file says of the schedulers its code keeps, for the modules below
 /// it, which do not analyse that code: what its providers give by qualifier, and the fields it
 /// keeps one in (`public static final Scheduler DISK = Schedulers.single();` read by another
-/// module). A module adds those of every upstream file to its own.
+/// module), and the threads of the handlers it keeps (`handler_fields.rs`). A module adds those
+/// of every upstream file to its own.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ModuleSchedulers {
     pub provided: Provided,
     /// By declaring class and name, sorted.
     pub fields: Vec<(Sym, Sym, Scheduler)>,
+    pub handlers: ModuleHandlers,
 }
 
 impl ModuleSchedulers {
@@ -53,8 +56,11 @@ impl ModuleSchedulers {
     pub fn merge(&mut self, other: &ModuleSchedulers) {
         self.provided.merge(&other.provided);
         self.fields.extend(other.fields.iter().copied());
+        self.handlers.merge(&other.handlers);
     }
 
+    /// Whether it says nothing of schedulers (its handlers aside: they need no scan of the
+    /// code below).
     pub fn is_empty(&self) -> bool {
         self.provided.is_empty() && self.fields.is_empty()
     }
@@ -202,7 +208,7 @@ impl KeptSchedulers {
         let mut fields: Vec<(Sym, Sym, Scheduler)> =
             self.fields.iter().filter(|((class, _), _)| own(*class)).map(|(&(class, name), &s)| (class, name, s)).collect();
         fields.sort();
-        ModuleSchedulers { provided: self.provided.clone(), fields }
+        ModuleSchedulers { provided: self.provided.clone(), fields, handlers: ModuleHandlers::default() }
     }
 
     /// The scheduler a method returns, when it keeps one (for its summary).

@@ -14,6 +14,7 @@ pub mod field_classes;
 mod flows;
 pub mod kept_schedulers;
 pub mod handler_callbacks;
+pub mod handler_fields;
 pub mod handoffs;
 pub mod inherited;
 pub mod interp;

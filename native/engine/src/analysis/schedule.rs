@@ -261,6 +261,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
                 inputs.ignore_classes,
                 inputs.extensions,
                 &schedulers,
+                &inputs.upstream_schedulers.handlers,
                 methods
                     .par_iter()
                     .zip(demand.may_need.par_iter())
@@ -271,7 +272,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
                         let android = inputs.extensions.android_threads;
                         super::handoffs::starts_on_main_looper(table, &e.mref, e.facts.initial_threads, android)
                     };
-                    bodies[e.class][e.index].as_ref().map(|b| (b, on_main()))
+                    bodies[e.class][e.index].as_ref().map(|b| (&e.mref, b, on_main()))
                 }),
             );
             (demand, facts)
@@ -286,7 +287,9 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     facts.handler_callbacks = handler_callbacks;
     facts.content_observers = observers;
     facts.fresh_fields = fresh_fields;
-    let kept_schedulers = schedulers.exported(|class| table.origin(class) == Some(crate::hierarchy::Origin::Analysed));
+    let own = |class| table.origin(class) == Some(crate::hierarchy::Origin::Analysed);
+    let mut kept_schedulers = schedulers.exported(own);
+    kept_schedulers.handlers = facts.handlers.exported(own);
     let without_code = schedulers
         .kept_without_code(|m| by_ref.contains_key(m) || inputs.upstream.contains_key(m))
         .into_iter()

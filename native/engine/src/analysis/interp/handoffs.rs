@@ -339,7 +339,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             _ => {}
         }
         match handler.location()?.steps.last() {
-            Some(Step::Field { class, name }) => self.env.facts.handler_fields.get(&(*class, *name)).copied(),
+            Some(Step::Field { class, name }) => self.env.facts.handlers.fields.get(&(*class, *name)).copied(),
             _ => None,
         }
     }

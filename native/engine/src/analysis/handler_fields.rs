@@ -1,0 +1,410 @@
+//! Handlers kept in fields (a thread-handoff model, `handoffs.rs`): a post through a field every
+//! store into which gives a handler of one known thread runs on that thread.
+//!
+//! A store gives a known handler when the call just before it made one on a looper of known
+//! thread (`new Handler(Looper.getMainLooper())`, `new Handler(thread.getLooper())`, a `Handler`
+//! subclass whose constructor says which looper). It gives the handler of another field's thread
+//! when it copies that field, or makes a handler on its looper
+//! (`new Handler(mWorker.getLooper())`), and the handler of a method's thread when it keeps what
+//! the method returns (`mHandler = BackgroundThread.getHandler()`), or makes a handler on its
+//! looper. A method's thread is that of the handler fields it returns: every value it returns
+//! must be read from one (`synchronized (BackgroundThread.class) { ensureThreadLocked(); return
+//! sHandler; }`). Those are followed from field to field until nothing changes.
+
+use serde::{Deserialize, Serialize};
+
+use crate::classfile::model::*;
+use crate::fxhash::{FxHashMap, FxHashSet};
+use crate::hierarchy::ClassTable;
+use crate::sym::Sym;
+
+use super::cfg::jump_targets;
+use super::domain::Target;
+use super::handoffs::{
+    handler_subclass_looper, looper_thread, makes_handler_on_calling_looper, makes_handler_on_looper_given, HANDLER, HANDLER_DESCRIPTOR,
+    LOOPER_GETTER,
+};
+
+/// How far before `createAsync(looper)` its looper argument is looked for: `getMainLooper()`
+/// just before, or a `HandlerThread` loaded and its `getLooper()`.
+const LOOPER_REACH: usize = 3;
+
+/// What a module's summary file says of the handlers its code keeps, for the modules below it,
+/// which do not analyse that code: the thread of each handler field of its classes, and of each
+/// of its methods returning one's handler (a post downstream through `BackgroundThread.sHandler`
+/// or what `BackgroundThread.getHandler()` returns runs there). A module adds those of every
+/// upstream file to its own.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModuleHandlers {
+    /// By declaring class and name, sorted.
+    pub fields: Vec<(Sym, Sym, Target)>,
+    /// Sorted.
+    pub getters: Vec<(MethodRef, Target)>,
+}
+
+impl ModuleHandlers {
+    /// Another module's too.
+    pub fn merge(&mut self, other: &ModuleHandlers) {
+        self.fields.extend(other.fields.iter().copied());
+        self.getters.extend(other.getters.iter().copied());
+    }
+}
+
+/// The threads of the handlers the analysed code keeps: by field (declaring class, name), and
+/// by method returning a field's handler.
+#[derive(Default)]
+pub struct HandlerThreads {
+    pub fields: FxHashMap<(Sym, Sym), Target>,
+    pub getters: FxHashMap<MethodRef, Target>,
+}
+
+impl HandlerThreads {
+    /// What the summary file says of those of the classes `own` accepts.
+    pub fn exported(&self, own: impl Fn(Sym) -> bool) -> ModuleHandlers {
+        let mut fields: Vec<(Sym, Sym, Target)> =
+            self.fields.iter().filter(|((class, _), _)| own(*class)).map(|(&(class, name), &t)| (class, name, t)).collect();
+        fields.sort();
+        let mut getters: Vec<(MethodRef, Target)> = self.getters.iter().filter(|(m, _)| own(m.class)).map(|(m, t)| (*m, *t)).collect();
+        getters.sort();
+        ModuleHandlers { fields, getters }
+    }
+}
+
+/// What one store into a field gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stored {
+    /// A handler made on a looper of this thread.
+    Made(Target),
+    /// The handler this method returns, or one on its looper.
+    Returned(&'static MethodRef),
+    /// The handler this field holds, or one on its looper.
+    Copied(&'static FieldRef),
+}
+
+/// The stores of one body that give a handler field a handler, with what each gives: `f = new
+/// Handler(Looper.getMainLooper())` (main), `f = new Handler(handlerThread.getLooper())`
+/// (background), a getter's or another field's handler; a store a jump reaches is left out.
+/// `on_main`: the body runs on the main
+/// thread (see [`super::handoffs::starts_on_main_looper`]), whose looper a handler made there
+/// without one (`new Handler()`), or with `Looper.myLooper()`, is on.
+pub fn handler_stores(table: &ClassTable, body: &Body, on_main: bool) -> Vec<(FieldRef, Stored)> {
+    let mut out = Vec::new();
+    let mut targets: Option<Vec<bool>> = None;
+    for (field, before) in body.field_stores(|_| true) {
+        // A store a jump reaches (`f = c ? a : b`) need not store what the instruction before
+        // it made: not counted, as a parameter's handler is not.
+        let store = before.map_or(0, |i| i + 1);
+        if targets.get_or_insert_with(|| jump_targets(body))[store] {
+            continue;
+        }
+        let made_at = match before.map(|i| &body.insns[i]) {
+            Some(Insn::Invoke { method: m, .. }) if makes_handler_on_calling_looper(m) => {
+                if on_main {
+                    out.push((*field, Stored::Made(Target::Main)));
+                }
+                continue;
+            }
+            Some(Insn::Invoke { method: m, .. }) if m.name.as_str() == "<init>" && m.class.as_str() == HANDLER => before.unwrap_or(0),
+            // The looper is the call's first argument, computed just before it.
+            Some(Insn::Invoke { method: m, .. }) if makes_handler_on_looper_given(m) => {
+                let made_at = before.unwrap_or(0);
+                let first = made_at.saturating_sub(LOOPER_REACH);
+                out.extend((first..made_at).rev().find_map(|at| looper_at(table, body, at, on_main)).map(|s| (*field, s)));
+                continue;
+            }
+            Some(Insn::Invoke { method: m, .. }) if returns_handler(m) && m.name.as_str() != "<init>" => {
+                out.push((*field, Stored::Returned(m)));
+                continue;
+            }
+            Some(Insn::GetField(f) | Insn::GetStatic(f)) if f.descriptor.as_str() == HANDLER_DESCRIPTOR => {
+                out.push((*field, Stored::Copied(f)));
+                continue;
+            }
+            // A handler subclass's constructor that makes its handler on a looper it is given
+            // is looked at as `new Handler(looper)`; the others say which looper themselves.
+            Some(Insn::Invoke { method: m, .. }) => {
+                let made = match handler_subclass_looper(table, m) {
+                    Some(HandlerLooper::Param(_)) => {
+                        let made_at = before.unwrap_or(0);
+                        out.extend(looper_given(table, body, made_at, m.class, on_main).map(|s| (*field, s)));
+                        continue;
+                    }
+                    Some(HandlerLooper::Main) => Target::Main,
+                    Some(HandlerLooper::Worker) => Target::Background,
+                    Some(HandlerLooper::Calling) if on_main => Target::Main,
+                    _ => continue,
+                };
+                out.push((*field, Stored::Made(made)));
+                continue;
+            }
+            _ => continue,
+        };
+        out.extend(looper_given(table, body, made_at, Sym::new(HANDLER), on_main).map(|s| (*field, s)));
+    }
+    out
+}
+
+/// What the looper given to the constructor of `made` called at `made_at` says of its thread:
+/// computed between the `new` and the call (as javac orders them), or kept in a local just before
+/// the `new` and loaded between them (kotlinc computes the super-constructor arguments of an
+/// object expression first).
+fn looper_given(table: &ClassTable, body: &Body, made_at: usize, made: Sym, on_main: bool) -> Option<Stored> {
+    let mut loaded = None;
+    for (at, insn) in body.insns[..made_at].iter().enumerate().rev() {
+        match insn {
+            Insn::New { class } if *class == made => {
+                let slot = loaded?;
+                return match body.insns[..at] {
+                    [.., Insn::Invoke { .. }, Insn::Store { slot: stored, .. }] if stored == slot => looper_at(table, body, at - 2, on_main),
+                    _ => None,
+                };
+            }
+            Insn::Invoke { .. } => {
+                if let Some(stored) = looper_at(table, body, at, on_main) {
+                    return Some(stored);
+                }
+            }
+            // The last local loaded is the last argument; the outer instance is `this` (slot 0).
+            Insn::Load { slot, .. } if *slot != 0 && loaded.is_none() => loaded = Some(*slot),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// What the call at `at`, when it gives a looper, says of the handlers made on it: a looper of
+/// known thread, or the looper of a handler a method returns or a field holds, read just before
+/// (`BackgroundThread.getHandler().getLooper()`, `mWorker.getLooper()`).
+fn looper_at(table: &ClassTable, body: &Body, at: usize, on_main: bool) -> Option<Stored> {
+    let Insn::Invoke { method, .. } = &body.insns[at] else { return None };
+    if let Some(target) = looper_thread(table, method, on_main) {
+        return Some(Stored::Made(target));
+    }
+    let of_handler = method.name.as_str() == "getLooper"
+        && method.descriptor.as_str() == LOOPER_GETTER
+        && table.is_subtype_of_any(method.class, &[HANDLER]);
+    match at.checked_sub(1).map(|i| &body.insns[i]) {
+        Some(Insn::Invoke { method: getter, .. }) if of_handler && returns_handler(getter) => Some(Stored::Returned(getter)),
+        Some(Insn::GetField(f) | Insn::GetStatic(f)) if of_handler && f.descriptor.as_str() == HANDLER_DESCRIPTOR => Some(Stored::Copied(f)),
+        _ => None,
+    }
+}
+
+/// Whether `method` is declared to return a `Handler`.
+pub fn returns_handler(method: &MethodRef) -> bool {
+    method.descriptor.as_str().strip_suffix(HANDLER_DESCRIPTOR).is_some_and(|d| d.ends_with(')'))
+}
+
+/// The fields a method returning a `Handler` returns, when every value it returns is read from
+/// a field, just before or through a local every store into which is (javac's form of a return
+/// inside a `synchronized` block); `None` for any other return.
+pub fn returned_fields(body: &Body) -> Option<Vec<&'static FieldRef>> {
+    let insns = &body.insns;
+    // The instruction that left the value `at` takes, past casts and the monitor exits a
+    // `synchronized` block ends with (each loads the lock it releases).
+    let value_before = |at: usize| -> Option<usize> {
+        let mut i = at.checked_sub(1)?;
+        loop {
+            match insns[i] {
+                Insn::CheckCast => i = i.checked_sub(1)?,
+                Insn::MonitorExit if i >= 2 && matches!(insns[i - 1], Insn::Load { .. }) => i -= 2,
+                _ => return Some(i),
+            }
+        }
+    };
+    let field_read_before = |at: usize| -> Option<&'static FieldRef> {
+        match &insns[value_before(at)?] {
+            Insn::GetField(f) | Insn::GetStatic(f) => Some(*f),
+            _ => None,
+        }
+    };
+    let mut out = Vec::new();
+    for (at, insn) in insns.iter().enumerate() {
+        if !matches!(insn, Insn::Return { value: Some(_) }) {
+            continue;
+        }
+        match value_before(at).map(|i| &insns[i]) {
+            Some(Insn::Load { slot, .. }) => {
+                let stores: Vec<usize> =
+                    (0..insns.len()).filter(|&i| matches!(insns[i], Insn::Store { slot: s, .. } if s == *slot)).collect();
+                if stores.is_empty() {
+                    return None;
+                }
+                for store in stores {
+                    out.push(field_read_before(store)?);
+                }
+            }
+            _ => out.push(field_read_before(at)?),
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// The thread of every handler field, by (declaring class, name), that its stores agree on: a
+/// field given handlers of two threads is left unmodelled, and so is one whose stores read a
+/// field or method left so. Stores of unknown handlers (a parameter's) are not counted.
+/// `getters`: the analysed methods returning a handler, each with the fields it returns (see
+/// [`returned_fields`]). A method another overrides returns what the object's class says: not
+/// followed. `upstream`: what the upstream modules' summary files say of theirs.
+pub fn resolve(
+    table: &ClassTable,
+    stores: &[(FieldRef, Stored)],
+    getters: &FxHashMap<MethodRef, Option<Vec<&'static FieldRef>>>,
+    upstream: &ModuleHandlers,
+) -> HandlerThreads {
+    let overridden: FxHashSet<MethodRef> = getters
+        .keys()
+        .filter_map(|m| {
+            let above = table.get(m.class)?.super_class?;
+            table.resolve_method(&MethodRef { class: above, ..*m })
+        })
+        .collect();
+    let upstream_getters: FxHashMap<MethodRef, Target> = upstream.getters.iter().copied().collect();
+    let key = |f: &FieldRef| (table.resolve_field(f.class, f.name), f.name);
+    let mut known: FxHashMap<(Sym, Sym), Target> = FxHashMap::default();
+    // Once two stores disagree, they always will: the rounds only add what is known.
+    let mut conflicted: FxHashSet<(Sym, Sym)> = FxHashSet::default();
+    let thread_of_getter = |known: &FxHashMap<(Sym, Sym), Target>, m: &MethodRef| -> Option<Target> {
+        let declared = table.resolve_method(m).filter(|d| !overridden.contains(d))?;
+        let Some(fields) = getters.get(&declared) else { return upstream_getters.get(&declared).copied() };
+        let thread_of_field = |f: &FieldRef| known.get(&key(f)).copied();
+        let first = thread_of_field(fields.as_ref()?[0])?;
+        fields.as_ref()?[1..].iter().all(|f| thread_of_field(f) == Some(first)).then_some(first)
+    };
+    // A chain of getters and copies is a few links long; the cap only bounds a pathological one.
+    for _ in 0..MAX_ROUNDS {
+        let upstream_fields = upstream.fields.iter().map(|&(class, name, target)| ((class, name), target));
+        let mut next: FxHashMap<(Sym, Sym), Target> = upstream_fields.collect();
+        for (field, stored) in stores {
+            let target = match stored {
+                Stored::Made(target) => Some(*target),
+                Stored::Returned(m) => thread_of_getter(&known, m),
+                Stored::Copied(f) => known.get(&key(f)).copied(),
+            };
+            let (Some(target), k) = (target, key(field)) else { continue };
+            if conflicted.contains(&k) {
+                continue;
+            }
+            if *next.entry(k).or_insert(target) != target {
+                conflicted.insert(k);
+            }
+        }
+        next.retain(|k, _| !conflicted.contains(k));
+        if next == known {
+            break;
+        }
+        known = next;
+    }
+    let getters = getters.keys().filter_map(|m| Some((*m, thread_of_getter(&known, m)?))).collect();
+    HandlerThreads { fields: known, getters }
+}
+
+const MAX_ROUNDS: usize = 16;
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::hierarchy::Origin;
+
+    fn handler_field(class: &str, name: &str) -> &'static FieldRef {
+        crate::interned::field_ref(FieldRef { class: Sym::new(class), name: Sym::new(name), descriptor: Sym::new(HANDLER_DESCRIPTOR) })
+    }
+
+    fn getter(class: &str, name: &str) -> &'static MethodRef {
+        crate::interned::method_ref(MethodRef { class: Sym::new(class), name: Sym::new(name), descriptor: Sym::new("()Landroid/os/Handler;") })
+    }
+
+    fn body(insns: Vec<Insn>) -> Body {
+        Body { lines: vec![0; insns.len()], insns, max_locals: 2, handlers: Vec::new() }
+    }
+
+    fn value_return() -> Insn {
+        Insn::Return { value: Some(false) }
+    }
+
+    /// A class declaring the methods named, each returning a handler.
+    fn class(name: &str, super_class: &str, getters: &[&str]) -> Arc<ClassHeader> {
+        let method = |name: &str| MethodHeader {
+            name: Sym::new(name),
+            descriptor: Sym::new("()Landroid/os/Handler;"),
+            flags: 0,
+            annotations: Vec::new(),
+            param_inject_prop: false,
+            sends_oneway: false,
+            posts_to_handler: false,
+            handler_looper: None,
+        };
+        Arc::new(ClassHeader {
+            name: Sym::new(name),
+            flags: 0,
+            super_class: Some(Sym::new(super_class)),
+            interfaces: Vec::new(),
+            annotations: Vec::new(),
+            fields: Vec::new(),
+            methods: getters.iter().map(|g| method(g)).collect(),
+            source_file: None,
+        })
+    }
+
+    #[test]
+    fn a_getter_returns_the_fields_it_reads_just_before_or_through_a_local() {
+        let (shared, other) = (handler_field("p.T", "sHandler"), handler_field("p.T", "sOther"));
+        // synchronized (T.class) { ensure(); return sHandler; }: the lock is loaded and released
+        // between the read and the return.
+        let locked = body(vec![
+            Insn::GetStatic(shared),
+            Insn::Load { slot: 0, wide: false },
+            Insn::MonitorExit,
+            value_return(),
+        ]);
+        assert_eq!(returned_fields(&locked), Some(vec![shared]));
+        // Through a local given two fields: both are returned.
+        let through_local = body(vec![
+            Insn::GetStatic(shared),
+            Insn::Store { slot: 1, wide: false },
+            Insn::GetStatic(other),
+            Insn::Store { slot: 1, wide: false },
+            Insn::Load { slot: 1, wide: false },
+            value_return(),
+        ]);
+        assert_eq!(returned_fields(&through_local), Some(vec![shared, other]));
+        // A parameter, or a handler made in the method, is not a field's.
+        assert_eq!(returned_fields(&body(vec![Insn::Load { slot: 0, wide: false }, value_return()])), None);
+        let made = crate::interned::method_ref(MethodRef { class: Sym::new(HANDLER), name: Sym::new("<init>"), descriptor: Sym::new("()V") });
+        assert_eq!(returned_fields(&body(vec![Insn::Invoke { kind: InvokeKind::Special, method: made }, value_return()])), None);
+    }
+
+    #[test]
+    fn stores_take_the_thread_of_the_getters_and_fields_they_keep() {
+        let mut table = ClassTable::new();
+        table.insert(class("p.Threads", "java.lang.Object", &["worker", "job"]), Origin::Analysed);
+        table.insert(class("p.MainJobs", "p.Threads", &["job"]), Origin::Analysed);
+        table.freeze();
+        let worker_field = handler_field("p.Threads", "sWorker");
+        let (kept, copied, mixed, job) =
+            (handler_field("p.A", "kept"), handler_field("p.A", "copied"), handler_field("p.A", "mixed"), handler_field("p.A", "job"));
+        let (worker, job_getter) = (getter("p.Threads", "worker"), getter("p.Threads", "job"));
+        let stores = vec![
+            (*worker_field, Stored::Made(Target::Background)),
+            // Listed before what it copies is known: the rounds settle it.
+            (*copied, Stored::Copied(kept)),
+            (*kept, Stored::Returned(worker)),
+            (*mixed, Stored::Returned(worker)),
+            (*mixed, Stored::Made(Target::Main)),
+            (*job, Stored::Returned(job_getter)),
+        ];
+        let mut getters: FxHashMap<MethodRef, Option<Vec<&'static FieldRef>>> = FxHashMap::default();
+        getters.insert(*worker, Some(vec![worker_field]));
+        getters.insert(*job_getter, Some(vec![worker_field]));
+        getters.insert(*getter("p.MainJobs", "job"), None);
+        let known = resolve(&table, &stores, &getters, &ModuleHandlers::default()).fields;
+        let thread = |f: &FieldRef| known.get(&(f.class, f.name)).copied();
+        assert_eq!(thread(kept), Some(Target::Background));
+        assert_eq!(thread(copied), Some(Target::Background));
+        // Given two threads' handlers; kept from a getter a subclass overrides.
+        assert_eq!(thread(mixed), None);
+        assert_eq!(thread(job), None);
+    }
+}
