@@ -326,16 +326,7 @@ mod tests {
 
     /// A class declaring the methods named, each returning a handler.
     fn class(name: &str, super_class: &str, getters: &[&str]) -> Arc<ClassHeader> {
-        let method = |name: &str| MethodHeader {
-            name: Sym::new(name),
-            descriptor: Sym::new("()Landroid/os/Handler;"),
-            flags: 0,
-            annotations: Vec::new(),
-            param_inject_prop: false,
-            sends_oneway: false,
-            posts_to_handler: false,
-            handler_looper: None,
-        };
+        let method = |name: &str| MethodHeader::plain(name, "()Landroid/os/Handler;", 0);
         Arc::new(ClassHeader {
             name: Sym::new(name),
             flags: 0,

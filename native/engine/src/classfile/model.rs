@@ -112,6 +112,23 @@ pub struct MethodHeader {
     pub handler_looper: Option<HandlerLooper>,
 }
 
+#[cfg(test)]
+impl MethodHeader {
+    /// A method with nothing more than its name, descriptor and flags.
+    pub fn plain(name: &str, descriptor: &str, flags: u16) -> MethodHeader {
+        MethodHeader {
+            name: Sym::new(name),
+            descriptor: Sym::new(descriptor),
+            flags,
+            annotations: Vec::new(),
+            param_inject_prop: false,
+            sends_oneway: false,
+            posts_to_handler: false,
+            handler_looper: None,
+        }
+    }
+}
+
 /// The looper a `Handler` subclass's constructor makes its handler on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum HandlerLooper {

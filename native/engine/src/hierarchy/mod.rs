@@ -373,16 +373,7 @@ mod tests {
 
     /// A class with `run()` annotated as given, under `super_class`.
     fn class(name: &str, super_class: Option<&str>, class_annotations: &[&str], run_annotations: &[&str]) -> Arc<ClassHeader> {
-        let run = MethodHeader {
-            name: Sym::new("run"),
-            descriptor: Sym::new("()V"),
-            flags: 0,
-            annotations: run_annotations.iter().map(|a| annotation(a)).collect(),
-            param_inject_prop: false,
-            sends_oneway: false,
-            posts_to_handler: false,
-            handler_looper: None,
-        };
+        let run = MethodHeader { annotations: run_annotations.iter().map(|a| annotation(a)).collect(), ..MethodHeader::plain("run", "()V", 0) };
         Arc::new(ClassHeader {
             name: Sym::new(name),
             flags: 0,
@@ -418,16 +409,7 @@ mod tests {
     /// before and after `freeze` builds it.
     #[test]
     fn indexed_methods_resolve_as_a_scan_finds_them() {
-        let method = |name: &str, flags: u16| MethodHeader {
-            name: Sym::new(name),
-            descriptor: Sym::new("()V"),
-            flags,
-            annotations: Vec::new(),
-            param_inject_prop: false,
-            sends_oneway: false,
-            posts_to_handler: false,
-            handler_looper: None,
-        };
+        let method = |name: &str, flags: u16| MethodHeader::plain(name, "()V", flags);
         let mut base = (*class("p.Base", Some("java.lang.Object"), &[], &[])).clone();
         base.methods.push(method("m3", 0));
         let mut big = (*class("p.Big", Some("p.Base"), &[], &[])).clone();
