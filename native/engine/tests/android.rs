@@ -277,15 +277,15 @@ fn a_network_callback_registered_by_an_upstream_helper_runs_in_the_background() 
 
 /// A process-wide thread's handler in an upstream module, handed out by static getters: its
 /// summary file lists the threads of its handler fields and getters, so the downstream activity's
-/// fields keeping what they return (or a handler on its looper) post there, analysed alone as
-/// with the whole build.
+/// fields keeping what they return (or a handler on its looper), and a poller given its looper,
+/// post there, analysed alone as with the whole build.
 #[test]
 fn handlers_from_an_upstream_getter_run_on_its_thread() {
     let Some(framework) = framework_jar_or_skip("upstream handler getters") else { return };
     let tmp = TempDir::new("racer-android-handler-getters");
     let (threads, activity) = compile_apart(&framework, tmp.path(), "handoffs", &["ProcessThread"], &["ProcessThreadActivity"]);
     let row = |path: &str, line: u32| format!("THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.ProcessThreadActivity\tonResume\t{line}\t{path}");
-    let expected = vec![row("this.mSaved", 81), row("this.mSynced", 82), row("this.mPruned", 83)];
+    let expected = vec![row("this.mSaved", 183), row("this.mSynced", 184), row("this.mPruned", 185), row("this.mPolled", 187)];
     let what = ("the threads in an upstream module", "the threads analysed with the activity");
     assert_same_alone_and_whole(&threads, &activity, framework, &tmp.join("threads.summaries"), &expected, what);
 }

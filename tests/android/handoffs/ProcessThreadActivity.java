@@ -3,6 +3,7 @@ package fixtures.android.handoffs;
 import android.app.Activity;
 import android.os.Handler;
 import android.os.HandlerThread;
+import android.os.Looper;
 
 /** A runner whose jobs run on the handler a subclass may choose (its own thread's by default). */
 class JobRunner {
@@ -28,12 +29,98 @@ class MainJobRunner extends JobRunner {
     }
 }
 
+/** A poller whose handler is made on the looper its constructor is given. */
+class Poller {
+    private final Handler mHandler;
+
+    Poller() {
+        this(ProcessThread.getHandler().getLooper(), false);
+    }
+
+    Poller(Looper looper, boolean test) {
+        mHandler = new Handler(looper);
+    }
+
+    void post(Runnable poll) {
+        mHandler.post(poll);
+    }
+}
+
+/** The same, also given a looper a method of the app's own returns: not followed. */
+class HeldPoller {
+    private final Handler mHandler;
+
+    HeldPoller() {
+        this(ProcessThread.getHandler().getLooper());
+    }
+
+    HeldPoller(boolean held) {
+        this(new MainLooperHolder().looper());
+    }
+
+    HeldPoller(Looper looper) {
+        mHandler = new Handler(looper);
+    }
+
+    void post(Runnable poll) {
+        mHandler.post(poll);
+    }
+}
+
+/** A looper from code of the app's own: not known. */
+class MainLooperHolder {
+    Looper looper() {
+        return Looper.getMainLooper();
+    }
+}
+
+/** A poller on the main looper, and one whose constructor is given two threads' loopers. */
+class MainPoller {
+    private final Handler mHandler;
+
+    MainPoller() {
+        this(Looper.getMainLooper());
+    }
+
+    MainPoller(Looper looper) {
+        mHandler = new Handler(looper);
+    }
+
+    void post(Runnable poll) {
+        mHandler.post(poll);
+    }
+}
+
+class EitherPoller {
+    private final Handler mHandler;
+
+    EitherPoller() {
+        this(Looper.getMainLooper());
+    }
+
+    EitherPoller(boolean background) {
+        this(ProcessThread.getHandler().getLooper());
+    }
+
+    EitherPoller(Looper looper) {
+        mHandler = new Handler(looper);
+    }
+
+    void post(Runnable poll) {
+        mHandler.post(poll);
+    }
+}
+
 /**
  * Handlers kept in fields from a getter: the process thread's handler itself (mSaved), one made
  * on its looper (mSynced), and one made on the looper of another handler field (mPruned) run
  * their posts on that thread, where they race with onResume's reads. The main thread's handler
  * kept from its getter (mShown) does not race. A getter a subclass overrides (mJobs) and a field
- * given either the main thread's handler or the process thread's (mMixed) are not followed.
+ * given either the main thread's handler or the process thread's (mMixed) are not followed. A
+ * handler made on the looper a constructor is given runs on the thread its calls give it: the
+ * process thread's (mPolled races), the main thread's (mMainPolls does not); one whose
+ * constructor is given both (mEitherPolls), or also a looper of unknown thread (mHeldPolls), is
+ * not followed.
  */
 public class ProcessThreadActivity extends Activity {
     private final Handler mWorker = ProcessThread.getHandler();
@@ -41,7 +128,15 @@ public class ProcessThreadActivity extends Activity {
     private final Handler mPruner = new Handler(mWorker.getLooper());
     private final Handler mUi = MainThreadHandler.get();
     private final JobRunner mRunner = new JobRunner();
+    private final Poller mPoller = new Poller();
+    private final MainPoller mMainPoller = new MainPoller();
+    private final EitherPoller mEitherPoller = new EitherPoller();
+    private final HeldPoller mHeldPoller = new HeldPoller();
     private Handler mEither;
+    private int mPolled;
+    private int mMainPolls;
+    private int mEitherPolls;
+    private int mHeldPolls;
     private int mSaved;
     private int mSynced;
     private int mPruned;
@@ -75,6 +170,13 @@ public class ProcessThreadActivity extends Activity {
         mEither.post(() -> mMixed++);
     }
 
+    void poll() {
+        mPoller.post(() -> mPolled++);
+        mMainPoller.post(() -> mMainPolls++);
+        mEitherPoller.post(() -> mEitherPolls++);
+        mHeldPoller.post(() -> mHeldPolls++);
+    }
+
     @Override
     protected void onResume() {
         super.onResume();
@@ -82,5 +184,7 @@ public class ProcessThreadActivity extends Activity {
         setTitle("synced " + mSynced); // expect: ProcessThreadActivity onResume this.mSynced
         setTitle("pruned " + mPruned); // expect: ProcessThreadActivity onResume this.mPruned
         setTitle("shown " + mShown + " jobs " + mJobs + " mixed " + mMixed);
+        setTitle("polled " + mPolled); // expect: ProcessThreadActivity onResume this.mPolled
+        setTitle("main polls " + mMainPolls + " either " + mEitherPolls + " held " + mHeldPolls);
     }
 }

@@ -351,6 +351,8 @@ pub fn collect<'a>(
     #[derive(Default)]
     struct Stores {
         handler_stores: Vec<(FieldRef, handler_fields::Stored)>,
+        /// What constructors' handler and looper parameters are given, by constructor and index.
+        handler_arguments: Vec<(MethodRef, u16, Option<handler_fields::Stored>)>,
         /// The methods returning a handler, with the handler fields each returns.
         handler_getters: Vec<(MethodRef, Option<Vec<&'static FieldRef>>)>,
         /// Stores into coroutine-scope fields, and the thread of the scope stored when known.
@@ -390,7 +392,9 @@ pub fn collect<'a>(
             storing
                 .fold(Stores::default, |mut r, (method, body, on_main)| {
                     if ext.thread_handoffs {
-                        r.handler_stores.extend(handler_fields::handler_stores(table, body, on_main));
+                        let code = handler_fields::Code { method, body, on_main };
+                        r.handler_stores.extend(handler_fields::handler_stores(table, code));
+                        r.handler_arguments.extend(handler_fields::handler_arguments(table, code));
                         if handler_fields::returns_handler(method) {
                             r.handler_getters.push((*method, handler_fields::returned_fields(body)));
                         }
@@ -407,6 +411,7 @@ pub fn collect<'a>(
                 })
                 .reduce(Stores::default, |mut a, b| {
                     a.handler_stores.extend(b.handler_stores);
+                    a.handler_arguments.extend(b.handler_arguments);
                     a.handler_getters.extend(b.handler_getters);
                     a.scope_fields.extend(b.scope_fields);
                     a.executor_stores.extend(b.executor_stores);
@@ -419,7 +424,7 @@ pub fn collect<'a>(
     let (methods, fields) = (refs.methods, refs.fields);
     // A field given handlers (or scopes) of both kinds is left unmodelled.
     let handler_getters = stores.handler_getters.into_iter().collect();
-    let handlers = handler_fields::resolve(table, &stores.handler_stores, &handler_getters, upstream_handlers);
+    let handlers = handler_fields::resolve(table, &stores.handler_stores, &stores.handler_arguments, &handler_getters, upstream_handlers);
     let scope_fields = one_value_each(table, stores.scope_fields);
     // A field given executors of two kinds (or one of a pool) is a pool's.
     let mut executor_fields: FxHashMap<(Sym, Sym), ExecutorKind> = FxHashMap::default();

@@ -13,6 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::classfile::descriptor::{param_at_slot, params};
 use crate::classfile::model::*;
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::hierarchy::ClassTable;
@@ -28,6 +29,8 @@ use super::handoffs::{
 /// How far before `createAsync(looper)` its looper argument is looked for: `getMainLooper()`
 /// just before, or a `HandlerThread` loaded and its `getLooper()`.
 const LOOPER_REACH: usize = 3;
+
+const LOOPER_DESCRIPTOR: &str = "Landroid/os/Looper;";
 
 /// What a module's summary file says of the handlers its code keeps, for the modules below it,
 /// which do not analyse that code: the thread of each handler field of its classes, and of each
@@ -79,15 +82,41 @@ pub enum Stored {
     Returned(&'static MethodRef),
     /// The handler this field holds, or one on its looper.
     Copied(&'static FieldRef),
+    /// The handler (or looper) the constructor's parameter at this index is given, by every
+    /// call of it that says (`this(context, BackgroundThread.get().getLooper(), false)`).
+    Param(MethodRef, u16),
+}
+
+/// Where a handler store or argument is read: the method, its body, and whether it runs on
+/// the main thread from its start (see [`super::handoffs::starts_on_main_looper`]), whose looper
+/// a handler made there without one (`new Handler()`), or with `Looper.myLooper()`, is on.
+#[derive(Clone, Copy)]
+pub struct Code<'a> {
+    pub method: &'a MethodRef,
+    pub body: &'a Body,
+    pub on_main: bool,
+}
+
+impl Code<'_> {
+    /// The index of the constructor parameter typed as a handler or a looper that local `slot`
+    /// holds, in a constructor.
+    fn handler_param(&self, slot: u16) -> Option<u16> {
+        if self.method.name.as_str() != "<init>" {
+            return None;
+        }
+        let descriptor = self.method.descriptor.as_str();
+        let index = param_at_slot(descriptor, slot)?;
+        let typed = params(descriptor).nth(index)?;
+        (typed == HANDLER_DESCRIPTOR || typed == LOOPER_DESCRIPTOR).then(|| index as u16)
+    }
 }
 
 /// The stores of one body that give a handler field a handler, with what each gives: `f = new
 /// Handler(Looper.getMainLooper())` (main), `f = new Handler(handlerThread.getLooper())`
-/// (background), a getter's or another field's handler; a store a jump reaches is left out.
-/// `on_main`: the body runs on the main
-/// thread (see [`super::handoffs::starts_on_main_looper`]), whose looper a handler made there
-/// without one (`new Handler()`), or with `Looper.myLooper()`, is on.
-pub fn handler_stores(table: &ClassTable, body: &Body, on_main: bool) -> Vec<(FieldRef, Stored)> {
+/// (background), a getter's, another field's or a constructor parameter's handler; a store a
+/// jump reaches is left out.
+pub fn handler_stores(table: &ClassTable, code: Code<'_>) -> Vec<(FieldRef, Stored)> {
+    let Code { body, on_main, .. } = code;
     let mut out = Vec::new();
     let mut targets: Option<Vec<bool>> = None;
     for (field, before) in body.field_stores(|_| true) {
@@ -120,13 +149,17 @@ pub fn handler_stores(table: &ClassTable, body: &Body, on_main: bool) -> Vec<(Fi
                 out.push((*field, Stored::Copied(f)));
                 continue;
             }
+            Some(Insn::Load { slot, .. }) => {
+                out.extend(code.handler_param(*slot).map(|i| (*field, Stored::Param(*code.method, i))));
+                continue;
+            }
             // A handler subclass's constructor that makes its handler on a looper it is given
             // is looked at as `new Handler(looper)`; the others say which looper themselves.
             Some(Insn::Invoke { method: m, .. }) => {
                 let made = match handler_subclass_looper(table, m) {
                     Some(HandlerLooper::Param(_)) => {
                         let made_at = before.unwrap_or(0);
-                        out.extend(looper_given(table, body, made_at, m.class, on_main).map(|s| (*field, s)));
+                        out.extend(looper_given(table, code, made_at, m.class).map(|s| (*field, s)));
                         continue;
                     }
                     Some(HandlerLooper::Main) => Target::Main,
@@ -139,7 +172,7 @@ pub fn handler_stores(table: &ClassTable, body: &Body, on_main: bool) -> Vec<(Fi
             }
             _ => continue,
         };
-        out.extend(looper_given(table, body, made_at, Sym::new(HANDLER), on_main).map(|s| (*field, s)));
+        out.extend(looper_given(table, code, made_at, Sym::new(HANDLER)).map(|s| (*field, s)));
     }
     out
 }
@@ -147,8 +180,9 @@ pub fn handler_stores(table: &ClassTable, body: &Body, on_main: bool) -> Vec<(Fi
 /// What the looper given to the constructor of `made` called at `made_at` says of its thread:
 /// computed between the `new` and the call (as javac orders them), or kept in a local just before
 /// the `new` and loaded between them (kotlinc computes the super-constructor arguments of an
-/// object expression first).
-fn looper_given(table: &ClassTable, body: &Body, made_at: usize, made: Sym, on_main: bool) -> Option<Stored> {
+/// object expression first), or a constructor's looper parameter.
+fn looper_given(table: &ClassTable, code: Code<'_>, made_at: usize, made: Sym) -> Option<Stored> {
+    let Code { body, on_main, .. } = code;
     let mut loaded = None;
     for (at, insn) in body.insns[..made_at].iter().enumerate().rev() {
         match insn {
@@ -156,7 +190,7 @@ fn looper_given(table: &ClassTable, body: &Body, made_at: usize, made: Sym, on_m
                 let slot = loaded?;
                 return match body.insns[..at] {
                     [.., Insn::Invoke { .. }, Insn::Store { slot: stored, .. }] if stored == slot => looper_at(table, body, at - 2, on_main),
-                    _ => None,
+                    _ => code.handler_param(slot).map(|i| Stored::Param(*code.method, i)),
                 };
             }
             Insn::Invoke { .. } => {
@@ -170,6 +204,45 @@ fn looper_given(table: &ClassTable, body: &Body, made_at: usize, made: Sym, on_m
         }
     }
     None
+}
+
+/// The handlers and loopers `code` gives constructors' parameters of those types, by
+/// constructor and parameter index: an argument is read where it ends, which is known when each
+/// argument after it is one instruction (a constant, a local); `None` where it is not, or where
+/// the argument is of unknown thread.
+pub fn handler_arguments(table: &ClassTable, code: Code<'_>) -> Vec<(MethodRef, u16, Option<Stored>)> {
+    let insns = &code.body.insns;
+    let mut out = Vec::new();
+    for (at, insn) in insns.iter().enumerate() {
+        let Insn::Invoke { method, .. } = insn else { continue };
+        let descriptor = method.descriptor.as_str();
+        if method.name.as_str() != "<init>" || !(descriptor.contains(HANDLER_DESCRIPTOR) || descriptor.contains(LOOPER_DESCRIPTOR)) {
+            continue;
+        }
+        let types: Vec<&str> = params(descriptor).collect();
+        for (index, typed) in types.iter().enumerate() {
+            if *typed != HANDLER_DESCRIPTOR && *typed != LOOPER_DESCRIPTOR {
+                continue;
+            }
+            let after = types.len() - 1 - index;
+            let end = at.checked_sub(after + 1);
+            let simple_after = |end: usize| insns[end + 1..at].iter().all(|i| matches!(i, Insn::Const { .. } | Insn::Load { .. }));
+            let stored = end.filter(|&end| simple_after(end)).and_then(|end| value_at(table, code, end));
+            out.push((**method, index as u16, stored));
+        }
+    }
+    out
+}
+
+/// What the handler or looper instruction `at` leaves says of its thread.
+fn value_at(table: &ClassTable, code: Code<'_>, at: usize) -> Option<Stored> {
+    match &code.body.insns[at] {
+        Insn::Invoke { method, .. } if returns_handler(method) && method.name.as_str() != "<init>" => Some(Stored::Returned(method)),
+        Insn::Invoke { .. } => looper_at(table, code.body, at, code.on_main),
+        Insn::GetField(f) | Insn::GetStatic(f) if f.descriptor.as_str() == HANDLER_DESCRIPTOR => Some(Stored::Copied(f)),
+        Insn::Load { slot, .. } => code.handler_param(*slot).map(|i| Stored::Param(*code.method, i)),
+        _ => None,
+    }
 }
 
 /// What the call at `at`, when it gives a looper, says of the handlers made on it: a looper of
@@ -242,13 +315,17 @@ pub fn returned_fields(body: &Body) -> Option<Vec<&'static FieldRef>> {
 
 /// The thread of every handler field, by (declaring class, name), that its stores agree on: a
 /// field given handlers of two threads is left unmodelled, and so is one whose stores read a
-/// field or method left so. Stores of unknown handlers (a parameter's) are not counted.
-/// `getters`: the analysed methods returning a handler, each with the fields it returns (see
-/// [`returned_fields`]). A method another overrides returns what the object's class says: not
-/// followed. `upstream`: what the upstream modules' summary files say of theirs.
+/// field, method or parameter left so. Stores of unknown handlers are not counted.
+/// `arguments`: what the calls of constructors give their handler and looper parameters (see
+/// [`handler_arguments`]): a parameter is known when every call gives one thread (a constructor
+/// is written to be given other loopers, so no call may be left out). `getters`: the analysed methods returning
+/// a handler, each with the fields it returns (see [`returned_fields`]); a method another
+/// overrides returns what the object's class says: not followed. `upstream`: what the upstream
+/// modules' summary files say of theirs.
 pub fn resolve(
     table: &ClassTable,
     stores: &[(FieldRef, Stored)],
+    arguments: &[(MethodRef, u16, Option<Stored>)],
     getters: &FxHashMap<MethodRef, Option<Vec<&'static FieldRef>>>,
     upstream: &ModuleHandlers,
 ) -> HandlerThreads {
@@ -261,42 +338,73 @@ pub fn resolve(
         .collect();
     let upstream_getters: FxHashMap<MethodRef, Target> = upstream.getters.iter().copied().collect();
     let key = |f: &FieldRef| (table.resolve_field(f.class, f.name), f.name);
-    let mut known: FxHashMap<(Sym, Sym), Target> = FxHashMap::default();
-    // Once two stores disagree, they always will: the rounds only add what is known.
-    let mut conflicted: FxHashSet<(Sym, Sym)> = FxHashSet::default();
-    let thread_of_getter = |known: &FxHashMap<(Sym, Sym), Target>, m: &MethodRef| -> Option<Target> {
+    let thread_of_getter = |fields: &FxHashMap<(Sym, Sym), Target>, m: &MethodRef| -> Option<Target> {
         let declared = table.resolve_method(m).filter(|d| !overridden.contains(d))?;
-        let Some(fields) = getters.get(&declared) else { return upstream_getters.get(&declared).copied() };
-        let thread_of_field = |f: &FieldRef| known.get(&key(f)).copied();
-        let first = thread_of_field(fields.as_ref()?[0])?;
-        fields.as_ref()?[1..].iter().all(|f| thread_of_field(f) == Some(first)).then_some(first)
+        let Some(returned) = getters.get(&declared) else { return upstream_getters.get(&declared).copied() };
+        let thread_of_field = |f: &FieldRef| fields.get(&key(f)).copied();
+        let first = thread_of_field(returned.as_ref()?[0])?;
+        returned.as_ref()?[1..].iter().all(|f| thread_of_field(f) == Some(first)).then_some(first)
     };
-    // A chain of getters and copies is a few links long; the cap only bounds a pathological one.
+    let mut fields: FxHashMap<(Sym, Sym), Target> = FxHashMap::default();
+    let mut params: FxHashMap<(MethodRef, u16), Target> = FxHashMap::default();
+    let (mut conflicted_fields, mut conflicted_params) = (FxHashSet::default(), FxHashSet::default());
+    // A chain of getters, copies and constructors is a few links long; the cap only bounds a
+    // pathological one.
     for _ in 0..MAX_ROUNDS {
+        let thread = |stored: &Stored| match stored {
+            Stored::Made(target) => Some(*target),
+            Stored::Returned(m) => thread_of_getter(&fields, m),
+            Stored::Copied(f) => fields.get(&key(f)).copied(),
+            Stored::Param(m, i) => params.get(&(*m, *i)).copied(),
+        };
         let upstream_fields = upstream.fields.iter().map(|&(class, name, target)| ((class, name), target));
-        let mut next: FxHashMap<(Sym, Sym), Target> = upstream_fields.collect();
-        for (field, stored) in stores {
-            let target = match stored {
-                Stored::Made(target) => Some(*target),
-                Stored::Returned(m) => thread_of_getter(&known, m),
-                Stored::Copied(f) => known.get(&key(f)).copied(),
-            };
-            let (Some(target), k) = (target, key(field)) else { continue };
-            if conflicted.contains(&k) {
-                continue;
-            }
-            if *next.entry(k).or_insert(target) != target {
-                conflicted.insert(k);
-            }
-        }
-        next.retain(|k, _| !conflicted.contains(k));
-        if next == known {
+        let next_fields = agreed(upstream_fields, stores.iter().map(|(f, s)| (key(f), thread(s))), &mut conflicted_fields);
+        let next_params = all_agree(arguments.iter().map(|(m, i, s)| ((*m, *i), s.as_ref().and_then(thread))), &mut conflicted_params);
+        if next_fields == fields && next_params == params {
             break;
         }
-        known = next;
+        (fields, params) = (next_fields, next_params);
     }
-    let getters = getters.keys().filter_map(|m| Some((*m, thread_of_getter(&known, m)?))).collect();
-    HandlerThreads { fields: known, getters }
+    let getters = getters.keys().filter_map(|m| Some((*m, thread_of_getter(&fields, m)?))).collect();
+    HandlerThreads { fields, getters }
+}
+
+/// The thread each key's values all give, none unknown: a key given two is left out, and stays
+/// out in the later rounds (`conflicted`); one given an unknown value may be known in a later one.
+fn all_agree<K: Copy + Eq + std::hash::Hash>(
+    values: impl IntoIterator<Item = (K, Option<Target>)>,
+    conflicted: &mut FxHashSet<K>,
+) -> FxHashMap<K, Target> {
+    let mut each: FxHashMap<K, Option<Target>> = FxHashMap::default();
+    for (k, target) in values {
+        let slot = each.entry(k).or_insert(target);
+        match (*slot, target) {
+            (Some(a), Some(b)) if a != b => {
+                conflicted.insert(k);
+            }
+            (Some(_), None) => *slot = None,
+            _ => {}
+        }
+    }
+    each.into_iter().filter(|(k, _)| !conflicted.contains(k)).filter_map(|(k, t)| Some((k, t?))).collect()
+}
+
+/// The thread each key's values agree on, from `seeds` and the known `values`: a key given two
+/// is left out, and stays out in the later rounds (`conflicted`): they only add what is known.
+fn agreed<K: Copy + Eq + std::hash::Hash>(
+    seeds: impl IntoIterator<Item = (K, Target)>,
+    values: impl IntoIterator<Item = (K, Option<Target>)>,
+    conflicted: &mut FxHashSet<K>,
+) -> FxHashMap<K, Target> {
+    let mut next: FxHashMap<K, Target> = seeds.into_iter().collect();
+    for (k, target) in values {
+        let Some(target) = target else { continue };
+        if !conflicted.contains(&k) && *next.entry(k).or_insert(target) != target {
+            conflicted.insert(k);
+        }
+    }
+    next.retain(|k, _| !conflicted.contains(k));
+    next
 }
 
 const MAX_ROUNDS: usize = 16;
@@ -390,7 +498,7 @@ mod tests {
         getters.insert(*worker, Some(vec![worker_field]));
         getters.insert(*job_getter, Some(vec![worker_field]));
         getters.insert(*getter("p.MainJobs", "job"), None);
-        let known = resolve(&table, &stores, &getters, &ModuleHandlers::default()).fields;
+        let known = resolve(&table, &stores, &[], &getters, &ModuleHandlers::default()).fields;
         let thread = |f: &FieldRef| known.get(&(f.class, f.name)).copied();
         assert_eq!(thread(kept), Some(Target::Background));
         assert_eq!(thread(copied), Some(Target::Background));
