@@ -9,7 +9,9 @@
 //! the method returns (`mHandler = BackgroundThread.getHandler()`), or makes a handler on its
 //! looper. A method's thread is that of the handler fields it returns: every value it returns
 //! must be read from one (`synchronized (BackgroundThread.class) { ensureThreadLocked(); return
-//! sHandler; }`). Those are followed from field to field until nothing changes.
+//! sHandler; }`). A constructor's handler or looper parameter, kept or made a handler on, gives
+//! the thread every call of the constructor gives it (`this(BackgroundThread.get().getLooper(),
+//! false)`). Those are followed from field to field until nothing changes.
 
 use serde::{Deserialize, Serialize};
 
@@ -98,16 +100,16 @@ pub struct Code<'a> {
 }
 
 impl Code<'_> {
-    /// The index of the constructor parameter typed as a handler or a looper that local `slot`
-    /// holds, in a constructor.
-    fn handler_param(&self, slot: u16) -> Option<u16> {
+    /// What local `slot` holds, in a constructor, when it is the parameter of one of `types`
+    /// (descriptors): that parameter.
+    fn param(&self, slot: u16, types: &[&str]) -> Option<Stored> {
         if self.method.name.as_str() != "<init>" {
             return None;
         }
         let descriptor = self.method.descriptor.as_str();
         let index = param_at_slot(descriptor, slot)?;
         let typed = params(descriptor).nth(index)?;
-        (typed == HANDLER_DESCRIPTOR || typed == LOOPER_DESCRIPTOR).then(|| index as u16)
+        types.contains(&typed).then(|| Stored::Param(*self.method, index as u16))
     }
 }
 
@@ -150,7 +152,7 @@ pub fn handler_stores(table: &ClassTable, code: Code<'_>) -> Vec<(FieldRef, Stor
                 continue;
             }
             Some(Insn::Load { slot, .. }) => {
-                out.extend(code.handler_param(*slot).map(|i| (*field, Stored::Param(*code.method, i))));
+                out.extend(code.param(*slot, &[HANDLER_DESCRIPTOR]).map(|s| (*field, s)));
                 continue;
             }
             // A handler subclass's constructor that makes its handler on a looper it is given
@@ -190,7 +192,7 @@ fn looper_given(table: &ClassTable, code: Code<'_>, made_at: usize, made: Sym) -
                 let slot = loaded?;
                 return match body.insns[..at] {
                     [.., Insn::Invoke { .. }, Insn::Store { slot: stored, .. }] if stored == slot => looper_at(table, body, at - 2, on_main),
-                    _ => code.handler_param(slot).map(|i| Stored::Param(*code.method, i)),
+                    _ => code.param(slot, &[LOOPER_DESCRIPTOR]),
                 };
             }
             Insn::Invoke { .. } => {
@@ -240,7 +242,7 @@ fn value_at(table: &ClassTable, code: Code<'_>, at: usize) -> Option<Stored> {
         Insn::Invoke { method, .. } if returns_handler(method) && method.name.as_str() != "<init>" => Some(Stored::Returned(method)),
         Insn::Invoke { .. } => looper_at(table, code.body, at, code.on_main),
         Insn::GetField(f) | Insn::GetStatic(f) if f.descriptor.as_str() == HANDLER_DESCRIPTOR => Some(Stored::Copied(f)),
-        Insn::Load { slot, .. } => code.handler_param(*slot).map(|i| Stored::Param(*code.method, i)),
+        Insn::Load { slot, .. } => code.param(*slot, &[HANDLER_DESCRIPTOR, LOOPER_DESCRIPTOR]),
         _ => None,
     }
 }
