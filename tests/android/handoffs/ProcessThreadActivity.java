@@ -111,6 +111,24 @@ class EitherPoller {
     }
 }
 
+/** A poller given either looper by a conditional at its constructor's one call: not followed. */
+class ChoicePoller {
+    private final Handler mHandler;
+
+    ChoicePoller(boolean onMain) {
+        // The process thread's looper is the value computed last, just before the call.
+        this(onMain ? Looper.getMainLooper() : ProcessThread.getHandler().getLooper());
+    }
+
+    ChoicePoller(Looper looper) {
+        mHandler = new Handler(looper);
+    }
+
+    void post(Runnable poll) {
+        mHandler.post(poll);
+    }
+}
+
 /**
  * Handlers kept in fields from a getter: the process thread's handler itself (mSaved), one made
  * on its looper (mSynced), and one made on the looper of another handler field (mPruned) run
@@ -119,8 +137,8 @@ class EitherPoller {
  * given either the main thread's handler or the process thread's (mMixed) are not followed. A
  * handler made on the looper a constructor is given runs on the thread its calls give it: the
  * process thread's (mPolled races), the main thread's (mMainPolls does not); one whose
- * constructor is given both (mEitherPolls), or also a looper of unknown thread (mHeldPolls), is
- * not followed.
+ * constructor is given both (mEitherPolls), also a looper of unknown thread (mHeldPolls), or
+ * either by a conditional (mChoicePolls), is not followed.
  */
 public class ProcessThreadActivity extends Activity {
     private final Handler mWorker = ProcessThread.getHandler();
@@ -132,11 +150,13 @@ public class ProcessThreadActivity extends Activity {
     private final MainPoller mMainPoller = new MainPoller();
     private final EitherPoller mEitherPoller = new EitherPoller();
     private final HeldPoller mHeldPoller = new HeldPoller();
+    private final ChoicePoller mChoicePoller = new ChoicePoller(true);
     private Handler mEither;
     private int mPolled;
     private int mMainPolls;
     private int mEitherPolls;
     private int mHeldPolls;
+    private int mChoicePolls;
     private int mSaved;
     private int mSynced;
     private int mPruned;
@@ -175,6 +195,7 @@ public class ProcessThreadActivity extends Activity {
         mMainPoller.post(() -> mMainPolls++);
         mEitherPoller.post(() -> mEitherPolls++);
         mHeldPoller.post(() -> mHeldPolls++);
+        mChoicePoller.post(() -> mChoicePolls++);
     }
 
     @Override
@@ -185,6 +206,6 @@ public class ProcessThreadActivity extends Activity {
         setTitle("pruned " + mPruned); // expect: ProcessThreadActivity onResume this.mPruned
         setTitle("shown " + mShown + " jobs " + mJobs + " mixed " + mMixed);
         setTitle("polled " + mPolled); // expect: ProcessThreadActivity onResume this.mPolled
-        setTitle("main polls " + mMainPolls + " either " + mEitherPolls + " held " + mHeldPolls);
+        setTitle("main polls " + mMainPolls + " either " + mEitherPolls + " held " + mHeldPolls + " choice " + mChoicePolls);
     }
 }

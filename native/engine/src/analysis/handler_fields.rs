@@ -210,11 +210,13 @@ fn looper_given(table: &ClassTable, code: Code<'_>, made_at: usize, made: Sym) -
 
 /// The handlers and loopers `code` gives constructors' parameters of those types, by
 /// constructor and parameter index: an argument is read where it ends, which is known when each
-/// argument after it is one instruction (a constant, a local); `None` where it is not, or where
-/// the argument is of unknown thread.
+/// argument after it is one instruction (a constant, a local) and no jump leads between it and
+/// the call (`this(onMain ? main : worker, false)`); `None` where it is not, or where the argument
+/// is of unknown thread.
 pub fn handler_arguments(table: &ClassTable, code: Code<'_>) -> Vec<(MethodRef, u16, Option<Stored>)> {
     let insns = &code.body.insns;
     let mut out = Vec::new();
+    let mut targets: Option<Vec<bool>> = None;
     for (at, insn) in insns.iter().enumerate() {
         let Insn::Invoke { method, .. } = insn else { continue };
         let descriptor = method.descriptor.as_str();
@@ -228,7 +230,10 @@ pub fn handler_arguments(table: &ClassTable, code: Code<'_>) -> Vec<(MethodRef, 
             }
             let after = types.len() - 1 - index;
             let end = at.checked_sub(after + 1);
-            let simple_after = |end: usize| insns[end + 1..at].iter().all(|i| matches!(i, Insn::Const { .. } | Insn::Load { .. }));
+            let targets = targets.get_or_insert_with(|| jump_targets(code.body));
+            let simple_after = |end: usize| {
+                insns[end + 1..at].iter().all(|i| matches!(i, Insn::Const { .. } | Insn::Load { .. })) && !targets[end + 1..=at].contains(&true)
+            };
             let stored = end.filter(|&end| simple_after(end)).and_then(|end| value_at(table, code, end));
             out.push((**method, index as u16, stored));
         }
