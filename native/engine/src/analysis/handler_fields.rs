@@ -378,22 +378,25 @@ pub fn resolve(
 
 /// The thread each key's values all give, none unknown: a key given two is left out, and stays
 /// out in the later rounds (`conflicted`); one given an unknown value may be known in a later one.
+/// Whatever the values' order, the answer is the same.
 fn all_agree<K: Copy + Eq + std::hash::Hash>(
     values: impl IntoIterator<Item = (K, Option<Target>)>,
     conflicted: &mut FxHashSet<K>,
 ) -> FxHashMap<K, Target> {
-    let mut each: FxHashMap<K, Option<Target>> = FxHashMap::default();
+    // Per key: the thread its known values give, and whether one was unknown.
+    let mut each: FxHashMap<K, (Option<Target>, bool)> = FxHashMap::default();
     for (k, target) in values {
-        let slot = each.entry(k).or_insert(target);
-        match (*slot, target) {
-            (Some(a), Some(b)) if a != b => {
+        let (known, unknown) = each.entry(k).or_insert((None, false));
+        match (target, *known) {
+            (None, _) => *unknown = true,
+            (Some(t), None) => *known = Some(t),
+            (Some(t), Some(first)) if t != first => {
                 conflicted.insert(k);
             }
-            (Some(_), None) => *slot = None,
             _ => {}
         }
     }
-    each.into_iter().filter(|(k, _)| !conflicted.contains(k)).filter_map(|(k, t)| Some((k, t?))).collect()
+    each.into_iter().filter(|(k, (_, unknown))| !unknown && !conflicted.contains(k)).filter_map(|(k, (t, _))| Some((k, t?))).collect()
 }
 
 /// The thread each key's values agree on, from `seeds` and the known `values`: a key given two
@@ -512,5 +515,23 @@ mod tests {
         // Given two threads' handlers; kept from a getter a subclass overrides.
         assert_eq!(thread(mixed), None);
         assert_eq!(thread(job), None);
+    }
+
+    /// A constructor's parameter is known when every call gives one thread, in any order of
+    /// the calls; two threads keep it out for good.
+    #[test]
+    fn a_parameter_takes_the_thread_all_its_calls_give() {
+        let (main, worker) = (Some(Target::Main), Some(Target::Background));
+        let answer = |values: &[Option<Target>]| {
+            let mut conflicted = FxHashSet::default();
+            let known = all_agree(values.iter().map(|v| (0, *v)), &mut conflicted);
+            (known.get(&0).copied(), conflicted.contains(&0))
+        };
+        assert_eq!(answer(&[main, main]), (main, false));
+        assert_eq!(answer(&[main, None]), (None, false));
+        assert_eq!(answer(&[None, main]), (None, false));
+        for order in [[main, None, worker], [main, worker, None], [None, worker, main]] {
+            assert_eq!(answer(&order), (None, true), "{order:?}");
+        }
     }
 }
