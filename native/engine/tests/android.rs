@@ -285,7 +285,14 @@ fn handlers_from_an_upstream_getter_run_on_its_thread() {
     let tmp = TempDir::new("racer-android-handler-getters");
     let (threads, activity) = compile_apart(&framework, tmp.path(), "handoffs", &["ProcessThread"], &["ProcessThreadActivity"]);
     let row = |path: &str, line: u32| format!("THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.ProcessThreadActivity\tonResume\t{line}\t{path}");
-    let expected = vec![row("this.mSaved", 204), row("this.mSynced", 205), row("this.mPruned", 206), row("this.mPolled", 208)];
+    let expected = vec![
+        row("this.mSaved", 233),
+        row("this.mSynced", 234),
+        row("this.mPruned", 235),
+        row("this.mPolled", 237),
+        row("this.mHandlerPolls", 238),
+        row("this.mCopied", 239),
+    ];
     let what = ("the threads in an upstream module", "the threads analysed with the activity");
     assert_same_alone_and_whole(&threads, &activity, framework, &tmp.join("threads.summaries"), &expected, what);
 }

@@ -129,6 +129,27 @@ class ChoicePoller {
     }
 }
 
+/** A poller keeping the handler it is given, through a constructor that passes it on. */
+class HandlerPoller {
+    private final Handler mHandler;
+
+    HandlerPoller() {
+        this(ProcessThread.getHandler(), 0);
+    }
+
+    HandlerPoller(Handler handler, int delay) {
+        this(handler);
+    }
+
+    HandlerPoller(Handler handler) {
+        mHandler = handler;
+    }
+
+    void post(Runnable poll) {
+        mHandler.post(poll);
+    }
+}
+
 /**
  * Handlers kept in fields from a getter: the process thread's handler itself (mSaved), one made
  * on its looper (mSynced), and one made on the looper of another handler field (mPruned) run
@@ -138,12 +159,15 @@ class ChoicePoller {
  * handler made on the looper a constructor is given runs on the thread its calls give it: the
  * process thread's (mPolled races), the main thread's (mMainPolls does not); one whose
  * constructor is given both (mEitherPolls), also a looper of unknown thread (mHeldPolls), or
- * either by a conditional (mChoicePolls), is not followed.
+ * either by a conditional (mChoicePolls), is not followed. A poller keeping the handler its
+ * constructor is given, passed on from another constructor, posts on the process thread
+ * (mHandlerPolls); so does a field copying the process thread's handler field (mCopied).
  */
 public class ProcessThreadActivity extends Activity {
     private final Handler mWorker = ProcessThread.getHandler();
     private final Handler mSync = new Handler(ProcessThread.getHandler().getLooper());
     private final Handler mPruner = new Handler(mWorker.getLooper());
+    private final Handler mCopy = mWorker;
     private final Handler mUi = MainThreadHandler.get();
     private final JobRunner mRunner = new JobRunner();
     private final Poller mPoller = new Poller();
@@ -151,12 +175,15 @@ public class ProcessThreadActivity extends Activity {
     private final EitherPoller mEitherPoller = new EitherPoller();
     private final HeldPoller mHeldPoller = new HeldPoller();
     private final ChoicePoller mChoicePoller = new ChoicePoller(true);
+    private final HandlerPoller mHandlerPoller = new HandlerPoller();
     private Handler mEither;
     private int mPolled;
     private int mMainPolls;
     private int mEitherPolls;
     private int mHeldPolls;
     private int mChoicePolls;
+    private int mHandlerPolls;
+    private int mCopied;
     private int mSaved;
     private int mSynced;
     private int mPruned;
@@ -196,6 +223,8 @@ public class ProcessThreadActivity extends Activity {
         mEitherPoller.post(() -> mEitherPolls++);
         mHeldPoller.post(() -> mHeldPolls++);
         mChoicePoller.post(() -> mChoicePolls++);
+        mHandlerPoller.post(() -> mHandlerPolls++);
+        mCopy.post(() -> mCopied++);
     }
 
     @Override
@@ -206,6 +235,8 @@ public class ProcessThreadActivity extends Activity {
         setTitle("pruned " + mPruned); // expect: ProcessThreadActivity onResume this.mPruned
         setTitle("shown " + mShown + " jobs " + mJobs + " mixed " + mMixed);
         setTitle("polled " + mPolled); // expect: ProcessThreadActivity onResume this.mPolled
+        setTitle("handler polls " + mHandlerPolls); // expect: ProcessThreadActivity onResume this.mHandlerPolls
+        setTitle("copied " + mCopied); // expect: ProcessThreadActivity onResume this.mCopied
         setTitle("main polls " + mMainPolls + " either " + mEitherPolls + " held " + mHeldPolls + " choice " + mChoicePolls);
     }
 }

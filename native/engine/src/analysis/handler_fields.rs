@@ -118,65 +118,50 @@ impl Code<'_> {
 /// (background), a getter's, another field's or a constructor parameter's handler; a store a
 /// jump reaches is left out.
 pub fn handler_stores(table: &ClassTable, code: Code<'_>) -> Vec<(FieldRef, Stored)> {
-    let Code { body, on_main, .. } = code;
     let mut out = Vec::new();
     let mut targets: Option<Vec<bool>> = None;
-    for (field, before) in body.field_stores(|_| true) {
+    for (field, before) in code.body.field_stores(|_| true) {
+        let Some((value, stored)) = before.and_then(|value| Some((value, stored_value(table, code, value)?))) else { continue };
         // A store a jump reaches (`f = c ? a : b`) need not store what the instruction before
-        // it made: not counted, as a parameter's handler is not.
-        let store = before.map_or(0, |i| i + 1);
-        if targets.get_or_insert_with(|| jump_targets(body))[store] {
-            continue;
+        // it made: not counted, as a parameter's handler is not. Only looked for at the few
+        // stores of a handler, not at every store.
+        if !targets.get_or_insert_with(|| jump_targets(code.body))[value + 1] {
+            out.push((*field, stored));
         }
-        let made_at = match before.map(|i| &body.insns[i]) {
-            Some(Insn::Invoke { method: m, .. }) if makes_handler_on_calling_looper(m) => {
-                if on_main {
-                    out.push((*field, Stored::Made(Target::Main)));
-                }
-                continue;
-            }
-            Some(Insn::Invoke { method: m, .. }) if m.name.as_str() == "<init>" && m.class.as_str() == HANDLER => before.unwrap_or(0),
-            // The looper is the call's first argument, computed just before it.
-            Some(Insn::Invoke { method: m, .. }) if makes_handler_on_looper_given(m) => {
-                let made_at = before.unwrap_or(0);
-                let first = made_at.saturating_sub(LOOPER_REACH);
-                out.extend((first..made_at).rev().find_map(|at| looper_at(table, body, at, on_main)).map(|s| (*field, s)));
-                continue;
-            }
-            Some(Insn::Invoke { method: m, .. }) if returns_handler(m) && m.name.as_str() != "<init>" => {
-                out.push((*field, Stored::Returned(m)));
-                continue;
-            }
-            Some(Insn::GetField(f) | Insn::GetStatic(f)) if f.descriptor.as_str() == HANDLER_DESCRIPTOR => {
-                out.push((*field, Stored::Copied(f)));
-                continue;
-            }
-            Some(Insn::Load { slot, .. }) => {
-                out.extend(code.param(*slot, &[HANDLER_DESCRIPTOR]).map(|s| (*field, s)));
-                continue;
-            }
-            // A handler subclass's constructor that makes its handler on a looper it is given
-            // is looked at as `new Handler(looper)`; the others say which looper themselves.
-            Some(Insn::Invoke { method: m, .. }) => {
-                let made = match handler_subclass_looper(table, m) {
-                    Some(HandlerLooper::Param(_)) => {
-                        let made_at = before.unwrap_or(0);
-                        out.extend(looper_given(table, code, made_at, m.class).map(|s| (*field, s)));
-                        continue;
-                    }
-                    Some(HandlerLooper::Main) => Target::Main,
-                    Some(HandlerLooper::Worker) => Target::Background,
-                    Some(HandlerLooper::Calling) if on_main => Target::Main,
-                    _ => continue,
-                };
-                out.push((*field, Stored::Made(made)));
-                continue;
-            }
-            _ => continue,
-        };
-        out.extend(looper_given(table, code, made_at, Sym::new(HANDLER)).map(|s| (*field, s)));
     }
     out
+}
+
+/// What the value instruction `value` leaves says of the handler stored: made there, a getter's,
+/// another field's or a constructor parameter's.
+fn stored_value(table: &ClassTable, code: Code<'_>, value: usize) -> Option<Stored> {
+    let Code { body, on_main, .. } = code;
+    let made_at = match &body.insns[value] {
+        Insn::Invoke { method: m, .. } if makes_handler_on_calling_looper(m) => return on_main.then_some(Stored::Made(Target::Main)),
+        Insn::Invoke { method: m, .. } if m.name.as_str() == "<init>" && m.class.as_str() == HANDLER => value,
+        // The looper is the call's first argument, computed just before it.
+        Insn::Invoke { method: m, .. } if makes_handler_on_looper_given(m) => {
+            let first = value.saturating_sub(LOOPER_REACH);
+            return (first..value).rev().find_map(|at| looper_at(table, body, at, on_main));
+        }
+        Insn::Invoke { method: m, .. } if returns_handler(m) && m.name.as_str() != "<init>" => return Some(Stored::Returned(m)),
+        Insn::GetField(f) | Insn::GetStatic(f) if f.descriptor.as_str() == HANDLER_DESCRIPTOR => return Some(Stored::Copied(f)),
+        Insn::Load { slot, .. } => return code.param(*slot, &[HANDLER_DESCRIPTOR]),
+        // A handler subclass's constructor that makes its handler on a looper it is given
+        // is looked at as `new Handler(looper)`; the others say which looper themselves.
+        Insn::Invoke { method: m, .. } => {
+            let made = match handler_subclass_looper(table, m)? {
+                HandlerLooper::Param(_) => return looper_given(table, code, value, m.class),
+                HandlerLooper::Main => Target::Main,
+                HandlerLooper::Worker => Target::Background,
+                HandlerLooper::Calling if on_main => Target::Main,
+                HandlerLooper::Calling => return None,
+            };
+            return Some(Stored::Made(made));
+        }
+        _ => return None,
+    };
+    looper_given(table, code, made_at, Sym::new(HANDLER))
 }
 
 /// What the looper given to the constructor of `made` called at `made_at` says of its thread:
