@@ -275,23 +275,46 @@ fn a_network_callback_registered_by_an_upstream_helper_runs_in_the_background() 
     assert_same_alone_and_whole(&helper, &activity, framework, &tmp.join("helper.summaries"), &expected, what);
 }
 
+/// A poller in an upstream module, given the process thread's looper by its own constructor:
+/// only calls of its package say which looper its constructor's parameter is given, so the
+/// downstream activity's call giving it the main looper changes nothing, and the post through
+/// the default poller races both ways (counted in the whole build, that call would leave the
+/// parameter unknown there, while the module alone reports the race).
+#[test]
+fn constructor_loopers_are_given_by_calls_of_their_package() {
+    let Some(framework) = framework_jar_or_skip("constructor loopers across modules") else { return };
+    let tmp = TempDir::new("racer-android-constructor-loopers");
+    let (poller, activity) = compile_apart(&framework, tmp.path(), "handoffs", &["ProcessThread", "SharedPoller"], &["app/PollerClientActivity"]);
+    let expected = vec!["THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.app.PollerClientActivity\tonResume\t29\tthis.mPolled".to_string()];
+    let what = ("the poller in an upstream module", "the poller analysed with the activity");
+    assert_same_alone_and_whole(&poller, &activity, framework, &tmp.join("poller.summaries"), &expected, what);
+}
+
 /// A process-wide thread's handler in an upstream module, handed out by static getters: its
 /// summary file lists the threads of its handler fields and getters, so the downstream activity's
-/// fields keeping what they return (or a handler on its looper), and a poller given its looper,
-/// post there, analysed alone as with the whole build.
+/// fields keeping what they return (or a handler on its looper), a poller given its looper, and
+/// executors made on it post there, analysed alone as with the whole build.
 #[test]
 fn handlers_from_an_upstream_getter_run_on_its_thread() {
     let Some(framework) = framework_jar_or_skip("upstream handler getters") else { return };
     let tmp = TempDir::new("racer-android-handler-getters");
-    let (threads, activity) = compile_apart(&framework, tmp.path(), "handoffs", &["ProcessThread"], &["ProcessThreadActivity"]);
-    let row = |path: &str, line: u32| format!("THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.ProcessThreadActivity\tonResume\t{line}\t{path}");
+    let (threads, activity) =
+        compile_apart(&framework, tmp.path(), "handoffs", &["ProcessThread"], &["ProcessExecutorActivity", "ProcessThreadActivity"]);
+    let row = |class: &str, path: &str, line: u32| {
+        format!("THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.{class}\tonResume\t{line}\t{path}")
+    };
+    let (executors, fields) = ("ProcessExecutorActivity", "ProcessThreadActivity");
     let expected = vec![
-        row("this.mSaved", 233),
-        row("this.mSynced", 234),
-        row("this.mPruned", 235),
-        row("this.mPolled", 237),
-        row("this.mHandlerPolls", 238),
-        row("this.mCopied", 239),
+        row(executors, "this.mSaved", 51),
+        row(executors, "this.mSynced", 52),
+        row(executors, "this.mLoaded", 53),
+        row(executors, "this.mPosted", 54),
+        row(fields, "this.mSaved", 233),
+        row(fields, "this.mSynced", 234),
+        row(fields, "this.mPruned", 235),
+        row(fields, "this.mPolled", 237),
+        row(fields, "this.mHandlerPolls", 238),
+        row(fields, "this.mCopied", 239),
     ];
     let what = ("the threads in an upstream module", "the threads analysed with the activity");
     assert_same_alone_and_whole(&threads, &activity, framework, &tmp.join("threads.summaries"), &expected, what);

@@ -10,8 +10,9 @@
 //! looper. A method's thread is that of the handler fields it returns: every value it returns
 //! must be read from one (`synchronized (BackgroundThread.class) { ensureThreadLocked(); return
 //! sHandler; }`). A constructor's handler or looper parameter, kept or made a handler on, gives
-//! the thread every call of the constructor gives it (`this(BackgroundThread.get().getLooper(),
-//! false)`). Those are followed from field to field until nothing changes.
+//! the thread every call of the constructor from its package gives it
+//! (`this(BackgroundThread.get().getLooper(), false)`). Those are followed from field to field
+//! until nothing changes.
 
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +65,11 @@ pub struct HandlerThreads {
 }
 
 impl HandlerThreads {
+    /// The thread of the handler a call of `m` returns, when known (of this module or upstream).
+    pub fn getter(&self, table: &ClassTable, m: &MethodRef) -> Option<Target> {
+        self.getters.get(&table.resolve_method(m)?).copied()
+    }
+
     /// What the summary file says of those of the classes `own` accepts.
     pub fn exported(&self, own: impl Fn(Sym) -> bool) -> ModuleHandlers {
         let mut fields: Vec<(Sym, Sym, Target)> =
@@ -194,7 +200,9 @@ fn looper_given(table: &ClassTable, code: Code<'_>, made_at: usize, made: Sym) -
 }
 
 /// The handlers and loopers `code` gives constructors' parameters of those types, by
-/// constructor and parameter index: an argument is read where it ends, which is known when each
+/// constructor and parameter index, for the constructors of its own package: a module analysed
+/// alone does not see the calls of the modules using it, so the whole build must not count them
+/// either (a package is one module's). An argument is read where it ends, which is known when each
 /// argument after it is one instruction (a constant, a local) and no jump leads between it and
 /// the call (`this(onMain ? main : worker, false)`); `None` where it is not, or where the argument
 /// is of unknown thread.
@@ -206,6 +214,9 @@ pub fn handler_arguments(table: &ClassTable, code: Code<'_>) -> Vec<(MethodRef, 
         let Insn::Invoke { method, .. } = insn else { continue };
         let descriptor = method.descriptor.as_str();
         if method.name.as_str() != "<init>" || !(descriptor.contains(HANDLER_DESCRIPTOR) || descriptor.contains(LOOPER_DESCRIPTOR)) {
+            continue;
+        }
+        if package_of(method.class.as_str()) != package_of(code.method.class.as_str()) {
             continue;
         }
         let types: Vec<&str> = params(descriptor).collect();
@@ -357,7 +368,8 @@ pub fn resolve(
         }
         (fields, params) = (next_fields, next_params);
     }
-    let getters = getters.keys().filter_map(|m| Some((*m, thread_of_getter(&fields, m)?))).collect();
+    // Upstream getters too, for the calls here (the summary file keeps only this module's).
+    let getters = upstream_getters.iter().map(|(m, t)| (*m, *t)).chain(getters.keys().filter_map(|m| Some((*m, thread_of_getter(&fields, m)?)))).collect();
     HandlerThreads { fields, getters }
 }
 

@@ -12,6 +12,7 @@ use crate::sym::Sym;
 
 use super::domain::Threads;
 use super::field_classes::{FieldClasses, FieldLambdas};
+use super::handler_fields::returns_handler;
 use super::kept_schedulers::KeptSchedulers;
 
 pub use super::domain::Target;
@@ -505,6 +506,8 @@ pub enum ExecutorValue {
     /// Posts to the handler read from this field (`mHandler::post`,
     /// `new HandlerExecutor(mHandler)`): it runs its tasks where that handler does.
     OnHandlerField(FieldRef),
+    /// Posts to the handler this method returns (`new HandlerExecutor(BackgroundThread.getHandler())`).
+    OnHandlerGetter(&'static MethodRef),
 }
 
 /// Every store in `body` into a field typed as an executor, with what the value stored is when
@@ -546,7 +549,7 @@ pub fn handler_executor_descriptors(table: &ClassTable) -> Vec<Sym> {
 }
 
 /// The handler that the executor made at instruction `made_at` posts to: a handler field read
-/// just before, or a handler made there on a looper of known thread.
+/// just before, one a method returns, or a handler made there on a looper of known thread.
 fn posted_handler(table: &ClassTable, body: &Body, made_at: usize, on_main: bool) -> ExecutorValue {
     // `getfield`, then `dup`, `Objects.requireNonNull` and `pop` for a method reference; the
     // constructor's arguments for `new HandlerExecutor(...)`.
@@ -555,6 +558,9 @@ fn posted_handler(table: &ClassTable, body: &Body, made_at: usize, on_main: bool
         match insn {
             Insn::GetField(f) | Insn::GetStatic(f) if f.descriptor.as_str() == HANDLER_DESCRIPTOR => {
                 return ExecutorValue::OnHandlerField(**f);
+            }
+            Insn::Invoke { method, .. } if returns_handler(method) && method.name.as_str() != "<init>" => {
+                return ExecutorValue::OnHandlerGetter(method);
             }
             Insn::Invoke { method, .. } => {
                 if let Some(target) = looper_thread(table, method, on_main) {
