@@ -122,6 +122,15 @@ fn reported_in<'r>(resp: &'r Response, class: &str) -> Vec<(&'r str, &'r str)> {
     resp.issues.iter().filter(|i| i.class == class).map(|i| (i.method.as_str(), i.access_path.as_str())).collect()
 }
 
+/// `b`'s `Journal` gives tasks to executors `a` keeps in statics: `a`'s summary file says what
+/// each field runs its tasks on, so the tasks on its single-thread executor do not race with
+/// each other, and those on its pool do, as in the whole analysis.
+#[test]
+fn upstream_executor_fields_run_their_tasks_as_their_stores_say() {
+    let alone = pair_b_alone("executors");
+    assert_eq!(reported_in(&alone, "com.acme.b.Journal"), vec![("spread", "this.mPooled")]);
+}
+
 #[test]
 fn private_upstream_helpers_reach_downstream_through_their_callers() {
     let alone = pair_b_alone("private");

@@ -263,6 +263,14 @@ fn address<T>(r: &T) -> usize {
 }
 
 impl Facts {
+    /// What the summary file says of the executor fields of the classes `own` accepts, sorted.
+    pub fn exported_executors(&self, own: impl Fn(Sym) -> bool) -> Vec<(Sym, Sym, ExecutorKind)> {
+        let mut out: Vec<(Sym, Sym, ExecutorKind)> =
+            self.executor_fields.iter().filter(|((class, _), _)| own(*class)).map(|(&(class, name), &kind)| (class, name, kind)).collect();
+        out.sort();
+        out
+    }
+
     /// The facts of callee `m`, when `m` is an interned reference (as instructions hold) that
     /// the bodies call: found by its address, without hashing its names. Another copy of the
     /// same reference finds none; the caller then works the facts out.
@@ -307,9 +315,9 @@ pub struct Facts {
     /// Thread handoffs: fields holding a Kotlin coroutine scope made on a known dispatcher
     /// (`CoroutineScope(Dispatchers.IO)`, `MainScope()`), by (declaring class, name).
     pub scope_fields: FxHashMap<(Sym, Sym), Target>,
-    /// Thread handoffs: fields only ever given a single-thread executor, only ever the main
-    /// thread's (`getMainExecutor()`), or only ever one posting to one handler, by (declaring
-    /// class, name).
+    /// Thread handoffs: what the executor each executor field is given runs its tasks on, by
+    /// (declaring class, name): a single-thread executor, the main thread's (`getMainExecutor()`),
+    /// one posting to one handler, or a pool (also for a field given two kinds).
     pub executor_fields: FxHashMap<(Sym, Sym), ExecutorKind>,
     /// Collection models: fields only ever given a synchronized view
     /// (`Collections.synchronizedMap(...)` and the like), by (declaring class, name).
@@ -331,14 +339,14 @@ pub struct Facts {
 /// the field facts of the stores made by `storing` (every body of the analysed code: whether
 /// a field is only ever given some kind of value takes every store into it, wherever it is),
 /// each with its method and whether it runs on the main thread from its start
-/// (`handoffs::starts_on_main_looper`). `upstream_handlers`: what the upstream modules'
-/// summary files say of the handlers they keep.
+/// (`handoffs::starts_on_main_looper`). `upstream`: what the upstream modules' summary files
+/// say of the handlers and executors they keep.
 pub fn collect<'a>(
     table: &ClassTable,
     ignore: &crate::fxhash::FxHashSet<Sym>,
     ext: Extensions,
     kept: &super::kept_schedulers::KeptSchedulers,
-    upstream_handlers: &handler_fields::ModuleHandlers,
+    upstream: &super::kept_schedulers::ModuleSchedulers,
     referencing: impl ParallelIterator<Item = &'a Body>,
     storing: impl ParallelIterator<Item = (&'a MethodRef, &'a Body, bool)>,
 ) -> Facts {
@@ -424,10 +432,12 @@ pub fn collect<'a>(
     let (methods, fields) = (refs.methods, refs.fields);
     // A field given handlers (or scopes) of both kinds is left unmodelled.
     let handler_getters = stores.handler_getters.into_iter().collect();
-    let handlers = handler_fields::resolve(table, &stores.handler_stores, &stores.handler_arguments, &handler_getters, upstream_handlers);
+    let handlers = handler_fields::resolve(table, &stores.handler_stores, &stores.handler_arguments, &handler_getters, &upstream.handlers);
     let scope_fields = one_value_each(table, stores.scope_fields);
-    // A field given executors of two kinds (or one of a pool) is a pool's.
-    let mut executor_fields: FxHashMap<(Sym, Sym), ExecutorKind> = FxHashMap::default();
+    // A field given executors of two kinds (or one of a pool) is a pool's. Upstream fields start
+    // from what their own module's stores gave them.
+    let mut executor_fields: FxHashMap<(Sym, Sym), ExecutorKind> =
+        upstream.executors.iter().map(|&(class, name, kind)| ((class, name), kind)).collect();
     for (f, value) in stores.executor_stores {
         let kind = match value {
             ExecutorValue::Known(kind) => kind,
@@ -442,7 +452,6 @@ pub fn collect<'a>(
             *slot = ExecutorKind::Pool;
         }
     }
-    executor_fields.retain(|_, kind| *kind != ExecutorKind::Pool);
     let read_lock_fields = only_ever(table, stores.field_stores);
     let synchronized_views = only_ever(table, stores.collection_stores);
     let methods: Vec<&'static MethodRef> = methods.into_iter().map(|m| m.0).collect();

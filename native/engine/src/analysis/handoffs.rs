@@ -468,7 +468,7 @@ fn do_in_background(table: &ClassTable, class: Sym) -> Option<Option<MethodRef>>
 }
 
 /// What an executor kept in a field runs its tasks on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum ExecutorKind {
     /// Threads of a pool, or unknown.
     Pool,

@@ -28,6 +28,7 @@ use crate::sym::Sym;
 
 use super::domain::{Attr, Scheduler, Summary, Target};
 use super::handler_fields::ModuleHandlers;
+use super::handoffs::ExecutorKind;
 
 /// The fields (by declaring class and name) and the methods that keep one known scheduler.
 #[derive(Default)]
@@ -49,6 +50,10 @@ pub struct ModuleSchedulers {
     /// By declaring class and name, sorted.
     pub fields: Vec<(Sym, Sym, Scheduler)>,
     pub handlers: ModuleHandlers,
+    /// What each executor field of its classes runs its tasks on (`Facts::executor_fields`),
+    /// by declaring class and name, sorted: a pool's too, so that a downstream store into one
+    /// meets what the upstream stores gave it.
+    pub executors: Vec<(Sym, Sym, ExecutorKind)>,
 }
 
 impl ModuleSchedulers {
@@ -57,10 +62,11 @@ impl ModuleSchedulers {
         self.provided.merge(&other.provided);
         self.fields.extend(other.fields.iter().copied());
         self.handlers.merge(&other.handlers);
+        self.executors.extend(other.executors.iter().copied());
     }
 
-    /// Whether it says nothing of schedulers (its handlers aside: they need no scan of the
-    /// code below).
+    /// Whether it says nothing of schedulers (its handlers and executors aside: they need no
+    /// scan of the code below).
     pub fn is_empty(&self) -> bool {
         self.provided.is_empty() && self.fields.is_empty()
     }
@@ -208,7 +214,7 @@ impl KeptSchedulers {
         let mut fields: Vec<(Sym, Sym, Scheduler)> =
             self.fields.iter().filter(|((class, _), _)| own(*class)).map(|(&(class, name), &s)| (class, name, s)).collect();
         fields.sort();
-        ModuleSchedulers { provided: self.provided.clone(), fields, handlers: ModuleHandlers::default() }
+        ModuleSchedulers { provided: self.provided.clone(), fields, handlers: ModuleHandlers::default(), executors: Vec::new() }
     }
 
     /// The scheduler a method returns, when it keeps one (for its summary).

@@ -261,7 +261,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
                 inputs.ignore_classes,
                 inputs.extensions,
                 &schedulers,
-                &inputs.upstream_schedulers.handlers,
+                inputs.upstream_schedulers,
                 methods
                     .par_iter()
                     .zip(demand.may_need.par_iter())
@@ -290,6 +290,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let own = |class| table.origin(class) == Some(crate::hierarchy::Origin::Analysed);
     let mut kept_schedulers = schedulers.exported(own);
     kept_schedulers.handlers = facts.handlers.exported(own);
+    kept_schedulers.executors = facts.exported_executors(own);
     let without_code = schedulers
         .kept_without_code(|m| by_ref.contains_key(m) || inputs.upstream.contains_key(m))
         .into_iter()
