@@ -369,7 +369,8 @@ pub fn resolve(
         (fields, params) = (next_fields, next_params);
     }
     // Upstream getters too, for the calls here (the summary file keeps only this module's).
-    let getters = upstream_getters.iter().map(|(m, t)| (*m, *t)).chain(getters.keys().filter_map(|m| Some((*m, thread_of_getter(&fields, m)?)))).collect();
+    let own_getters = getters.keys().filter_map(|m| Some((*m, thread_of_getter(&fields, m)?)));
+    let getters = upstream_getters.iter().map(|(m, t)| (*m, *t)).chain(own_getters).collect();
     HandlerThreads { fields, getters }
 }
 
