@@ -305,10 +305,11 @@ fn handlers_from_an_upstream_getter_run_on_its_thread() {
     };
     let (executors, fields) = ("ProcessExecutorActivity", "ProcessThreadActivity");
     let expected = vec![
-        row(executors, "this.mSaved", 51),
-        row(executors, "this.mSynced", 52),
-        row(executors, "this.mLoaded", 53),
-        row(executors, "this.mPosted", 54),
+        row(executors, "this.mSaved", 70),
+        row(executors, "this.mSynced", 71),
+        row(executors, "this.mLoaded", 72),
+        row(executors, "this.mPosted", 73),
+        row(executors, "this.mQueued", 74),
         row(fields, "this.mSaved", 233),
         row(fields, "this.mSynced", 234),
         row(fields, "this.mPruned", 235),

@@ -559,7 +559,10 @@ fn posted_handler(table: &ClassTable, body: &Body, made_at: usize, on_main: bool
             Insn::GetField(f) | Insn::GetStatic(f) if f.descriptor.as_str() == HANDLER_DESCRIPTOR => {
                 return ExecutorValue::OnHandlerField(**f);
             }
-            Insn::Invoke { method, .. } if returns_handler(method) && method.name.as_str() != "<init>" => {
+            // `Handler.createAsync(looper)` makes its handler on the looper before it.
+            Insn::Invoke { method, .. }
+                if returns_handler(method) && method.name.as_str() != "<init>" && !makes_handler_on_looper_given(method) =>
+            {
                 return ExecutorValue::OnHandlerGetter(method);
             }
             Insn::Invoke { method, .. } => {
