@@ -170,6 +170,22 @@ fn assert_same_alone_and_whole(
     assert_eq!(whole, expected, "{}", what.1);
 }
 
+/// The `handoffs` fixtures `upstream` and `downstream` compiled apart (see [`compile_apart`]),
+/// checked to give `expected` alone (with the upstream summary file) and as one build; `tag`
+/// names the test's temporary directory, `what` the upstream code in the failure messages.
+fn assert_handoffs_apart(tag: &str, upstream: &[&str], downstream: &[&str], expected: &[String], what: &str) {
+    let labels = (format!("{what} in an upstream module"), format!("{what} analysed with the activity"));
+    let Some(framework) = framework_jar_or_skip(&labels.0) else { return };
+    let tmp = TempDir::new(&format!("racer-android-{tag}"));
+    let (up, down) = compile_apart(&framework, tmp.path(), "handoffs", upstream, downstream);
+    assert_same_alone_and_whole(&up, &down, framework, &tmp.join("upstream.summaries"), expected, (&labels.0, &labels.1));
+}
+
+/// A race `onResume` of a `handoffs` fixture activity reports, as the tests list issues.
+fn on_resume_row(class: &str, line: u32, path: &str) -> String {
+    format!("THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.{class}\tonResume\t{line}\t{path}")
+}
+
 /// The AIDL interfaces of the background-work topic and the binders implementing them, compiled
 /// apart (see [`compile_apart`]).
 fn compile_binders_apart(framework: &Path, tmp: &Path, interfaces: &[&str], binders: &[&str]) -> (PathBuf, PathBuf) {
@@ -254,12 +270,8 @@ fn an_executor_posting_to_a_handler_is_known_upstream_or_on_the_classpath() {
 /// run there, analysed alone as with the whole build.
 #[test]
 fn a_handler_subclass_upstream_is_on_the_looper_its_constructor_gives() {
-    let Some(framework) = framework_jar_or_skip("upstream handler subclass") else { return };
-    let tmp = TempDir::new("racer-android-handler-subclass");
-    let (handler, activity) = compile_apart(&framework, tmp.path(), "handoffs", &["WorkerHandler"], &["WorkerHandlerActivity"]);
-    let expected = vec!["THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.WorkerHandlerActivity\tonResume\t37\tthis.mSaved".to_string()];
-    let what = ("the handler class in an upstream module", "the handler class analysed with the activity");
-    assert_same_alone_and_whole(&handler, &activity, framework, &tmp.join("handler.summaries"), &expected, what);
+    let expected = [on_resume_row("WorkerHandlerActivity", 37, "this.mSaved")];
+    assert_handoffs_apart("handler-subclass", &["WorkerHandler"], &["WorkerHandlerActivity"], &expected, "the handler class");
 }
 
 /// A helper in an upstream module that registers the network callback it is given: its summary
@@ -267,12 +279,8 @@ fn a_handler_subclass_upstream_is_on_the_looper_its_constructor_gives() {
 /// there, analysed alone with the helper's summary file as with the whole build.
 #[test]
 fn a_network_callback_registered_by_an_upstream_helper_runs_in_the_background() {
-    let Some(framework) = framework_jar_or_skip("upstream network callback registration") else { return };
-    let tmp = TempDir::new("racer-android-network-helper");
-    let (helper, activity) = compile_apart(&framework, tmp.path(), "handoffs", &["NetworkRegistrar"], &["MeteredActivity"]);
-    let expected = vec!["THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.MeteredActivity\tonResume\t26\tthis.mMetered".to_string()];
-    let what = ("the helper in an upstream module", "the helper analysed with the activity");
-    assert_same_alone_and_whole(&helper, &activity, framework, &tmp.join("helper.summaries"), &expected, what);
+    let expected = [on_resume_row("MeteredActivity", 26, "this.mMetered")];
+    assert_handoffs_apart("network-helper", &["NetworkRegistrar"], &["MeteredActivity"], &expected, "the helper");
 }
 
 /// A poller in an upstream module, given the process thread's looper by its own constructor:
@@ -282,12 +290,8 @@ fn a_network_callback_registered_by_an_upstream_helper_runs_in_the_background() 
 /// parameter unknown there, while the module alone reports the race).
 #[test]
 fn constructor_loopers_are_given_by_calls_of_their_package() {
-    let Some(framework) = framework_jar_or_skip("constructor loopers across modules") else { return };
-    let tmp = TempDir::new("racer-android-constructor-loopers");
-    let (poller, activity) = compile_apart(&framework, tmp.path(), "handoffs", &["ProcessThread", "SharedPoller"], &["app/PollerClientActivity"]);
-    let expected = vec!["THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.app.PollerClientActivity\tonResume\t29\tthis.mPolled".to_string()];
-    let what = ("the poller in an upstream module", "the poller analysed with the activity");
-    assert_same_alone_and_whole(&poller, &activity, framework, &tmp.join("poller.summaries"), &expected, what);
+    let expected = [on_resume_row("app.PollerClientActivity", 29, "this.mPolled")];
+    assert_handoffs_apart("constructor-loopers", &["ProcessThread", "SharedPoller"], &["app/PollerClientActivity"], &expected, "the poller");
 }
 
 /// A process-wide thread's handler in an upstream module, handed out by static getters: its
@@ -296,27 +300,19 @@ fn constructor_loopers_are_given_by_calls_of_their_package() {
 /// executors made on it post there, analysed alone as with the whole build.
 #[test]
 fn handlers_from_an_upstream_getter_run_on_its_thread() {
-    let Some(framework) = framework_jar_or_skip("upstream handler getters") else { return };
-    let tmp = TempDir::new("racer-android-handler-getters");
-    let (threads, activity) =
-        compile_apart(&framework, tmp.path(), "handoffs", &["ProcessThread"], &["ProcessExecutorActivity", "ProcessThreadActivity"]);
-    let row = |class: &str, path: &str, line: u32| {
-        format!("THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.{class}\tonResume\t{line}\t{path}")
-    };
     let (executors, fields) = ("ProcessExecutorActivity", "ProcessThreadActivity");
-    let expected = vec![
-        row(executors, "this.mSaved", 70),
-        row(executors, "this.mSynced", 71),
-        row(executors, "this.mLoaded", 72),
-        row(executors, "this.mPosted", 73),
-        row(executors, "this.mQueued", 74),
-        row(fields, "this.mSaved", 233),
-        row(fields, "this.mSynced", 234),
-        row(fields, "this.mPruned", 235),
-        row(fields, "this.mPolled", 237),
-        row(fields, "this.mHandlerPolls", 238),
-        row(fields, "this.mCopied", 239),
+    let expected = [
+        on_resume_row(executors, 70, "this.mSaved"),
+        on_resume_row(executors, 71, "this.mSynced"),
+        on_resume_row(executors, 72, "this.mLoaded"),
+        on_resume_row(executors, 73, "this.mPosted"),
+        on_resume_row(executors, 74, "this.mQueued"),
+        on_resume_row(fields, 233, "this.mSaved"),
+        on_resume_row(fields, 234, "this.mSynced"),
+        on_resume_row(fields, 235, "this.mPruned"),
+        on_resume_row(fields, 237, "this.mPolled"),
+        on_resume_row(fields, 238, "this.mHandlerPolls"),
+        on_resume_row(fields, 239, "this.mCopied"),
     ];
-    let what = ("the threads in an upstream module", "the threads analysed with the activity");
-    assert_same_alone_and_whole(&threads, &activity, framework, &tmp.join("threads.summaries"), &expected, what);
+    assert_handoffs_apart("handler-getters", &["ProcessThread"], &[executors, fields], &expected, "the threads");
 }

@@ -442,10 +442,7 @@ pub fn collect<'a>(
         let kind = match value {
             ExecutorValue::Known(kind) => kind,
             // A looper runs its messages one at a time, on its one thread.
-            ExecutorValue::OnHandlerField(h) => {
-                ExecutorKind::posting_to(handlers.fields.get(&(table.resolve_field(h.class, h.name), h.name)).copied())
-            }
-            ExecutorValue::OnHandlerGetter(m) => ExecutorKind::posting_to(handlers.getter(table, m)),
+            ExecutorValue::OnHandler(handler) => ExecutorKind::posting_to(handlers.thread_of(table, &handler)),
         };
         let slot = executor_fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(kind);
         if *slot != kind {

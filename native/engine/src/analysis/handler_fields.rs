@@ -65,9 +65,15 @@ pub struct HandlerThreads {
 }
 
 impl HandlerThreads {
-    /// The thread of the handler a call of `m` returns, when known (of this module or upstream).
-    pub fn getter(&self, table: &ClassTable, m: &MethodRef) -> Option<Target> {
-        self.getters.get(&table.resolve_method(m)?).copied()
+    /// The thread of a handler read elsewhere (see [`handler_read`]) or made on a looper of known
+    /// thread, when known (of this module or upstream); a parameter's is not kept.
+    pub fn thread_of(&self, table: &ClassTable, handler: &Stored) -> Option<Target> {
+        match handler {
+            Stored::Made(target) => Some(*target),
+            Stored::Returned(m) => self.getters.get(&table.resolve_method(m)?).copied(),
+            Stored::Copied(f) => self.fields.get(&(table.resolve_field(f.class, f.name), f.name)).copied(),
+            Stored::Param(..) => None,
+        }
     }
 
     /// What the summary file says of those of the classes `own` accepts.
@@ -142,6 +148,9 @@ pub fn handler_stores(table: &ClassTable, code: Code<'_>) -> Vec<(FieldRef, Stor
 /// another field's or a constructor parameter's.
 fn stored_value(table: &ClassTable, code: Code<'_>, value: usize) -> Option<Stored> {
     let Code { body, on_main, .. } = code;
+    if let Some(read) = handler_read(&body.insns[value]) {
+        return Some(read);
+    }
     let made_at = match &body.insns[value] {
         Insn::Invoke { method: m, .. } if makes_handler_on_calling_looper(m) => return on_main.then_some(Stored::Made(Target::Main)),
         Insn::Invoke { method: m, .. } if m.name.as_str() == "<init>" && m.class.as_str() == HANDLER => value,
@@ -150,8 +159,6 @@ fn stored_value(table: &ClassTable, code: Code<'_>, value: usize) -> Option<Stor
             let first = value.saturating_sub(LOOPER_REACH);
             return (first..value).rev().find_map(|at| looper_at(table, body, at, on_main));
         }
-        Insn::Invoke { method: m, .. } if returns_handler(m) && m.name.as_str() != "<init>" => return Some(Stored::Returned(m)),
-        Insn::GetField(f) | Insn::GetStatic(f) if f.descriptor.as_str() == HANDLER_DESCRIPTOR => return Some(Stored::Copied(f)),
         Insn::Load { slot, .. } => return code.param(*slot, &[HANDLER_DESCRIPTOR]),
         // A handler subclass's constructor that makes its handler on a looper it is given
         // is looked at as `new Handler(looper)`; the others say which looper themselves.
@@ -239,10 +246,12 @@ pub fn handler_arguments(table: &ClassTable, code: Code<'_>) -> Vec<(MethodRef, 
 
 /// What the handler or looper instruction `at` leaves says of its thread.
 fn value_at(table: &ClassTable, code: Code<'_>, at: usize) -> Option<Stored> {
-    match &code.body.insns[at] {
-        Insn::Invoke { method, .. } if returns_handler(method) && method.name.as_str() != "<init>" => Some(Stored::Returned(method)),
+    let insn = &code.body.insns[at];
+    if let Some(read) = handler_read(insn) {
+        return Some(read);
+    }
+    match insn {
         Insn::Invoke { .. } => looper_at(table, code.body, at, code.on_main),
-        Insn::GetField(f) | Insn::GetStatic(f) if f.descriptor.as_str() == HANDLER_DESCRIPTOR => Some(Stored::Copied(f)),
         Insn::Load { slot, .. } => code.param(*slot, &[HANDLER_DESCRIPTOR, LOOPER_DESCRIPTOR]),
         _ => None,
     }
@@ -256,12 +265,24 @@ fn looper_at(table: &ClassTable, body: &Body, at: usize, on_main: bool) -> Optio
     if let Some(target) = looper_thread(table, method, on_main) {
         return Some(Stored::Made(target));
     }
+    let handler = handler_read(&body.insns[at.checked_sub(1)?])?;
     let of_handler = method.name.as_str() == "getLooper"
         && method.descriptor.as_str() == LOOPER_GETTER
         && table.is_subtype_of_any(method.class, &[HANDLER]);
-    match at.checked_sub(1).map(|i| &body.insns[i]) {
-        Some(Insn::Invoke { method: getter, .. }) if of_handler && returns_handler(getter) => Some(Stored::Returned(getter)),
-        Some(Insn::GetField(f) | Insn::GetStatic(f)) if of_handler && f.descriptor.as_str() == HANDLER_DESCRIPTOR => Some(Stored::Copied(f)),
+    of_handler.then_some(handler)
+}
+
+/// The handler `insn` reads when it is one kept elsewhere: a handler field's (`mWorker`), or the
+/// one a method returns (`BackgroundThread.getHandler()`); not a handler `createAsync(looper)`
+/// makes, which is on the looper it is given.
+pub fn handler_read(insn: &Insn) -> Option<Stored> {
+    match insn {
+        Insn::Invoke { method, .. }
+            if returns_handler(method) && method.name.as_str() != "<init>" && !makes_handler_on_looper_given(method) =>
+        {
+            Some(Stored::Returned(method))
+        }
+        Insn::GetField(f) | Insn::GetStatic(f) if f.descriptor.as_str() == HANDLER_DESCRIPTOR => Some(Stored::Copied(f)),
         _ => None,
     }
 }

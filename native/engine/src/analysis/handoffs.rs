@@ -12,7 +12,7 @@ use crate::sym::Sym;
 
 use super::domain::Threads;
 use super::field_classes::{FieldClasses, FieldLambdas};
-use super::handler_fields::returns_handler;
+use super::handler_fields::{handler_read, Stored};
 use super::kept_schedulers::KeptSchedulers;
 
 pub use super::domain::Target;
@@ -503,11 +503,10 @@ pub fn makes_handler_post_reference(table: &ClassTable, insn: &Insn) -> bool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExecutorValue {
     Known(ExecutorKind),
-    /// Posts to the handler read from this field (`mHandler::post`,
-    /// `new HandlerExecutor(mHandler)`): it runs its tasks where that handler does.
-    OnHandlerField(FieldRef),
-    /// Posts to the handler this method returns (`new HandlerExecutor(BackgroundThread.getHandler())`).
-    OnHandlerGetter(&'static MethodRef),
+    /// Posts to a handler read from a field or returned by a method (`mHandler::post`,
+    /// `new HandlerExecutor(BackgroundThread.getHandler())`; see `handler_fields::handler_read`):
+    /// it runs its tasks where that handler does.
+    OnHandler(Stored),
 }
 
 /// Every store in `body` into a field typed as an executor, with what the value stored is when
@@ -555,25 +554,16 @@ fn posted_handler(table: &ClassTable, body: &Body, made_at: usize, on_main: bool
     // constructor's arguments for `new HandlerExecutor(...)`.
     const REACH: usize = 6;
     for insn in body.insns[made_at.saturating_sub(REACH)..made_at].iter().rev() {
-        match insn {
-            Insn::GetField(f) | Insn::GetStatic(f) if f.descriptor.as_str() == HANDLER_DESCRIPTOR => {
-                return ExecutorValue::OnHandlerField(**f);
+        if let Some(handler) = handler_read(insn) {
+            return ExecutorValue::OnHandler(handler);
+        }
+        if let Insn::Invoke { method, .. } = insn {
+            if let Some(target) = looper_thread(table, method, on_main) {
+                return ExecutorValue::Known(ExecutorKind::posting_to(Some(target)));
             }
-            // `Handler.createAsync(looper)` makes its handler on the looper before it.
-            Insn::Invoke { method, .. }
-                if returns_handler(method) && method.name.as_str() != "<init>" && !makes_handler_on_looper_given(method) =>
-            {
-                return ExecutorValue::OnHandlerGetter(method);
+            if on_main && makes_handler_on_calling_looper(method) {
+                return ExecutorValue::Known(ExecutorKind::Main);
             }
-            Insn::Invoke { method, .. } => {
-                if let Some(target) = looper_thread(table, method, on_main) {
-                    return ExecutorValue::Known(ExecutorKind::posting_to(Some(target)));
-                }
-                if on_main && makes_handler_on_calling_looper(method) {
-                    return ExecutorValue::Known(ExecutorKind::Main);
-                }
-            }
-            _ => {}
         }
     }
     ExecutorValue::Known(ExecutorKind::posting_to(None))
