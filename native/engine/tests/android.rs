@@ -294,6 +294,23 @@ fn constructor_loopers_are_given_by_calls_of_their_package() {
     assert_handoffs_apart("constructor-loopers", &["ProcessThread", "SharedPoller"], &["app/PollerClientActivity"], &expected, "the poller");
 }
 
+/// An app's executors' holder in an upstream module, given its executors by a constructor of
+/// its package: its summary file says what each executor field runs its tasks on, so the
+/// downstream activity's tasks given through its getters run there, alone as in the whole build.
+#[test]
+fn executors_given_to_an_upstream_holders_constructor_run_as_its_package_made_them() {
+    let row = |method: &str, line: u32, path: &str| format!("THREAD_SAFETY_VIOLATION\tfixtures.android.handoffs.AppExecutorsActivity\t{method}\t{line}\t{path}");
+    let expected = [
+        row("fetch", 28, "this.mFetched"),
+        row("index", 32, "this.mIndexed"),
+        on_resume_row("AppExecutorsActivity", 39, "this.mFetched"),
+        on_resume_row("AppExecutorsActivity", 39, "this.mIndexed"),
+        on_resume_row("AppExecutorsActivity", 39, "this.mSaved"),
+        row("save", 23, "this.mSaved"),
+    ];
+    assert_handoffs_apart("app-executors", &["AppExecutors", "IoExecutors"], &["AppExecutorsActivity"], &expected, "the executors' holder");
+}
+
 /// A process-wide thread's handler in an upstream module, handed out by static getters: its
 /// summary file lists the threads of its handler fields and getters, so the downstream activity's
 /// fields keeping what they return (or a handler on its looper), a poller given its looper, and

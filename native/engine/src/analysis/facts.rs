@@ -367,6 +367,8 @@ pub fn collect<'a>(
         scope_fields: Vec<(FieldRef, Option<Target>)>,
         /// Stores into executor-typed fields, and what the value is when known.
         executor_stores: Vec<(FieldRef, ExecutorValue)>,
+        /// What constructors' executor parameters are given, by constructor and index.
+        executor_arguments: Vec<(MethodRef, u16, ExecutorValue)>,
         /// Stores into fields that may hold a lock, and whether the value stored is a read lock.
         field_stores: Vec<(FieldRef, bool)>,
         /// Stores into collection fields, and whether the value stored is a synchronized view.
@@ -407,7 +409,8 @@ pub fn collect<'a>(
                             r.handler_getters.push((*method, handler_fields::returned_fields(body)));
                         }
                         r.scope_fields.extend(handoffs::scope_fields(table, kept, body));
-                        r.executor_stores.extend(handoffs::executor_field_stores(table, &handler_executors, body, on_main));
+                        r.executor_stores.extend(handoffs::executor_field_stores(table, &handler_executors, code));
+                        r.executor_arguments.extend(handoffs::executor_arguments(table, &handler_executors, code));
                     }
                     if ext.lock_precision {
                         r.field_stores.extend(lock_field_stores(table, body));
@@ -423,6 +426,7 @@ pub fn collect<'a>(
                     a.handler_getters.extend(b.handler_getters);
                     a.scope_fields.extend(b.scope_fields);
                     a.executor_stores.extend(b.executor_stores);
+                    a.executor_arguments.extend(b.executor_arguments);
                     a.field_stores.extend(b.field_stores);
                     a.collection_stores.extend(b.collection_stores);
                     a
@@ -434,21 +438,7 @@ pub fn collect<'a>(
     let handler_getters = stores.handler_getters.into_iter().collect();
     let handlers = handler_fields::resolve(table, &stores.handler_stores, &stores.handler_arguments, &handler_getters, &upstream.handlers);
     let scope_fields = one_value_each(table, stores.scope_fields);
-    // A field given executors of two kinds (or one of a pool) is a pool's. Upstream fields start
-    // from what their own module's stores gave them.
-    let mut executor_fields: FxHashMap<(Sym, Sym), ExecutorKind> =
-        upstream.executors.iter().map(|&(class, name, kind)| ((class, name), kind)).collect();
-    for (f, value) in stores.executor_stores {
-        let kind = match value {
-            ExecutorValue::Known(kind) => kind,
-            // A looper runs its messages one at a time, on its one thread.
-            ExecutorValue::OnHandler(handler) => ExecutorKind::posting_to(handlers.thread_of(table, &handler)),
-        };
-        let slot = executor_fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(kind);
-        if *slot != kind {
-            *slot = ExecutorKind::Pool;
-        }
-    }
+    let executor_fields = executor_fields(table, &handlers, &stores.executor_stores, &stores.executor_arguments, &upstream.executors);
     let read_lock_fields = only_ever(table, stores.field_stores);
     let synchronized_views = only_ever(table, stores.collection_stores);
     let methods: Vec<&'static MethodRef> = methods.into_iter().map(|m| m.0).collect();
@@ -463,6 +453,56 @@ pub fn collect<'a>(
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
     Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), handlers, scope_fields, executor_fields, synchronized_views, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
+}
+
+/// What each executor field runs its tasks on, by (declaring class, name). A field (or a
+/// constructor's parameter) given executors of two kinds, or one of a pool, is a pool's.
+/// Upstream fields start from what their own module's stores gave them (`upstream`). A
+/// parameter is known once every call of its package gives a known executor; a chain of
+/// constructors passing it on is a few links long.
+fn executor_fields(
+    table: &ClassTable,
+    handlers: &handler_fields::HandlerThreads,
+    stores: &[(FieldRef, ExecutorValue)],
+    arguments: &[(MethodRef, u16, ExecutorValue)],
+    upstream: &[(Sym, Sym, ExecutorKind)],
+) -> FxHashMap<(Sym, Sym), ExecutorKind> {
+    const MAX_ROUNDS: usize = 8;
+    let kind_of = |value: &ExecutorValue, params: &FxHashMap<(MethodRef, u16), ExecutorKind>| match value {
+        ExecutorValue::Known(kind) => Some(*kind),
+        // A looper runs its messages one at a time, on its one thread.
+        ExecutorValue::OnHandler(handler) => Some(ExecutorKind::posting_to(handlers.thread_of(table, handler))),
+        ExecutorValue::Param(m, i) => params.get(&(*m, *i)).copied(),
+    };
+    let joined = |slot: &mut ExecutorKind, kind: ExecutorKind| {
+        if *slot != kind {
+            *slot = ExecutorKind::Pool;
+        }
+    };
+    let mut params: FxHashMap<(MethodRef, u16), ExecutorKind> = FxHashMap::default();
+    for _ in 0..MAX_ROUNDS {
+        let mut next: FxHashMap<(MethodRef, u16), ExecutorKind> = FxHashMap::default();
+        let mut pending: FxHashSet<(MethodRef, u16)> = FxHashSet::default();
+        for (m, i, value) in arguments {
+            match kind_of(value, &params) {
+                Some(kind) => joined(next.entry((*m, *i)).or_insert(kind), kind),
+                None => {
+                    pending.insert((*m, *i));
+                }
+            }
+        }
+        next.retain(|key, _| !pending.contains(key));
+        if next == params {
+            break;
+        }
+        params = next;
+    }
+    let mut fields: FxHashMap<(Sym, Sym), ExecutorKind> = upstream.iter().map(|&(class, name, kind)| ((class, name), kind)).collect();
+    for (f, value) in stores {
+        let kind = kind_of(value, &params).unwrap_or(ExecutorKind::Pool);
+        joined(fields.entry((table.resolve_field(f.class, f.name), f.name)).or_insert(kind), kind);
+    }
+    fields
 }
 
 #[cfg(test)]

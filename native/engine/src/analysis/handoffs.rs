@@ -4,7 +4,7 @@
 //! values that say which thread (parallel streams, handlers and their loopers, Netty's event
 //! loops; reactive chains in `reactive.rs`). `docs/analysis.md` and `docs/android.md` list them.
 
-use crate::classfile::descriptor::params;
+use crate::classfile::descriptor::{param_at_slot, params};
 use crate::classfile::model::*;
 use crate::hierarchy::ClassTable;
 use crate::issue::top_level_class;
@@ -12,7 +12,7 @@ use crate::sym::Sym;
 
 use super::domain::Threads;
 use super::field_classes::{FieldClasses, FieldLambdas};
-use super::handler_fields::{handler_read, Stored};
+use super::handler_fields::{handler_read, Code, Stored};
 use super::kept_schedulers::KeptSchedulers;
 
 pub use super::domain::Target;
@@ -507,31 +507,98 @@ pub enum ExecutorValue {
     /// `new HandlerExecutor(BackgroundThread.getHandler())`; see `handler_fields::handler_read`):
     /// it runs its tasks where that handler does.
     OnHandler(Stored),
+    /// The executor a constructor's parameter at this index is given by every call of its
+    /// package (see [`executor_arguments`]).
+    Param(MethodRef, u16),
 }
 
 /// Every store in `body` into a field typed as an executor, with what the value stored is when
 /// a call just made it (`Executors.newSingleThreadExecutor()`, `getMainExecutor()`, an
-/// executor posting to a handler).
+/// executor posting to a handler) or a constructor's parameter holds it.
 /// `handler_executors`: the descriptors of the executor classes posting to a handler (see
 /// [`handler_executor_descriptors`]), whose fields are executor fields too.
-pub fn executor_field_stores(table: &ClassTable, handler_executors: &[Sym], body: &Body, on_main: bool) -> Vec<(FieldRef, ExecutorValue)> {
-    let made_by = |before: Option<usize>| -> ExecutorValue {
-        let Some(j) = before else { return ExecutorValue::Known(ExecutorKind::Pool) };
-        match &body.insns[j] {
-            Insn::Invoke { method, .. } => match (method.class.as_str(), method.name.as_str()) {
-                ("java.util.concurrent.Executors", "newSingleThreadExecutor" | "newSingleThreadScheduledExecutor") => {
-                    ExecutorValue::Known(ExecutorKind::Serial)
-                }
-                (_, "getMainExecutor") => ExecutorValue::Known(ExecutorKind::Main),
-                _ if makes_handler_executor(table, method) => posted_handler(table, body, j, on_main),
-                _ => ExecutorValue::Known(ExecutorKind::Pool),
-            },
-            insn if makes_handler_post_reference(table, insn) => posted_handler(table, body, j, on_main),
-            _ => ExecutorValue::Known(ExecutorKind::Pool),
+pub fn executor_field_stores(table: &ClassTable, handler_executors: &[Sym], code: Code<'_>) -> Vec<(FieldRef, ExecutorValue)> {
+    let executor_typed = |d: &str| is_executor_type(handler_executors, d);
+    code.body.field_stores(executor_typed).map(|(f, before)| (*f, executor_made_at(table, handler_executors, code, before))).collect()
+}
+
+/// What every call in `code` of a constructor of its own package gives the constructor's
+/// executor parameters, by constructor and parameter index (the package rule of
+/// `handler_fields::handler_arguments`: a module alone sees the calls the whole build does).
+pub fn executor_arguments(table: &ClassTable, handler_executors: &[Sym], code: Code<'_>) -> Vec<(MethodRef, u16, ExecutorValue)> {
+    let insns = &code.body.insns;
+    let package = package_of(code.method.class.as_str());
+    let takes_executor = |at: usize| match &insns[at] {
+        Insn::Invoke { method, .. } => {
+            method.name.as_str() == "<init>"
+                && package_of(method.class.as_str()) == package
+                && params(method.descriptor.as_str()).any(|p| is_executor_type(handler_executors, p))
         }
+        _ => false,
     };
-    let executor_typed = |d: &str| EXECUTOR_TYPES.contains(&d) || handler_executors.iter().any(|h| h.as_str() == d);
-    body.field_stores(executor_typed).map(|(f, before)| (*f, made_by(before))).collect()
+    if !(0..insns.len()).any(takes_executor) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut calls: Vec<(usize, Vec<Option<usize>>)> = super::operands::argument_makers(code.body, takes_executor).into_iter().collect();
+    calls.sort_unstable_by_key(|(at, _)| *at);
+    for (at, makers) in calls {
+        let Insn::Invoke { method, .. } = &insns[at] else { continue };
+        for (index, (typed, maker)) in params(method.descriptor.as_str()).zip(makers).enumerate() {
+            if is_executor_type(handler_executors, typed) {
+                let value = maker.map_or(ExecutorValue::Known(ExecutorKind::Pool), |j| executor_made_at(table, handler_executors, code, Some(j)));
+                out.push((**method, index as u16, value));
+            }
+        }
+    }
+    out
+}
+
+fn is_executor_type(handler_executors: &[Sym], descriptor: &str) -> bool {
+    EXECUTOR_TYPES.contains(&descriptor) || handler_executors.iter().any(|h| h.as_str() == descriptor)
+}
+
+/// What the executor instruction `at` of `code` leaves is; unknown executors are a pool's.
+fn executor_made_at(table: &ClassTable, handler_executors: &[Sym], code: Code<'_>, at: Option<usize>) -> ExecutorValue {
+    let Some(j) = at else { return ExecutorValue::Known(ExecutorKind::Pool) };
+    let body = code.body;
+    match &body.insns[j] {
+        Insn::Invoke { method, .. } => match (method.class.as_str(), method.name.as_str()) {
+            ("java.util.concurrent.Executors", "newSingleThreadExecutor" | "newSingleThreadScheduledExecutor") => {
+                ExecutorValue::Known(ExecutorKind::Serial)
+            }
+            (_, "getMainExecutor") => ExecutorValue::Known(ExecutorKind::Main),
+            _ if makes_handler_executor(table, method) => posted_handler(table, body, j, code.on_main),
+            _ => match handler_field_of_executor(table, method) {
+                Some(field) => ExecutorValue::OnHandler(Stored::Copied(field)),
+                None => ExecutorValue::Known(ExecutorKind::Pool),
+            },
+        },
+        insn if makes_handler_post_reference(table, insn) => posted_handler(table, body, j, code.on_main),
+        Insn::Load { slot, .. } if code.method.name.as_str() == "<init>" => {
+            let descriptor = code.method.descriptor.as_str();
+            match param_at_slot(descriptor, *slot) {
+                Some(index) if params(descriptor).nth(index).is_some_and(|p| is_executor_type(handler_executors, p)) => {
+                    ExecutorValue::Param(*code.method, index as u16)
+                }
+                _ => ExecutorValue::Known(ExecutorKind::Pool),
+            }
+        }
+        _ => ExecutorValue::Known(ExecutorKind::Pool),
+    }
+}
+
+/// For a constructor of an executor class of the code's own whose `execute` posts to a
+/// handler it keeps in a field (`new MainThreadExecutor()`, which posts to its
+/// `mHandler = new Handler(Looper.getMainLooper())`): that field.
+fn handler_field_of_executor(table: &ClassTable, constructor: &MethodRef) -> Option<&'static FieldRef> {
+    if constructor.name.as_str() != "<init>" || !is_handler_executor(table, constructor.class) {
+        return None;
+    }
+    let (name, descriptor) = *EXECUTE;
+    let execute = table.resolve_method(&MethodRef { class: constructor.class, name, descriptor })?;
+    let field = table.get(execute.class).and_then(|h| table.method(h, execute.name, execute.descriptor))?.posted_field?;
+    Some(crate::interned::field_ref(FieldRef { class: execute.class, name: field, descriptor: Sym::new(HANDLER_DESCRIPTOR) }))
 }
 
 /// The field descriptors (`Lp/PostingExecutor;`) of the known executor classes whose own

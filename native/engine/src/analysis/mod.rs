@@ -20,6 +20,7 @@ pub mod inherited;
 pub mod interp;
 mod locked_callers;
 pub mod models;
+mod operands;
 mod pool;
 pub mod races;
 mod registrations;

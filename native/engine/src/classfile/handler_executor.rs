@@ -28,3 +28,30 @@ pub fn posts_to_handler(code: &ByteCode<'_>) -> bool {
     }
     posts
 }
+
+/// The handler field of the executor's own object that an `execute(Runnable)` posting to a
+/// handler posts to (`mHandler.post(command)`): the executor runs its tasks where the handler
+/// the field holds runs its posts. `None` when a post's handler is anything else, or when two
+/// posts read different fields.
+pub fn posted_field(code: &ByteCode<'_>) -> Option<String> {
+    let ops: Vec<&Opcode<'_>> = code.opcodes.iter().map(|(_, op)| op).collect();
+    let mut field: Option<String> = None;
+    for (at, op) in ops.iter().enumerate() {
+        let Opcode::Invokevirtual(m) = op else { continue };
+        if m.class_name != "android/os/Handler" || !matches!(&*m.name_and_type.name, "post" | "postAtFrontOfQueue") {
+            continue;
+        }
+        // `aload_0; getfield F; aload_1; invokevirtual Handler.post`.
+        let read = match at.checked_sub(3).map(|i| &ops[i..at]) {
+            Some([Opcode::Aload(0), Opcode::Getfield(f), Opcode::Aload(1)]) if f.name_and_type.descriptor == "Landroid/os/Handler;" => {
+                f.name_and_type.name.to_string()
+            }
+            _ => return None,
+        };
+        if field.as_ref().is_some_and(|f| *f != read) {
+            return None;
+        }
+        field = Some(read);
+    }
+    field
+}

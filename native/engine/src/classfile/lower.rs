@@ -212,7 +212,12 @@ fn lower_method(
     let sends_oneway = proxy && code.and_then(|c| c.bytecode.as_ref()).is_some_and(super::aidl::sends_oneway);
     let posts_to_handler = (name.as_str(), descriptor.as_str()) == super::handler_executor::EXECUTE
         && code.and_then(|c| c.bytecode.as_ref()).is_some_and(super::handler_executor::posts_to_handler);
-    let header = MethodHeader { name, descriptor, flags, annotations, param_inject_prop, sends_oneway, posts_to_handler, handler_looper };
+    let posted_field = posts_to_handler
+        .then(|| code.and_then(|c| c.bytecode.as_ref()).and_then(super::handler_executor::posted_field))
+        .flatten()
+        .map(|f| Sym::new(&f));
+    let header =
+        MethodHeader { name, descriptor, flags, annotations, param_inject_prop, sends_oneway, posts_to_handler, posted_field, handler_looper };
 
     // Formals: `this` (instance methods) then the declared parameters.
     let is_static = flags & ACC_STATIC != 0;

@@ -106,6 +106,10 @@ pub struct MethodHeader {
     /// `classfile::handler_executor`): its executor runs tasks where that handler does.
     #[serde(default)]
     pub posts_to_handler: bool,
+    /// Such an `execute`'s handler when its object keeps it in a field: the field's name (see
+    /// `classfile::handler_executor::posted_field`).
+    #[serde(default)]
+    pub posted_field: Option<Sym>,
     /// A constructor of a direct `Handler` subclass: the looper its `super(...)` call gives the
     /// handler (see `classfile::handler_subclass`), where its `handleMessage` runs.
     #[serde(default)]
@@ -124,6 +128,7 @@ impl MethodHeader {
             param_inject_prop: false,
             sends_oneway: false,
             posts_to_handler: false,
+            posted_field: None,
             handler_looper: None,
         }
     }
