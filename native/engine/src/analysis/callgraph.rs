@@ -214,7 +214,7 @@ impl Scan<'_> {
                 _ => {
                     let asks_held_lock = asks_held_lock(named);
                     let effect = models::lock_effect(self.table, named, self.extensions);
-                    let acquires = matches!(effect, Some(LockEffect::Acquire | LockEffect::AcquireRead | LockEffect::TryAcquire));
+                    let acquires = matches!(effect, Some(LockEffect::Acquire | LockEffect::AcquireRead | LockEffect::TryAcquire | LockEffect::TryAcquireRead));
                     let releases = matches!(effect, Some(LockEffect::Release | LockEffect::ReleaseRead | LockEffect::ReleaseAny));
                     let runs = self.analysed_index(&resolved);
                     return Meaning { runs, concurrent, hands, queries, handoff, asks_held_lock, acquires, releases };

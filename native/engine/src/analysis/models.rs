@@ -64,6 +64,9 @@ pub enum LockEffect {
     TryAcquire,
     /// Extension: read mode of a read/write lock.
     AcquireRead,
+    /// Extension: `tryLock()` of a read lock, `StampedLock.tryReadLock()`: read mode where
+    /// the answer says the lock was taken.
+    TryAcquireRead,
     ReleaseRead,
     /// Extension: `StampedLock.unlock(stamp)`, read or write mode.
     ReleaseAny,
@@ -144,6 +147,10 @@ fn stamped_lock_effect(name: &str) -> Option<LockEffect> {
     match name {
         "writeLock" | "writeLockInterruptibly" => Some(LockEffect::Acquire),
         "readLock" | "readLockInterruptibly" => Some(LockEffect::AcquireRead),
+        // A stamp of zero: not taken (a converted stamp keeps the read lock's count, which
+        // only the unlock of a stamp in either mode releases).
+        "tryWriteLock" | "tryConvertToWriteLock" => Some(LockEffect::TryAcquire),
+        "tryReadLock" | "tryConvertToReadLock" => Some(LockEffect::TryAcquireRead),
         "unlockWrite" => Some(LockEffect::Release),
         "unlockRead" => Some(LockEffect::ReleaseRead),
         "unlock" => Some(LockEffect::ReleaseAny),
@@ -156,6 +163,7 @@ fn lock_class_effect(name: &str, read: bool) -> Option<LockEffect> {
     match name {
         "lock" | "lockInterruptibly" if read => Some(LockEffect::AcquireRead),
         "unlock" if read => Some(LockEffect::ReleaseRead),
+        "tryLock" if read => Some(LockEffect::TryAcquireRead),
         "lock" | "lockInterruptibly" => Some(LockEffect::Acquire),
         "unlock" => Some(LockEffect::Release),
         "tryLock" => Some(LockEffect::TryAcquire),
@@ -199,6 +207,7 @@ pub fn in_read_mode(effect: LockEffect) -> LockEffect {
     match effect {
         LockEffect::Acquire => LockEffect::AcquireRead,
         LockEffect::Release => LockEffect::ReleaseRead,
+        LockEffect::TryAcquire => LockEffect::TryAcquireRead,
         other => other,
     }
 }

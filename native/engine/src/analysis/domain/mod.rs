@@ -124,6 +124,9 @@ pub enum Attr {
     /// HandlerExecutor(handler)`): where it runs its tasks is not followed, as a post to that
     /// handler is not. Local to one method, like `Handed`.
     LooperExecutor,
+    /// A read lock's `tryLock()` answer, or the stamp of a `StampedLock`'s `tryReadLock()`
+    /// (lock-precision extension): where it is true (not zero), the read lock is held.
+    ReadLockHeld,
 }
 
 impl Attr {

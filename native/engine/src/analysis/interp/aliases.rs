@@ -226,6 +226,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
+
     /// The formals (not `this`) standing for a location named from the formals or a static
     /// at a normal return: what the method stored them into, for its summary.
     pub(super) fn param_stores(&self, st: &State) -> Vec<(u16, Path)> {
@@ -236,15 +237,14 @@ impl<'a, 'e> Interp<'a, 'e> {
         let slots = &self.input.method.formal_slots;
         (first..slots.len())
             .filter_map(|i| {
-                match st.aliases.get(slots[i]) {
-                    Some(Expr::Path(p))
-                        if holds_callers_object(st, i as u16)
-                            && matches!(p.base, Base::This | Base::Param(_) | Base::Static(_)) =>
-                    {
-                        Some((i as u16, p.clone()))
-                    }
-                    _ => None,
-                }
+                // A snapshot of the location where the object went (the lock state changed
+                // after the store: a later use must not read it again) is where it went all the same.
+                let stored = match st.aliases.get(slots[i])? {
+                    Expr::Path(p) => p,
+                    other => other.snapshot_of()?,
+                };
+                (holds_callers_object(st, i as u16) && matches!(stored.base, Base::This | Base::Param(_) | Base::Static(_)))
+                    .then(|| (i as u16, stored.clone()))
             })
             .collect()
     }

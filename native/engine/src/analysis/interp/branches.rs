@@ -4,7 +4,7 @@
 use crate::classfile::model::*;
 
 use super::super::domain::*;
-use super::locks::{assume_lock, assume_main};
+use super::locks::{assume_lock, assume_main, assume_read_lock};
 use super::state::*;
 use super::Interp;
 
@@ -58,6 +58,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                     let precise = self.env.extensions.lock_precision;
                     assume_lock(&mut taken, b, precise);
                     assume_lock(&mut fall, !b, precise);
+                }
+                Some(Attr::ReadLockHeld) => {
+                    assume_read_lock(&mut taken, b);
+                    assume_read_lock(&mut fall, !b);
                 }
                 // A work counter found at zero lets this caller alone into the drain loop. Not
                 // evidence of concurrency: the libraries built on it order their calls by

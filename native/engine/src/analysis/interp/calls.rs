@@ -102,8 +102,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             // 5c. lock effects, ignored classes, summaries
             match cf.lock {
-                Some(LockEffect::TryAcquire) => {
-                    st.attrs.set(&ret, Some(Attr::LockHeld));
+                Some(effect @ (LockEffect::TryAcquire | LockEffect::TryAcquireRead)) => {
+                    let read = effect == LockEffect::TryAcquireRead || args.first().is_some_and(|r| self.is_read_lock(st, r));
+                    st.attrs.set(&ret, Some(if read { Attr::ReadLockHeld } else { Attr::LockHeld }));
                     apply_lock_thread(st);
                 }
                 Some(effect) => {

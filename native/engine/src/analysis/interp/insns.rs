@@ -97,6 +97,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
                 let attrs: Vec<Option<Attr>> = operands.iter().map(|o| attr_e(st, o)).collect();
                 let attr = if attrs.windows(2).all(|w| w[0] == w[1]) { attrs.first().copied().flatten() } else { None };
+                let attr = attr.or_else(|| compared_stamp(*args, *wide_args, *result, &operands, &attrs));
                 if let Some(w) = result {
                     push(st, Expr::opaque(paths, attr, Own::Unowned), *w);
                 }
@@ -307,4 +308,19 @@ impl<'a, 'e> Interp<'a, 'e> {
 /// A field holding an object or an array (not a number).
 fn is_reference(f: &FieldRef) -> bool {
     matches!(f.descriptor.as_str().as_bytes().first(), Some(b'L' | b'['))
+}
+
+/// `lcmp` of a `StampedLock` try's stamp with a constant (`s == 0L`, lock-precision
+/// extension): the comparison is zero exactly where the stamp is, so it says whether the lock
+/// was taken as the stamp does.
+fn compared_stamp(args: u8, wide_args: u8, result: Option<bool>, operands: &[Expr], attrs: &[Option<Attr>]) -> Option<Attr> {
+    if (args, wide_args, result) != (2, 0b11, Some(false)) {
+        return None;
+    }
+    let held = |a: Option<Attr>| a.filter(|a| matches!(a, Attr::LockHeld | Attr::ReadLockHeld));
+    match operands {
+        [Expr::Const(_), _] => held(attrs[1]),
+        [_, Expr::Const(_)] => held(attrs[0]),
+        _ => None,
+    }
 }

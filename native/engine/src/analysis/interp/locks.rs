@@ -122,7 +122,7 @@ pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect, track_releas
     match effect {
         LockEffect::Acquire => acquire_known(st, lock),
         LockEffect::Release => release(st, 1, track_releases),
-        LockEffect::TryAcquire => {}
+        LockEffect::TryAcquire | LockEffect::TryAcquireRead => {}
         LockEffect::AcquireRead => {
             acquire_read(st, 1);
             st.lock_on = None;
@@ -238,6 +238,13 @@ pub(super) fn assume_lock(st: &mut State, held: bool, precise: bool) {
         st.locks = st.locks.saturating_sub(1);
         st.may_locks = st.may_locks.saturating_sub(1);
         st.lock_on = None;
+    }
+}
+
+/// Where a read lock's try answered: held in read mode where it was taken.
+pub(super) fn assume_read_lock(st: &mut State, held: bool) {
+    if held {
+        acquire_read(st, 1);
     }
 }
 

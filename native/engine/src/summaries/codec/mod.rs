@@ -214,6 +214,7 @@ fn attr_code(a: Option<Attr>) -> i8 {
         // 13 to 15: background, background one task at a time, main thread.
         Some(Attr::Scheduler(Scheduler { target: Target::Background, serial })) => 13 + i8::from(serial),
         Some(Attr::Scheduler(Scheduler { target: Target::Main, .. })) => 15,
+        Some(Attr::ReadLockHeld) => 16,
     }
 }
 
@@ -266,6 +267,7 @@ fn attr_of(c: i8) -> Option<Attr> {
         12 => Some(Attr::WorkGuard),
         13 | 14 => Some(Attr::Scheduler(Scheduler { target: Target::Background, serial: c == 14 })),
         15 => Some(Attr::Scheduler(Scheduler { target: Target::Main, serial: false })),
+        16 => Some(Attr::ReadLockHeld),
         _ => None,
     }
 }
@@ -370,6 +372,7 @@ mod tests {
             Attr::Scheduler(Scheduler { target: Target::Background, serial: false }),
             Attr::Scheduler(Scheduler { target: Target::Background, serial: true }),
             Attr::Scheduler(Scheduler { target: Target::Main, serial: false }),
+            Attr::ReadLockHeld,
         ];
         for a in all {
             assert_eq!(attr_of(attr_code(Some(a))), Some(a), "{a:?}");
