@@ -1005,3 +1005,42 @@ fn timings_give_wall_and_cpu_time_per_phase() {
         assert_eq!(wall.split_once('.').map(|(_, decimals)| decimals.len()), Some(4), "{line:?}");
     }
 }
+
+/// A call line keeps one report (RacerD's one per method and line), which names the other
+/// locations the call races on, so that none is hidden; a call reaching one location says
+/// nothing more.
+#[test]
+fn a_call_line_names_every_location_it_races_on() {
+    let (_tmp, report) = report_of_sources(
+        "same-call",
+        &[(
+            "s/Resets.java",
+            "package s;\n\
+             import java.util.*;\n\
+             class ResetAll { int a; int b; final List<String> list = new ArrayList<>();\n\
+               private void clearAll() { a = 0; b = 0; list.clear(); }\n\
+               void reset() { synchronized (this) {} clearAll(); }\n\
+               synchronized int sum() { return a + b + list.size(); }\n\
+             }\n\
+             class ResetOne { int a; int b;\n\
+               private void clearA() { a = 0; }\n\
+               void reset() { synchronized (this) {} clearA(); }\n\
+               synchronized int sum() { return a + b; }\n\
+             }\n",
+        )],
+    );
+    let resets: Vec<(String, String, String)> = report["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["method"] == "reset")
+        .map(|i| (i["class"].as_str().unwrap().to_string(), i["access_path"].as_str().unwrap().to_string(), i["message"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(resets.len(), 2, "{resets:?}");
+    let (class, path, message) = &resets[0];
+    assert_eq!((class.as_str(), path.as_str()), ("s.ResetAll", "this.a"), "{resets:?}");
+    assert!(message.ends_with(" The same call also races on `this.b` and `this.list`."), "{message}");
+    let (class, path, message) = &resets[1];
+    assert_eq!((class.as_str(), path.as_str()), ("s.ResetOne", "this.a"), "{resets:?}");
+    assert!(!message.contains("also races on"), "{message}");
+}

@@ -128,6 +128,9 @@ pub(super) struct Selection {
     /// The races whose chosen candidate lost its line and that no later candidate of the
     /// class took over.
     pub orphaned: Vec<usize>,
+    /// Candidates on another location that found their call line taken by a shown one:
+    /// (position in `shown`, candidate). The shown report names their locations.
+    pub through_same_call: Vec<(usize, usize)>,
 }
 
 /// How the reporting of the classes is driven: a first pass per class, then, for the
@@ -292,6 +295,37 @@ pub(super) fn one_report_per_race<R: ClassReports>(reports: &R) -> Vec<Issue> {
 }
 
 /// The sentence a chosen report adds for the other entry points of its race.
+/// The sentence naming the other locations a call raced on reaches, which its line's one
+/// report stands for (`this.b`, `this.list`): the first few, then how many more.
+pub(super) fn same_call_sentence(paths: &[String]) -> String {
+    const NAMED: usize = 5;
+    let named: Vec<String> = paths.iter().take(NAMED).map(|p| format!("`{p}`")).collect();
+    let list = match (named.split_last(), paths.len().saturating_sub(NAMED)) {
+        (Some((last, [])), 0) => last.clone(),
+        (Some((last, rest)), 0) => format!("{} and {last}", rest.join(", ")),
+        (_, more) => format!("{} and {more} more location{}", named.join(", "), if more == 1 { "" } else { "s" }),
+    };
+    format!(" The same call also races on {list}.")
+}
+
 pub(super) fn other_entry_points_sentence(n: u32) -> String {
     format!(" The same race is also reached from {n} other entry point{}.", if n == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_call_names_a_few_other_locations_then_counts_the_rest() {
+        let paths = |n: usize| (0..n).map(|i| format!("this.f{i}")).collect::<Vec<_>>();
+        assert_eq!(super::same_call_sentence(&paths(1)), " The same call also races on `this.f0`.");
+        assert_eq!(super::same_call_sentence(&paths(2)), " The same call also races on `this.f0` and `this.f1`.");
+        assert_eq!(
+            super::same_call_sentence(&paths(5)),
+            " The same call also races on `this.f0`, `this.f1`, `this.f2`, `this.f3` and `this.f4`."
+        );
+        assert_eq!(
+            super::same_call_sentence(&paths(7)),
+            " The same call also races on `this.f0`, `this.f1`, `this.f2`, `this.f3`, `this.f4` and 2 more locations."
+        );
+    }
 }

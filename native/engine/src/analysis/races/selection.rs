@@ -3,12 +3,13 @@
 //! report per race (see [`super::super::dedup`]).
 
 use crate::classfile::model::MethodRef;
-use crate::fxhash::FxHashSet;
+use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::issue::{top_level_class, Issue, IssueKind};
 
 use super::super::dedup::{self, Decision, Family, Merge, RaceKey, Reached, Selection};
 use super::super::domain::*;
 use super::super::pool::Entry;
+use super::content::render_path;
 use super::{Candidate, ClassReporter, Proposals};
 
 impl<'a> ClassReporter<'a> {
@@ -61,6 +62,9 @@ impl<'a> ClassReporter<'a> {
         let mut group = usize::MAX;
         let mut selection = Selection::default();
         let mut orphaned: FxHashSet<usize> = FxHashSet::default();
+        // The shown candidate holding each call line: another location a call there reaches
+        // is named in its report rather than hidden (one report per call line).
+        let mut call_sites: FxHashMap<(usize, u32), usize> = FxHashMap::default();
         for (i, c) in candidates.iter().enumerate() {
             if c.group != group {
                 group = c.group;
@@ -95,7 +99,17 @@ impl<'a> ClassReporter<'a> {
                 }
             }
             if taken {
+                let through_call = decision.map_or(true, |d| d.chosen) && site.2.is_none() && !e.access.site.trace.is_empty();
+                if let Some(&shown) = call_sites.get(&(e.method, line)).filter(|_| through_call) {
+                    let same_location = candidates[selection.shown[shown].0].entry.access.key.kind.path() == e.access.key.kind.path();
+                    if !same_location {
+                        selection.through_same_call.push((shown, i));
+                    }
+                }
                 continue;
+            }
+            if site.2.is_none() && !e.access.site.trace.is_empty() {
+                call_sites.insert((e.method, line), selection.shown.len());
             }
             sites.insert(site);
             match c.class {
@@ -117,16 +131,27 @@ impl<'a> ClassReporter<'a> {
 
     /// The issues of the selected candidates.
     pub(super) fn issues(&self, candidates: &[Candidate<'a>], selection: &Selection) -> Vec<Issue> {
-        let issue = |&(i, others): &(usize, u32)| {
+        let issue = |(position, &(i, others)): (usize, &(usize, u32))| {
             let c = &candidates[i];
             let mut issue = self.build_issue(c.kind, &c.entry, c.conflict.as_ref());
+            let mut also: Vec<String> = Vec::new();
+            for &(_, j) in selection.through_same_call.iter().filter(|(shown, _)| *shown == position) {
+                let e = &candidates[j].entry;
+                let path = render_path(e.access.key.kind.path(), self.formal_names(e.method));
+                if path != issue.access_path && !also.contains(&path) {
+                    also.push(path);
+                }
+            }
+            if !also.is_empty() {
+                issue.message.push_str(&dedup::same_call_sentence(&also));
+            }
             if others > 0 {
                 issue.other_entry_points = others;
                 issue.message.push_str(&dedup::other_entry_points_sentence(others));
             }
             issue
         };
-        selection.shown.iter().map(issue).collect()
+        selection.shown.iter().enumerate().map(issue).collect()
     }
 
     /// Is the access one race whichever entry point reaches it, reported once (see
