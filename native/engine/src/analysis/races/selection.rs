@@ -99,7 +99,7 @@ impl<'a> ClassReporter<'a> {
                 }
             }
             if taken {
-                let through_call = decision.map_or(true, |d| d.chosen) && site.2.is_none() && !e.access.site.trace.is_empty();
+                let through_call = ext.report_per_field && decision.map_or(true, |d| d.chosen) && site.2.is_none() && !e.access.site.trace.is_empty();
                 if let Some(&shown) = call_sites.get(&(e.method, line)).filter(|_| through_call) {
                     let same_location = candidates[selection.shown[shown].0].entry.access.key.kind.path() == e.access.key.kind.path();
                     if !same_location {
