@@ -1006,16 +1006,7 @@ fn timings_give_wall_and_cpu_time_per_phase() {
     }
 }
 
-/// A call line keeps one report (RacerD's one per method and line), which names the other
-/// locations the call races on, so that none is hidden; a call reaching one location says
-/// nothing more.
-#[test]
-fn a_call_line_names_every_location_it_races_on() {
-    let (_tmp, report) = report_of_sources(
-        "same-call",
-        &[(
-            "s/Resets.java",
-            "package s;\n\
+const SAME_CALL_SOURCE: &str = "package s;\n\
              import java.util.*;\n\
              class ResetAll { int a; int b; final List<String> list = new ArrayList<>();\n\
                private void clearAll() { a = 0; b = 0; list.clear(); }\n\
@@ -1026,7 +1017,18 @@ fn a_call_line_names_every_location_it_races_on() {
                private void clearA() { a = 0; }\n\
                void reset() { synchronized (this) {} clearA(); }\n\
                synchronized int sum() { return a + b; }\n\
-             }\n",
+             }\n";
+
+/// A call line keeps one report (RacerD's one per method and line), which names the other
+/// locations the call races on, so that none is hidden; a call reaching one location says
+/// nothing more.
+#[test]
+fn a_call_line_names_every_location_it_races_on() {
+    let (_tmp, report) = report_of_sources(
+        "same-call",
+        &[(
+            "s/Resets.java",
+            SAME_CALL_SOURCE,
         )],
     );
     let resets: Vec<(String, String, String)> = report["issues"]
@@ -1043,4 +1045,13 @@ fn a_call_line_names_every_location_it_races_on() {
     let (class, path, message) = &resets[1];
     assert_eq!((class.as_str(), path.as_str()), ("s.ResetOne", "this.a"), "{resets:?}");
     assert!(!message.contains("also races on"), "{message}");
+    // `--racerd-compat` keeps the reference's messages.
+    let tmp = tempdir("same-call-compat");
+    let classes = javac(tmp.path(), &[("s/Resets.java", SAME_CALL_SOURCE)]);
+    let out = racer(&[&"analyze", &"--format", &"json", &"--racerd-compat", &classes]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let compat = json(&out);
+    let issues = compat["issues"].as_array().unwrap();
+    assert!(issues.iter().any(|i| i["method"] == "reset"), "{compat}");
+    assert!(issues.iter().all(|i| !i["message"].as_str().unwrap().contains("also races on")), "{compat}");
 }
