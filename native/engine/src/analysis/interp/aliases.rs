@@ -24,22 +24,73 @@ pub(super) type Aliases = SlotMap<Expr>;
 /// how a local walking a structure (`for (n = head; n != null; n = n.next)`) stays on it: on
 /// the first pass the slot is the shorter path exactly, so what is reached through it is
 /// reached through that path then (and is reachable from it on later passes).
-pub(super) fn join_aliases(a: &Aliases, b: &Aliases) -> Aliases {
-    if a == b {
-        return a.clone();
+///
+/// A slot that is a path on one side and another path on the other (`if (c) n = mLeft; else
+/// n = mRight;`) is one of them afterwards, as the value of `c ? mLeft : mRight` is; so is a
+/// slot that is a path on one side and a fresh object or `null` on the other (`n = new
+/// Node(); if (c) n = mCached;`), whose other value no other thread reaches.
+pub(super) fn join_aliases(a: &State, b: &State) -> Aliases {
+    if a.aliases == b.aliases {
+        return a.aliases.clone();
     }
     let mut joined = Aliases::default();
-    for (slot, x) in a.entries() {
-        let Some(y) = b.get(*slot) else { continue };
-        let kept = match (x, y) {
-            _ if x == y => x,
-            (Expr::Path(px), Expr::Path(py)) if is_below(px, py) => y,
-            (Expr::Path(px), Expr::Path(py)) if is_below(py, px) => x,
-            _ => continue,
+    for (slot, x) in a.aliases.entries() {
+        let kept = match b.aliases.get(*slot) {
+            Some(y) => join_alias(a, x, b, y),
+            None => one_of_or_fresh(a, x, b, *slot),
         };
-        joined.set(*slot, Some(kept.clone()));
+        joined.set(*slot, kept);
+    }
+    for (slot, y) in b.aliases.entries() {
+        if a.aliases.get(*slot).is_none() {
+            joined.set(*slot, one_of_or_fresh(b, y, a, *slot));
+        }
     }
     joined
+}
+
+/// The most paths a local joined from branches stands for: enough for the branches of an
+/// `if`/`else` chain, and a bound on what a loop can gather.
+const MAX_ALTERNATIVES: usize = 4;
+
+fn join_alias(a: &State, x: &Expr, b: &State, y: &Expr) -> Option<Expr> {
+    match (x, y) {
+        _ if x == y => Some(x.clone()),
+        (Expr::Path(px), Expr::Path(py)) if is_below(px, py) => Some(y.clone()),
+        (Expr::Path(px), Expr::Path(py)) if is_below(py, px) => Some(x.clone()),
+        _ => one_of(alternatives(x)?, alternatives(y)?, attr_e(a, x).filter(|&t| Some(t) == attr_e(b, y)), own_e(a, x).join(own_e(b, y))),
+    }
+}
+
+/// A slot aliased on one side only: one of its paths when the other side's slot holds a
+/// fresh object or `null`.
+fn one_of_or_fresh(side: &State, x: &Expr, other: &State, slot: u16) -> Option<Expr> {
+    let local = Path::of(Base::Local(slot));
+    if !own(other, &local).is_owned() {
+        return None;
+    }
+    one_of(alternatives(x)?, &[], None, own_e(side, x))
+}
+
+/// The value that is one of the paths of both sides, unless a path of one is below a path
+/// of the other (a walk, whose later links are not paths of their own) or there are too many.
+fn one_of(xs: &[Path], ys: &[Path], attr: Option<Attr>, own: Own) -> Option<Expr> {
+    if xs.iter().any(|p| ys.iter().any(|q| p != q && (is_below(p, q) || is_below(q, p)))) {
+        return None;
+    }
+    let mut paths = xs.to_vec();
+    paths.extend(ys.iter().filter(|q| !xs.contains(q)).cloned());
+    (paths.len() <= MAX_ALTERNATIVES).then(|| Expr::either(paths, attr, own))
+}
+
+/// The paths a local alias is one of: a path, or a value from branches that met on paths
+/// (not a snapshot, whose path is not read again).
+fn alternatives(e: &Expr) -> Option<&[Path]> {
+    match e {
+        Expr::Path(p) if p.base.is_reportable() => Some(std::slice::from_ref(p)),
+        Expr::Compound(c) if c.either => Some(&c.paths),
+        _ => None,
+    }
 }
 
 /// Whether `p` is `prefix` or a path below it.

@@ -329,7 +329,7 @@ pub(super) fn join_states(a: &State, b: &State, must_hold: bool, alternatives: b
         stack,
         // Escaped on either branch: escaped after the join.
         escaped: a.escaped.merge(&b.escaped, |x, y| Some(x.join(y)), true),
-        aliases: super::aliases::join_aliases(&a.aliases, &b.aliases),
+        aliases: super::aliases::join_aliases(a, b),
         allocated: a.allocated.join(&b.allocated),
         holders: a.holders.join(&b.holders),
         held: a.held.join(&b.held),
