@@ -20,7 +20,7 @@ use super::super::registrations::WithoutHandler;
 use super::access_set::NewKey;
 use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
-use super::ownership::{escape_value, own_e};
+use super::ownership::{escape_value, own, own_e};
 use super::joins::handed_code_made_at;
 use super::state::*;
 use super::{waits, Callee, Env, Interp};
@@ -61,6 +61,10 @@ pub(super) struct Handed {
     /// executor): it runs one task at a time, so its accesses do not race with each other's
     /// (marked as a started thread's are).
     pub(super) serial: bool,
+    /// With `OuterInstance`, the fields of a fresh object that hold shared objects its
+    /// constructor was given (a top-level `Worker(Counter owner)` keeping `owner`): what the
+    /// code reaches through them it reaches on those objects.
+    pub(super) held: Vec<(Step, Path)>,
 }
 
 impl<'a, 'e> Interp<'a, 'e> {
@@ -80,6 +84,12 @@ impl<'a, 'e> Interp<'a, 'e> {
         };
         if let Some(pc) = made {
             if matches!(self.body.insns.get(pc as usize), Some(Insn::New { .. })) {
+                if let Some(Expr::Path(object)) = args.first() {
+                    let held = st.held.shared_fields_of(object.base);
+                    if !held.is_empty() {
+                        self.handed_fields.insert(pc, held);
+                    }
+                }
                 let mut captured = args[1..].to_vec();
                 if let Some(outer) = self.outer_instance_parameter(constructor) {
                     captured[..=outer].rotate_right(1);
@@ -503,12 +513,13 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
                 let body = self.env.table.resolve_method(l).unwrap_or(*l);
                 let inline = body.class == self.input.mref.class && is_lambda_body_name(body.name.as_str());
-                Some(Handed { bodies: vec![body], captured, capture: Capture::Formals, inline, object: None, started: false, serial: false })
+                Some(Handed { bodies: vec![body], captured, capture: Capture::Formals, inline, object: None, started: false, serial: false, held: Vec::new() })
             }
             // A lambda that captures nothing, read from its one instance (see `insns.rs`).
             Insn::New { class } | Insn::GetStatic(FieldRef { class, .. }) => {
                 let bodies = self.env.facts.handed_classes.get(class)?.clone();
-                Some(Handed { bodies, captured, capture: Capture::OuterInstance, inline: false, object: None, started: false, serial: false })
+                let held = self.handed_fields.get(&pc).cloned().unwrap_or_default();
+                Some(Handed { bodies, captured, capture: Capture::OuterInstance, inline: false, object: None, started: false, serial: false, held })
             }
             _ => None,
         }
@@ -525,7 +536,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 if bodies.is_empty() {
                     return None;
                 }
-                Some(Handed { bodies, captured: vec![value.clone()], capture: Capture::Formals, inline: false, object: None, started: false, serial: false })
+                Some(Handed { bodies, captured: vec![value.clone()], capture: Capture::Formals, inline: false, object: None, started: false, serial: false, held: Vec::new() })
             }
             _ => self.code_held_by_field(value),
         }
@@ -540,7 +551,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let facts = self.env.facts;
         let held = field_held_code(self.env.table, &facts.field_classes, &facts.field_lambdas, class, name)?;
         let (capture, object) = if held.lambda { (Capture::Formals, None) } else { (Capture::OuterInstance, Some(value.clone())) };
-        Some(Handed { bodies: held.bodies, captured, capture, inline: false, object, started: false, serial: false })
+        Some(Handed { bodies: held.bodies, captured, capture, inline: false, object, started: false, serial: false, held: Vec::new() })
     }
 
     /// The field of this method's class, read here, that `value` names, with what code held
@@ -571,7 +582,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let subclass = facts.field_classes.get(&(class, name)).filter(|h| top_level_class(h.class.as_str()) == top_level_class(class.as_str()));
         if let Some(body) = subclass.and_then(|held| message_handler(self.env.table, held.class)) {
             let object = Some(handler.clone());
-            return Some(Handed { bodies: vec![body], captured, capture: Capture::OuterInstance, inline: false, object, started: false, serial: false });
+            return Some(Handed { bodies: vec![body], captured, capture: Capture::OuterInstance, inline: false, object, started: false, serial: false, held: Vec::new() });
         }
         let callback = *facts.handler_callbacks.get(&(class, name))?;
         let body = callback_code(self.env.table, callback)?;
@@ -583,7 +594,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             // own fields those of an object nothing else reaches.
             HandlerCallback::Object(_) => (Capture::OuterInstance, captured),
         };
-        Some(Handed { bodies: vec![body], captured, capture, inline: false, object: None, started: false, serial: false })
+        Some(Handed { bodies: vec![body], captured, capture, inline: false, object: None, started: false, serial: false, held: Vec::new() })
     }
 
     /// `worker.start()` on a field or parameter whose class (the one the call names) is a
@@ -594,7 +605,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             return None;
         }
         let body = super::super::handoffs::body_of_class(self.env.table, named.class)?;
-        Some(Handed { bodies: vec![body], captured: vec![receiver.clone()], capture: Capture::Formals, inline: false, object: None, started: true, serial: false })
+        Some(Handed { bodies: vec![body], captured: vec![receiver.clone()], capture: Capture::Formals, inline: false, object: None, started: true, serial: false, held: Vec::new() })
     }
 
     /// Applies the code `value` runs on `target`; with `shares`, it runs from now on, so the
@@ -739,6 +750,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let captured_owns: Vec<Own> = handed.captured.iter().map(|a| own_e(st, a)).collect();
         let outer_owns = &captured_owns[..outer.len()];
         let object_owns: Vec<Own> = object.iter().map(|a| own_e(st, a)).collect();
+        let held_owns: Vec<Own> = handed.held.iter().map(|(_, p)| own(st, p)).collect();
         // A path of the handed code as seen here, with the ownership of the values its formals
         // stand for (none: a path of the handed object itself, which nothing here reaches).
         let seen_here = |path: &Path| match handed.capture {
@@ -750,6 +762,11 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
                 (Base::Static(_), _) => Some((Some(path.clone()), outer_owns)),
                 (Base::This, _) if !object.is_empty() => Some((substitute(path, object), &object_owns[..])),
+                (Base::This, Some(step)) if path.steps.len() > 1 => {
+                    let i = handed.held.iter().position(|(held, _)| held == step)?;
+                    let inner = Path { base: Base::This, steps: Steps::from(&path.steps[1..]) };
+                    Some((substitute(&inner, &[Expr::Path(handed.held[i].1.clone())]), &held_owns[i..=i]))
+                }
                 _ => None,
             },
         };

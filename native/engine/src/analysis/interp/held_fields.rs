@@ -65,7 +65,7 @@ impl HeldFields {
     /// inner object is given (`this$0`): a factory of inner objects (Kotlin's `create` of
     /// every suspend lambda) would make each call through its result a second way to the
     /// outer object's fields, which the inner object's own methods already reach.
-    fn shared_fields_of(&self, holder: Base) -> Vec<(Step, Path)> {
+    pub(super) fn shared_fields_of(&self, holder: Base) -> Vec<(Step, Path)> {
         self.entries
             .iter()
             .filter(|(p, _)| p.base == holder && p.steps.len() == 1 && !p.steps[0].is_outer_instance())

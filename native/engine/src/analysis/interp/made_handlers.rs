@@ -45,7 +45,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let body = message_handler(self.env.table, *class)?;
         let captured = self.handed_values.get(&pc)?.clone();
         let object = Some(handler.clone());
-        Some(Handed { bodies: vec![body], captured, capture: Capture::OuterInstance, inline: false, object, started: false, serial: false })
+        Some(Handed { bodies: vec![body], captured, capture: Capture::OuterInstance, inline: false, object, started: false, serial: false, held: Vec::new() })
     }
 
     /// `new Handler(looper, callback)`, `new Handler(callback)` or `Handler.createAsync(looper,
@@ -94,7 +94,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 (callback_code(table, HandlerCallback::Object(*class))?, self.handed_values.get(made)?.clone(), Capture::OuterInstance)
             }
         };
-        Some(Handed { bodies: vec![body], captured, capture, inline: false, object: None, started: false, serial: false })
+        Some(Handed { bodies: vec![body], captured, capture, inline: false, object: None, started: false, serial: false, held: Vec::new() })
     }
 
     fn of_own_file(&self, class: Sym) -> bool {

@@ -214,6 +214,9 @@ struct Interp<'a, 'e> {
     applied: crate::fxhash::FxHashMap<(MethodRef, usize, AppliedAt), u32>,
     /// Thread handoffs: what the code made at an instruction captured (see `handoffs.rs`).
     handed_values: crate::fxhash::FxHashMap<u32, Vec<Expr>>,
+    /// The fields of a handed object made at a pc that hold shared objects its constructor was
+    /// given (`new Worker(this)`, whose constructor keeps its argument in `owner`).
+    handed_fields: crate::fxhash::FxHashMap<u32, Vec<(Step, Path)>>,
     /// The callbacks of the handlers made in the method, by the handler's `new` (see
     /// `made_handlers.rs`).
     made_handler_callbacks: crate::fxhash::FxHashMap<u32, made_handlers::MadeCallback>,
@@ -265,7 +268,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
         }
     }
     let hands_once = handoffs::constructor_hands_once(env, &input.mref, body);
-    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), made_handler_callbacks: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_prepended: None, last_callee: None, recording: true, own_monitor_statics: Vec::new(), param_handoffs: Vec::new(), param_runs: Vec::new(), publishes_own_object: false, in_loop: false, hands_once, joins: Default::default() };
+    let mut interp = Interp { env, input, body, accesses: Default::default(), exit: None, exits_after, line: 0, pc: 0, inline_depth: 0, applied: Default::default(), handed_values: Default::default(), handed_fields: Default::default(), made_handler_callbacks: Default::default(), to_handlers: Default::default(), last_handler_flow: None, prepended: Default::default(), last_prepended: None, last_callee: None, recording: true, own_monitor_statics: Vec::new(), param_handoffs: Vec::new(), param_runs: Vec::new(), publishes_own_object: false, in_loop: false, hands_once, joins: Default::default() };
     interp.run();
     interp.summary()
 }
