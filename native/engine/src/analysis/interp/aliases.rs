@@ -302,8 +302,9 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     /// The path a normal return gives back, for the summary (`returned_paths`): a path over
     /// `this` or formals still holding the caller's objects, or over a static (always a
-    /// snapshot). Not the bare `this`: a fluent call's result is already its receiver's
-    /// object. It is a snapshot (true) when read
+    /// snapshot). The bare `this` (a fluent setter's) is the caller's receiver, read by no
+    /// one here: never a snapshot, so `mReq.setA(1).setB(2)` calls `setB` on `this.mReq`.
+    /// It is a snapshot (true) when read
     /// under a lock, or before the lock state changed: a caller's uses must not read it
     /// again, which would move a read made under a lock out of it.
     pub(super) fn returned_path(&self, st: &State, ret: &Expr) -> Option<(Path, bool)> {
@@ -316,7 +317,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             _ => return None,
         };
         let snapshot = match p.base {
-            Base::This if !p.steps.is_empty() => snapshot,
+            Base::This if p.steps.is_empty() => false,
+            Base::This => snapshot,
             Base::Param(i) if holds_callers_object(st, i) => snapshot,
             // A static's object is the same whoever asks: the callee read the field once, and
             // what the caller does through its result is done to that object.
