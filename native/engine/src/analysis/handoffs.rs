@@ -386,10 +386,12 @@ pub struct HeldCode {
 /// when handed over (`executor.execute(tick)`): the `run()` or `call()` of the one class every
 /// store of the analysed code gives the field (`private final Runnable tick = new Runnable()
 /// {...}`, see `field_classes`), or the one lambda they give it (`() -> ticks++`), when that
-/// code is of the field's source file: a module analysed alone then has the same code.
+/// code is of the field's source file, or for an object, of its package (a `Worker` of its own
+/// file): a module analysed alone then has the same code, as a package is one module's.
 pub fn field_held_code(table: &ClassTable, classes: &FieldClasses, lambdas: &FieldLambdas, class: Sym, name: Sym) -> Option<HeldCode> {
     let same_file = |code: Sym| top_level_class(code.as_str()) == top_level_class(class.as_str());
-    if let Some(held) = classes.get(&(class, name)).filter(|h| same_file(h.class)) {
+    let same_package = |code: Sym| package_of(code.as_str()) == package_of(class.as_str());
+    if let Some(held) = classes.get(&(class, name)).filter(|h| same_package(h.class)) {
         let bodies = bodies_of_class(table, held.class);
         return (!bodies.is_empty()).then_some(HeldCode { bodies, lambda: false });
     }
