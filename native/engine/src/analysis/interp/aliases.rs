@@ -8,6 +8,7 @@
 //! are reached as through the path without reading the path again. A parameter reassigned
 //! with a field path is that path too.
 
+use crate::classfile::descriptor::is_object_of;
 use crate::classfile::model::ConstVal;
 
 use super::super::domain::*;
@@ -302,8 +303,11 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     /// The path a normal return gives back, for the summary (`returned_paths`): a path over
     /// `this` or formals still holding the caller's objects, or over a static (always a
-    /// snapshot). The bare `this` (a fluent setter's) is the caller's receiver, read by no
-    /// one here: never a snapshot, so `mReq.setA(1).setB(2)` calls `setB` on `this.mReq`.
+    /// snapshot). The bare `this` of a method returning its own class (a fluent setter's) is
+    /// the caller's receiver, read by no one here: never a snapshot, so
+    /// `mReq.setA(1).setB(2)` calls `setB` on `this.mReq`. Not in a method returning a
+    /// supertype: a local walking from `this` (`p = this; while (p.down != null) p = p.down;
+    /// return p;`) is `this` on the first pass only, and another class's object after it.
     /// It is a snapshot (true) when read
     /// under a lock, or before the lock state changed: a caller's uses must not read it
     /// again, which would move a read made under a lock out of it.
@@ -317,7 +321,14 @@ impl<'a, 'e> Interp<'a, 'e> {
             _ => return None,
         };
         let snapshot = match p.base {
-            Base::This if p.steps.is_empty() => false,
+            Base::This if p.steps.is_empty() => {
+                let m = &self.input.mref;
+                let returned = m.descriptor.as_str().rsplit(')').next().unwrap_or("V");
+                if !is_object_of(returned, m.class.as_str()) {
+                    return None;
+                }
+                false
+            }
             Base::This => snapshot,
             Base::Param(i) if holds_callers_object(st, i) => snapshot,
             // A static's object is the same whoever asks: the callee read the field once, and
