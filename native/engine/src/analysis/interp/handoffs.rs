@@ -84,11 +84,15 @@ impl<'a, 'e> Interp<'a, 'e> {
         };
         if let Some(pc) = made {
             if matches!(self.body.insns.get(pc as usize), Some(Insn::New { .. })) {
-                if let Some(Expr::Path(object)) = args.first() {
-                    let held = st.held.shared_fields_of(object.base);
-                    if !held.is_empty() {
-                        self.handed_fields.insert(pc, held);
-                    }
+                // What this visit's object holds (a loop may visit the `new` again).
+                let held = match args.first() {
+                    Some(Expr::Path(object)) => st.held.shared_fields_of(object.base),
+                    _ => Vec::new(),
+                };
+                if held.is_empty() {
+                    self.handed_fields.remove(&pc);
+                } else {
+                    self.handed_fields.insert(pc, held);
                 }
                 let mut captured = args[1..].to_vec();
                 if let Some(outer) = self.outer_instance_parameter(constructor) {
