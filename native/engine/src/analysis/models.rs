@@ -151,6 +151,12 @@ fn stamped_lock_effect(name: &str) -> Option<LockEffect> {
         // only the unlock of a stamp in either mode releases).
         "tryWriteLock" | "tryConvertToWriteLock" => Some(LockEffect::TryAcquire),
         "tryReadLock" | "tryConvertToReadLock" => Some(LockEffect::TryAcquireRead),
+        // An optimistic read holds nothing, but the reads it makes count only once `validate`
+        // has said no writer came in between (and the usual fallback reads again under the
+        // read lock): read mode until `validate`, so they are protected reads, while a write
+        // made there excludes nobody.
+        "tryOptimisticRead" => Some(LockEffect::AcquireRead),
+        "validate" => Some(LockEffect::ReleaseRead),
         "unlockWrite" => Some(LockEffect::Release),
         "unlockRead" => Some(LockEffect::ReleaseRead),
         "unlock" => Some(LockEffect::ReleaseAny),
