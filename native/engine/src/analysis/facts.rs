@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use crate::classfile::descriptor::is_object_of;
+use crate::classfile::descriptor::{is_object_of, returns_object_of};
 use crate::classfile::model::*;
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::hierarchy::ClassTable;
@@ -211,7 +211,7 @@ pub fn static_stores<'a>(
 fn popped_link(m: &MethodRef, body: &Body, at: usize) -> Option<Sym> {
     let Insn::GetField(link) = body.insns[..at].last()? else { return None };
     let own_type = |descriptor: &str| is_object_of(descriptor, m.class.as_str());
-    let returns_own_type = m.descriptor.as_str().rsplit(')').next().is_some_and(own_type);
+    let returns_own_type = returns_object_of(m.descriptor.as_str(), m.class.as_str());
     (returns_own_type && link.class == m.class && own_type(link.descriptor.as_str())).then_some(link.name)
 }
 

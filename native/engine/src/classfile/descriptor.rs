@@ -95,10 +95,14 @@ pub fn param_at_slot(descriptor: &str, slot: u16) -> Option<usize> {
     None
 }
 
+/// The return type of a method descriptor (`V` for void).
+fn return_type(descriptor: &str) -> &str {
+    descriptor.rsplit(')').next().unwrap_or("V")
+}
+
 /// `None` for void, `Some(wide)` otherwise.
 pub fn return_kind(descriptor: &str) -> Option<bool> {
-    let ret = descriptor.rsplit(')').next().unwrap_or("V");
-    match ret.as_bytes().first() {
+    match return_type(descriptor).as_bytes().first() {
         None | Some(b'V') => None,
         Some(b'J' | b'D') => Some(true),
         Some(_) => Some(false),
@@ -112,7 +116,13 @@ pub fn returns_boolean(descriptor: &str) -> bool {
 
 /// Whether a method returns an instance of a class (not a primitive, an array or void).
 pub fn returns_class_instance(descriptor: &str) -> bool {
-    descriptor.rsplit(')').next().is_some_and(|r| r.starts_with('L'))
+    return_type(descriptor).starts_with('L')
+}
+
+/// Whether a method returns an object of the class named `class` (`p.C`), its own type for a
+/// method of that class.
+pub fn returns_object_of(descriptor: &str, class: &str) -> bool {
+    is_object_of(return_type(descriptor), class)
 }
 
 /// Class name of an object field/return descriptor (`Ljava/util/Map;` -> `java.util.Map`).
@@ -139,6 +149,13 @@ mod tests {
         assert_eq!(param_at_slot("(JLandroid/os/Looper;)V", 3), Some(1));
         assert_eq!(param_at_slot("(Lp/Outer;Landroid/os/Looper;)V", 2), Some(1));
         assert_eq!(param_at_slot("(I)V", 2), None);
+    }
+
+    #[test]
+    fn a_method_returns_its_own_class_only_when_the_return_type_names_it() {
+        assert!(returns_object_of("(I)Lp/Request;", "p.Request"));
+        assert!(!returns_object_of("(Lp/Request;)Lp/Protocol;", "p.Request"));
+        assert!(!returns_object_of("(Lp/Request;)V", "p.Request"));
     }
 
     /// A field of a class's own type names the class with slashes, in an object descriptor.

@@ -8,7 +8,7 @@
 //! are reached as through the path without reading the path again. A parameter reassigned
 //! with a field path is that path too.
 
-use crate::classfile::descriptor::is_object_of;
+use crate::classfile::descriptor::returns_object_of;
 use crate::classfile::model::ConstVal;
 
 use super::super::domain::*;
@@ -323,8 +323,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let snapshot = match p.base {
             Base::This if p.steps.is_empty() => {
                 let m = &self.input.mref;
-                let returned = m.descriptor.as_str().rsplit(')').next().unwrap_or("V");
-                if !is_object_of(returned, m.class.as_str()) {
+                if !returns_object_of(m.descriptor.as_str(), m.class.as_str()) {
                     return None;
                 }
                 false
