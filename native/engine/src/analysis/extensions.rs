@@ -175,6 +175,10 @@ pub struct Extensions {
     /// module's (`findTask$kotlinx_coroutines_core`), which the reference skips as it skips
     /// every name with `$`. It is source code: analysed and reported on as any method.
     pub kotlin_internal: bool,
+    /// Paths: a final field given, in its class's constructors, a helper of the same source
+    /// file made with `this` (`new Worker(this)`, an inner object), whose constructor keeps it
+    /// in a final field, leads back to its holder: `this.task.owner.count` is `this.count`.
+    pub back_references: bool,
     /// Reporting, the high-confidence mode (RacerDX's stability, spec 11.1): an access through
     /// a field its method assigns takes no part in reporting. Off unless an option turns it on,
     /// in either mode: it drops true races too.
@@ -296,6 +300,7 @@ impl Extensions {
         synthetic_helpers: true,
         normal_returns: true,
         kotlin_internal: true,
+        back_references: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -342,6 +347,7 @@ impl Extensions {
         synthetic_helpers: false,
         normal_returns: false,
         kotlin_internal: false,
+        back_references: false,
     };
 }
 
@@ -386,7 +392,7 @@ mod tests {
     #[test]
     fn an_unknown_name_is_an_error_listing_the_names() {
         let err = Extensions::ALL.without(&["thread-handof".to_string()]).unwrap_err();
-        assert!(err.starts_with("no analysis extension is named `thread-handof` (known: android-threads, binder-services, callee-lock-evidence, callee-releases, collection-models, constant-branches, constant-values, converged-loops, end-location-dedup, "), "{err}");
+        assert!(err.starts_with("no analysis extension is named `thread-handof` (known: android-threads, back-references, binder-services, callee-lock-evidence, callee-releases, collection-models, constant-branches, constant-values, converged-loops, end-location-dedup, "), "{err}");
         assert!(err.contains("thread-handoffs"), "{err}");
     }
 }

@@ -309,6 +309,9 @@ pub struct Facts {
     /// Threads (`thread_kept_objects`): the private or final fields every store gives a new
     /// object, by (declaring class, name) (filled in by the scheduler).
     pub fresh_fields: FxHashSet<(Sym, Sym)>,
+    /// Paths: the fields that lead back to their holder through a helper's field (filled in by
+    /// the scheduler).
+    pub back_references: super::back_references::BackReferences,
     /// Thread handoffs: fields holding a handler of a known thread, by (declaring class, name),
     /// and the methods returning one's handler.
     pub handlers: handler_fields::HandlerThreads,
@@ -452,7 +455,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), handlers, scope_fields, executor_fields, synchronized_views, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), back_references: Default::default(), handlers, scope_fields, executor_fields, synchronized_views, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
 }
 
 /// What each executor field runs its tasks on, by (declaring class, name). A field (or a

@@ -1,6 +1,7 @@
 //! The RacerD analysis: domains, transfer functions, scheduling and reporting.
 pub mod android;
 pub mod annotations;
+pub mod back_references;
 mod bottom_up;
 mod content_observers;
 pub mod callgraph;

@@ -176,6 +176,13 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let fresh_fields = if ext.thread_kept_objects { super::field_classes::fresh_fields(&stored) } else { Default::default() };
     let field_lambdas = if ext.thread_handoffs { super::field_classes::lambdas(&stored) } else { Default::default() };
     drop(stored);
+    let back_references = if ext.back_references {
+        let analysed_bodies: Vec<(&MethodRef, &Body)> =
+            methods.iter().filter_map(|e| Some((&e.mref, bodies[e.class][e.index].as_ref()?))).collect();
+        super::back_references::collect(table, &analysed_bodies)
+    } else {
+        Default::default()
+    };
     let handler_callbacks =
         if ext.thread_handoffs { super::handler_callbacks::collect(table, bodies.par_iter().flatten().flatten()) } else { Default::default() };
     phase(start, "method facts");
@@ -287,6 +294,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     facts.handler_callbacks = handler_callbacks;
     facts.content_observers = observers;
     facts.fresh_fields = fresh_fields;
+    facts.back_references = back_references;
     let own = |class| table.origin(class) == Some(crate::hierarchy::Origin::Analysed);
     let mut kept_schedulers = schedulers.exported(own);
     kept_schedulers.handlers = facts.handlers.exported(own);

@@ -43,6 +43,21 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
+    /// The accesses whose paths go through a helper's field back to its holder, named from the
+    /// holder (see `back_references`): once the method is seen, so that its callers and the
+    /// reporting meet them at the holder's own paths.
+    pub(super) fn shorten_back_references(&mut self) {
+        let back = &self.env.facts.back_references;
+        if back.is_empty() {
+            return;
+        }
+        let (table, class) = (self.env.table, self.input.mref.class);
+        self.accesses.rewrite(|key| {
+            let shorter = back.shortened(table, class, key.kind.path())?;
+            Some(NewKey::made(AccessKey { kind: key.kind.with_path(shorter), ..key.clone() }))
+        });
+    }
+
     pub(super) fn record_path(&mut self, st: &State, p: &Path, is_write: bool) {
         self.record_path_beyond(st, p, is_write, 0);
     }

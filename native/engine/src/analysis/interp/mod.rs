@@ -640,6 +640,7 @@ impl<'a, 'e> Interp<'a, 'e> {
 
     fn summary(mut self) -> Summary {
         self.settle_joined_marks();
+        self.shorten_back_references();
         let synchronized = self.input.method.header.flags & ACC_SYNCHRONIZED != 0;
         let exit = match self.exit {
             Some(e) => e,

@@ -1,0 +1,328 @@
+//! Fields that lead back to their holder (back-references extension). A final or private field
+//! that its own class's code only ever gives a new helper made with the holder itself (`final
+//! Worker task = new Worker(this)`, or an inner object, which javac and kotlinc make with `this`
+//! as its `this$0`), whose constructor keeps that argument in a final field of its own
+//! (`this.owner = owner`), holds a helper whose field names the holder: `x.task.owner` is `x`,
+//! for every object `x` of the class. A path through the two steps then names the
+//! holder's location, so the helper's `owner.count++`, called as `this.task.run()`, writes
+//! `this.count` and races with the holder's own accesses to `count`, where the two paths
+//! (`this.task.owner.count` and `this.count`) would never meet.
+//!
+//! Only helpers of the holder's source file count, and paths are shortened only in the methods
+//! of that file: the constructors and those methods are all in the module that analyses the
+//! holder, so a module analysed alone names every access as the whole build does (code of other
+//! files sees the shortened paths through the summaries of the file's methods).
+
+use rayon::prelude::*;
+
+use crate::classfile::descriptor::param_widths;
+use crate::classfile::model::*;
+use crate::fxhash::FxHashMap;
+use crate::hierarchy::ClassTable;
+use crate::issue::top_level_class;
+use crate::sym::Sym;
+
+use super::domain::{Path, Step, Steps};
+
+const ACC_PRIVATE: u16 = 0x0002;
+const ACC_FINAL: u16 = 0x0010;
+
+/// How far before a constructor call its `new` is looked for.
+const MAX_ARGUMENT_INSNS: usize = 64;
+
+/// The holder's field (declaring class, name) with the helper's field that names the holder.
+#[derive(Debug, Default)]
+pub struct BackReferences {
+    by_field: FxHashMap<(Sym, Sym), (Sym, Sym)>,
+}
+
+impl BackReferences {
+    pub fn is_empty(&self) -> bool {
+        self.by_field.is_empty()
+    }
+
+    /// `path` without the pairs of steps that lead from an object back to itself, when another
+    /// step follows them (the pair alone is a read of the helper's own field), in a method of
+    /// `class`: only the pairs of holders of `class`'s source file go. None when none does.
+    pub fn shortened(&self, table: &ClassTable, class: Sym, path: &Path) -> Option<Path> {
+        if self.by_field.is_empty() || path.steps.len() < 3 {
+            return None;
+        }
+        let mut steps: Vec<Step> = Vec::new();
+        let mut changed = false;
+        for (i, step) in path.steps.iter().enumerate() {
+            steps.push(*step);
+            let n = steps.len();
+            let more_follow = i + 1 < path.steps.len();
+            if n >= 2 && more_follow && self.leads_back(steps[n - 2], steps[n - 1]) && same_source_file(table, holder(steps[n - 2]), class) {
+                steps.truncate(n - 2);
+                changed = true;
+            }
+        }
+        changed.then(|| Path { base: path.base, steps: Steps::from(&steps[..]) })
+    }
+
+    fn leads_back(&self, holder_field: Step, helper_field: Step) -> bool {
+        match (holder_field, helper_field) {
+            (Step::Field { class, name }, Step::Field { class: hc, name: hn }) => self.by_field.get(&(class, name)) == Some(&(hc, hn)),
+            _ => false,
+        }
+    }
+}
+
+fn holder(step: Step) -> Sym {
+    match step {
+        Step::Field { class, .. } => class,
+        Step::Array => unreachable!("a back reference is a field step"),
+    }
+}
+
+/// The back references of the analysed classes, from their constructors' bodies.
+pub fn collect(table: &ClassTable, bodies: &[(&MethodRef, &Body)]) -> BackReferences {
+    let constructors: FxHashMap<MethodRef, &Body> =
+        bodies.iter().filter(|(m, _)| m.name.as_str() == "<init>").map(|(m, b)| (**m, *b)).collect();
+    let kept: FxHashMap<MethodRef, Vec<(usize, Sym)>> = constructors
+        .par_iter()
+        .map(|(m, body)| (*m, kept_parameters(table, m, body)))
+        .filter(|(_, kept)| !kept.is_empty())
+        .collect();
+    // Every store of a final or private field must give the same helper field: a store by
+    // other code (a nested class's, a lenient older class file's) or of another value leaves the
+    // field out. Such a field has no stores outside the analysed code's source file.
+    let mut stores: FxHashMap<(Sym, Sym), Option<(Sym, Sym)>> = FxHashMap::default();
+    let kept = &kept;
+    let found: Vec<((Sym, Sym), Option<(Sym, Sym)>)> = bodies
+        .par_iter()
+        .flat_map_iter(|(m, body)| {
+            body.insns.iter().enumerate().filter_map(move |(i, insn)| {
+                let Insn::PutField(f) = insn else { return None };
+                // A field set to null holds no helper for a while: no path goes through it then.
+                if matches!(body.insns[i.checked_sub(1)?], Insn::Const { value: ConstVal::Null, .. }) {
+                    return None;
+                }
+                let declaring = table.resolve_field(f.class, f.name);
+                let field = table.field(declaring, f.name)?;
+                (field.flags & (ACC_FINAL | ACC_PRIVATE) != 0).then(|| ((declaring, f.name), helper_field_at(table, kept, m, body, i, declaring)))
+            })
+        })
+        .collect();
+    for (field, helper) in found {
+        match stores.get(&field) {
+            None => {
+                stores.insert(field, helper);
+            }
+            Some(known) if *known != helper => {
+                stores.insert(field, None);
+            }
+            Some(_) => {}
+        }
+    }
+    let by_field = stores.into_iter().filter_map(|(field, helper)| Some((field, helper?))).collect();
+    BackReferences { by_field }
+}
+
+/// The helper field that names the holder, when the store at `insns[at]` (into a final or
+/// private field of `holder`, in `m`'s body) gives `this`'s field a new object made with
+/// `this`, in an instance method of `holder`, and that object's constructor keeps the argument
+/// in a final field.
+fn helper_field_at(
+    table: &ClassTable,
+    kept: &FxHashMap<MethodRef, Vec<(usize, Sym)>>,
+    m: &MethodRef,
+    body: &Body,
+    at: usize,
+    holder: Sym,
+) -> Option<(Sym, Sym)> {
+    if m.class != holder || reassigns_slot(body, 0) {
+        return None;
+    }
+    let Insn::Invoke { kind: InvokeKind::Special, method: made } = body.insns.get(at.checked_sub(1)?)? else { return None };
+    if made.name.as_str() != "<init>" || !same_source_file(table, holder, made.class) || is_static(table, m) {
+        return None;
+    }
+    let given_this = this_arguments(body, at - 1, made)?;
+    let mut fields = kept.get(made)?.iter().filter(|(k, _)| given_this.contains(k)).map(|(_, field)| *field);
+    match (fields.next(), fields.next()) {
+        (Some(field), None) => Some((made.class, field)),
+        _ => None,
+    }
+}
+
+/// The parameters (by index, from 0) that constructor `m` keeps in a final field of its own
+/// class, once and unconditionally: `this.owner = owner`, the only store of `owner`, of a
+/// parameter the body never reassigns. A final field is given a value on every normal return
+/// of a constructor that does not call another of its class, and only once.
+fn kept_parameters(table: &ClassTable, m: &MethodRef, body: &Body) -> Vec<(usize, Sym)> {
+    let widths = param_widths(m.descriptor.as_str());
+    let slot_of = |k: usize| 1 + widths[..k].iter().map(|w| if *w { 2 } else { 1 }).sum::<usize>();
+    let mut kept = Vec::new();
+    for (i, insn) in body.insns.iter().enumerate() {
+        let Insn::PutField(f) = insn else { continue };
+        let is_final = table.field(m.class, f.name).is_some_and(|h| h.flags & ACC_FINAL != 0);
+        if f.class != m.class || !is_final || i < 2 {
+            continue;
+        }
+        let (Insn::Load { slot: 0, wide: false }, Insn::Load { slot, wide: false }) = (&body.insns[i - 2], &body.insns[i - 1]) else {
+            continue;
+        };
+        let Some(k) = (0..widths.len()).find(|&k| !widths[k] && slot_of(k) == *slot as usize) else { continue };
+        let stores_once = body.insns.iter().filter(|x| matches!(x, Insn::PutField(g) if g.class == f.class && g.name == f.name)).count() == 1;
+        if stores_once && !reassigns_slot(body, *slot) && !reassigns_slot(body, 0) {
+            kept.push((k, f.name));
+        }
+    }
+    kept
+}
+
+fn is_static(table: &ClassTable, m: &MethodRef) -> bool {
+    let header = table.get(m.class).and_then(|c| c.methods.iter().find(|h| h.name == m.name && h.descriptor == m.descriptor));
+    header.map_or(true, |h| h.flags & ACC_STATIC != 0)
+}
+
+fn reassigns_slot(body: &Body, slot: u16) -> bool {
+    body.insns.iter().any(|i| matches!(i, Insn::Store { slot: s, .. } | Insn::Iinc { slot: s } if *s == slot))
+}
+
+/// A nested class of the holder's top-level class, or another class of its source file.
+pub fn same_source_file(table: &ClassTable, a: Sym, b: Sym) -> bool {
+    if top_level_class(a.as_str()) == top_level_class(b.as_str()) {
+        return true;
+    }
+    let package = |c: Sym| c.as_str().rfind('.').map_or("", |i| &c.as_str()[..i]).to_string();
+    let file = |c: Sym| table.get(c).and_then(|h| h.source_file);
+    package(a) == package(b) && file(a).is_some() && file(a) == file(b)
+}
+
+/// The parameters (by index) that the constructor call `insns[call]` is given `this` for,
+/// found by running the argument code from the `new` and `dup` that start it, when `this` was
+/// pushed right before the `new` (as the object whose field is then given the new one): None
+/// when that code does more than push, read and call (a jump into it, a store), or when no
+/// `new` of the class is found close enough.
+fn this_arguments(body: &Body, call: usize, made: &MethodRef) -> Option<Vec<usize>> {
+    let params = param_widths(made.descriptor.as_str()).len();
+    let first = call.saturating_sub(MAX_ARGUMENT_INSNS);
+    let targets = super::cfg::jump_targets(body);
+    for start in (first.max(1)..call.saturating_sub(1)).rev() {
+        let opens = matches!(body.insns[start], Insn::New { class } if class == made.class) && matches!(body.insns[start + 1], Insn::Dup);
+        if !opens {
+            continue;
+        }
+        if !matches!(body.insns[start - 1], Insn::Load { slot: 0, wide: false }) || (start..=call + 1).any(|i| targets[i]) {
+            return None;
+        }
+        if let Some(stack) = pushed_values(&body.insns[start + 2..call]) {
+            if stack.len() == params {
+                return Some(stack.iter().enumerate().filter(|(_, is_this)| **is_this).map(|(k, _)| k).collect());
+            }
+        }
+    }
+    None
+}
+
+/// The values `insns` leave on an empty stack, each told whether it is `this` (slot 0, not
+/// reassigned in the body): None for an instruction whose effect is not followed here, or one
+/// that takes more than the code pushed.
+fn pushed_values(insns: &[Insn]) -> Option<Vec<bool>> {
+    let mut stack: Vec<bool> = Vec::new();
+    let pop = |stack: &mut Vec<bool>, n: usize| -> Option<()> {
+        let keep = stack.len().checked_sub(n)?;
+        stack.truncate(keep);
+        Some(())
+    };
+    for insn in insns {
+        match insn {
+            Insn::Nop => {}
+            Insn::Load { slot, wide } => stack.push(*slot == 0 && !wide),
+            Insn::Const { .. } | Insn::ClassConst { .. } | Insn::GetStatic(_) | Insn::New { .. } => stack.push(false),
+            Insn::GetField(_) | Insn::ArrayLength | Insn::InstanceOf => {
+                pop(&mut stack, 1)?;
+                stack.push(false);
+            }
+            Insn::CheckCast => {
+                stack.last()?;
+            }
+            Insn::Dup => stack.push(*stack.last()?),
+            Insn::Op { args, result, .. } => {
+                pop(&mut stack, *args as usize)?;
+                if result.is_some() {
+                    stack.push(false);
+                }
+            }
+            Insn::ArrayLoad { .. } => {
+                pop(&mut stack, 2)?;
+                stack.push(false);
+            }
+            Insn::ArrayStore { .. } => pop(&mut stack, 3)?,
+            Insn::NewArray { dims } => {
+                pop(&mut stack, *dims as usize)?;
+                stack.push(false);
+            }
+            Insn::Pop => pop(&mut stack, 1)?,
+            Insn::Invoke { kind, method } => {
+                let receiver = usize::from(*kind != InvokeKind::Static);
+                pop(&mut stack, param_widths(method.descriptor.as_str()).len() + receiver)?;
+                if crate::classfile::descriptor::return_kind(method.descriptor.as_str()).is_some() {
+                    stack.push(false);
+                }
+            }
+            Insn::InvokeDynamic(call) => {
+                pop(&mut stack, param_widths(call.descriptor.as_str()).len())?;
+                stack.push(false);
+            }
+            _ => return None,
+        }
+    }
+    Some(stack)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::domain::Base;
+
+    fn field(class: &str, name: &str) -> Step {
+        Step::Field { class: Sym::new(class), name: Sym::new(name) }
+    }
+
+    fn references() -> BackReferences {
+        let mut by_field = FxHashMap::default();
+        by_field.insert((Sym::new("p.Owner"), Sym::new("task")), (Sym::new("p.Worker"), Sym::new("owner")));
+        BackReferences { by_field }
+    }
+
+    fn path(steps: &[Step]) -> Path {
+        Path { base: Base::This, steps: Steps::from(steps) }
+    }
+
+    #[test]
+    fn a_field_of_the_holder_reached_through_its_helper_is_the_holders_own() {
+        let through = path(&[field("p.Owner", "task"), field("p.Worker", "owner"), field("p.Owner", "count")]);
+        assert_eq!(references().shortened(&ClassTable::new(), Sym::new("p.Owner"), &through), Some(path(&[field("p.Owner", "count")])));
+    }
+
+    #[test]
+    fn the_helpers_own_field_and_other_fields_are_left_alone() {
+        let own = path(&[field("p.Owner", "task"), field("p.Worker", "owner")]);
+        assert_eq!(references().shortened(&ClassTable::new(), Sym::new("p.Owner"), &own), None);
+        let other = path(&[field("p.Owner", "task"), field("p.Worker", "other"), field("p.Owner", "count")]);
+        assert_eq!(references().shortened(&ClassTable::new(), Sym::new("p.Owner"), &other), None);
+    }
+
+    #[test]
+    fn code_of_another_source_file_keeps_the_path() {
+        let through = path(&[field("p.Owner", "task"), field("p.Worker", "owner"), field("p.Owner", "count")]);
+        assert_eq!(references().shortened(&ClassTable::new(), Sym::new("q.Caller"), &through), None);
+    }
+
+    #[test]
+    fn pairs_repeated_down_a_path_all_go() {
+        let twice = path(&[
+            field("p.Owner", "task"),
+            field("p.Worker", "owner"),
+            field("p.Owner", "task"),
+            field("p.Worker", "owner"),
+            field("p.Owner", "count"),
+        ]);
+        assert_eq!(references().shortened(&ClassTable::new(), Sym::new("p.Owner"), &twice), Some(path(&[field("p.Owner", "count")])));
+    }
+}
