@@ -1,8 +1,8 @@
 //! Fields that lead back to their holder (back-references extension). A final or private field
 //! that its own class's code only ever gives a new helper made with the holder itself (`final
 //! Worker task = new Worker(this)`, or an inner object, which javac and kotlinc make with `this`
-//! as its `this$0`), whose constructor keeps that argument in a final field of its own
-//! (`this.owner = owner`), holds a helper whose field names the holder: `x.task.owner` is `x`,
+//! as its `this$0`), whose constructor keeps that argument in a field of its own that nothing
+//! else changes (`this.owner = owner`), holds a helper whose field names the holder: `x.task.owner` is `x`,
 //! for every object `x` of the class. A path through the two steps then names the
 //! holder's location, so the helper's `owner.count++`, called as `this.task.run()`, writes
 //! `this.count` and races with the holder's own accesses to `count`, where the two paths
@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use crate::classfile::descriptor::param_widths;
 use crate::classfile::model::*;
-use crate::fxhash::FxHashMap;
+use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::hierarchy::ClassTable;
 use crate::issue::top_level_class;
 use crate::sym::Sym;
@@ -81,9 +81,10 @@ fn holder(step: Step) -> Sym {
 pub fn collect(table: &ClassTable, bodies: &[(&MethodRef, &Body)]) -> BackReferences {
     let constructors: FxHashMap<MethodRef, &Body> =
         bodies.iter().filter(|(m, _)| m.name.as_str() == "<init>").map(|(m, b)| (**m, *b)).collect();
+    let set_after_construction = stored_outside_constructors(table, bodies);
     let kept: FxHashMap<MethodRef, Vec<(usize, Sym)>> = constructors
         .par_iter()
-        .map(|(m, body)| (*m, kept_parameters(table, m, body)))
+        .map(|(m, body)| (*m, kept_parameters(table, m, body, &set_after_construction)))
         .filter(|(_, kept)| !kept.is_empty())
         .collect();
     // Every store of a final or private field must give the same helper field: a store by
@@ -124,7 +125,7 @@ pub fn collect(table: &ClassTable, bodies: &[(&MethodRef, &Body)]) -> BackRefere
 /// The helper field that names the holder, when the store at `insns[at]` (into a final or
 /// private field of `holder`, in `m`'s body) gives `this`'s field a new object made with
 /// `this`, in an instance method of `holder`, and that object's constructor keeps the argument
-/// in a final field.
+/// in a field nothing else changes (see [`kept_parameters`]).
 fn helper_field_at(
     table: &ClassTable,
     kept: &FxHashMap<MethodRef, Vec<(usize, Sym)>>,
@@ -148,18 +149,34 @@ fn helper_field_at(
     }
 }
 
-/// The parameters (by index, from 0) that constructor `m` keeps in a final field of its own
-/// class, once and unconditionally: `this.owner = owner`, the only store of `owner`, of a
-/// parameter the body never reassigns. A final field is given a value on every normal return
-/// of a constructor that does not call another of its class, and only once.
-fn kept_parameters(table: &ClassTable, m: &MethodRef, body: &Body) -> Vec<(usize, Sym)> {
+/// The fields, by (declaring class, name), that some code other than their class's
+/// constructors stores into.
+fn stored_outside_constructors(table: &ClassTable, bodies: &[(&MethodRef, &Body)]) -> FxHashSet<(Sym, Sym)> {
+    bodies
+        .par_iter()
+        .flat_map_iter(|(m, body)| {
+            body.insns.iter().filter_map(move |insn| {
+                let Insn::PutField(f) = insn else { return None };
+                let declaring = table.resolve_field(f.class, f.name);
+                (m.name.as_str() != "<init>" || m.class != declaring).then_some((declaring, f.name))
+            })
+        })
+        .collect()
+}
+
+/// The parameters (by index, from 0) that constructor `m` keeps in a field of its own class
+/// that nothing else changes: `this.owner = owner`, the only store of `owner` in the body, of a
+/// parameter the body never reassigns, into a final field or a private one that no code but the
+/// class's constructors stores into (`set_after_construction`). The field then holds the
+/// argument or, where the store is not reached, nothing.
+fn kept_parameters(table: &ClassTable, m: &MethodRef, body: &Body, set_after_construction: &FxHashSet<(Sym, Sym)>) -> Vec<(usize, Sym)> {
     let widths = param_widths(m.descriptor.as_str());
     let slot_of = |k: usize| 1 + widths[..k].iter().map(|w| if *w { 2 } else { 1 }).sum::<usize>();
     let mut kept = Vec::new();
     for (i, insn) in body.insns.iter().enumerate() {
         let Insn::PutField(f) = insn else { continue };
-        let is_final = table.field(m.class, f.name).is_some_and(|h| h.flags & ACC_FINAL != 0);
-        if f.class != m.class || !is_final || i < 2 {
+        let kept_field = table.field(m.class, f.name).is_some_and(|h| h.flags & (ACC_FINAL | ACC_PRIVATE) != 0);
+        if f.class != m.class || !kept_field || i < 2 || set_after_construction.contains(&(m.class, f.name)) {
             continue;
         }
         let (Insn::Load { slot: 0, wide: false }, Insn::Load { slot, wide: false }) = (&body.insns[i - 2], &body.insns[i - 1]) else {
