@@ -179,6 +179,10 @@ pub struct Extensions {
     /// file made with `this` (`new Worker(this)`, an inner object), whose constructor keeps it
     /// in a final field, leads back to its holder: `this.task.owner.count` is `this.count`.
     pub back_references: bool,
+    /// Reporting (with `locked_callers`): a package-private helper that only message handlers
+    /// (`handleMessage` of a `Handler` subclass or callback) call runs on their looper, one
+    /// message at a time, and is reported through them, as a helper every caller locks is.
+    pub looper_callers: bool,
     /// Reporting, the high-confidence mode (RacerDX's stability, spec 11.1): an access through
     /// a field its method assigns takes no part in reporting. Off unless an option turns it on,
     /// in either mode: it drops true races too.
@@ -301,6 +305,7 @@ impl Extensions {
         normal_returns: true,
         kotlin_internal: true,
         back_references: true,
+        looper_callers: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -348,6 +353,7 @@ impl Extensions {
         normal_returns: false,
         kotlin_internal: false,
         back_references: false,
+        looper_callers: false,
     };
 }
 

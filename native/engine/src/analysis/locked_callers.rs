@@ -6,6 +6,12 @@
 //! method is reported through its callers, as a private method is (the accesses they make
 //! without a lock are theirs).
 //!
+//! With `looper_callers`, a call from a message handler (a `Handler` subclass's or a
+//! `Handler.Callback`'s `handleMessage`) counts as such a call too: the handler's looper runs
+//! its messages one at a time on its own thread ("you will receive it in handleMessage, in the
+//! thread attached to this handler", Handler reference), so a helper only its message handlers
+//! call runs there, and is reported through them, where their messages are sent.
+//!
 //! Decided from the bytecode before any method is analysed (the demand depends on it), and
 //! only where the code says so plainly: a lock region is followed in instruction order, so a
 //! call after an early `return` out of a `synchronized` block counts as unlocked, never the
@@ -30,6 +36,7 @@ pub(super) fn called_only_under_lock(
     bodies: &Bodies,
     by_ref: &FxHashMap<MethodRef, usize>,
     takes_no_lock: impl Fn(usize, usize) -> bool + Sync,
+    looper_callers: bool,
 ) -> Vec<bool> {
     let header = |i: usize| &classes[methods[i].class].methods[methods[i].index].header;
     // Each candidate with the methods it overrides: an override is reached through calls to
@@ -74,11 +81,12 @@ pub(super) fn called_only_under_lock(
                 return Default::default();
             }
             let synchronized = header(caller).flags & ACC_SYNCHRONIZED != 0;
+            let on_looper = looper_callers && is_message_handler(table, &e.mref);
             bodies[e.class][e.index].as_ref().map_or_else(Default::default, |body| {
                 let mut analysed = |m: &'static MethodRef| {
                     *resolved.entry(ByAddress(m)).or_insert_with(|| by_ref.get(&table.resolve_method(m).unwrap_or(*m)).copied())
                 };
-                scan_calls(body, caller, synchronized, &mut analysed, &overriders, &candidate)
+                scan_calls(body, caller, synchronized || on_looper, &mut analysed, &overriders, &candidate)
             })
         })
         .collect();
@@ -93,7 +101,20 @@ pub(super) fn called_only_under_lock(
     held_helpers(&candidate, &calls)
 }
 
-/// A call: (callee, caller, whether it holds a lock).
+/// Whether `m` is a message handler: `handleMessage(Message)` of a `Handler` subclass, or of a
+/// `Handler.Callback` (which returns whether it handled the message).
+fn is_message_handler(table: &ClassTable, m: &MethodRef) -> bool {
+    if m.name.as_str() != "handleMessage" {
+        return false;
+    }
+    match m.descriptor.as_str() {
+        "(Landroid/os/Message;)V" => table.is_subtype_of_any(m.class, &["android.os.Handler"]),
+        "(Landroid/os/Message;)Z" => table.is_subtype_of_any(m.class, &["android.os.Handler$Callback"]),
+        _ => false,
+    }
+}
+
+/// A call: (callee, caller, whether it holds a lock or runs on a looper).
 type Call = (usize, usize, bool);
 
 /// The calls of `body` (method `caller`) to candidates, each with whether it holds a lock

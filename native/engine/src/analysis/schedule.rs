@@ -235,7 +235,8 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         }
     }
     if inputs.extensions.locked_callers {
-        let held = super::locked_callers::called_only_under_lock(table, inputs.classes, &methods, &bodies, &by_ref, takes_no_lock);
+        let looper = inputs.extensions.looper_callers;
+        let held = super::locked_callers::called_only_under_lock(table, inputs.classes, &methods, &bodies, &by_ref, takes_no_lock, looper);
         for (e, held) in methods.iter_mut().zip(held) {
             e.callers_hold_lock |= held;
         }
