@@ -2,10 +2,10 @@
 //! that its own class's code only ever gives a new helper made with the holder itself (`final
 //! Worker task = new Worker(this)`, or an inner object, which javac and kotlinc make with `this`
 //! as its `this$0`), whose constructor keeps that argument in a field of its own that nothing
-//! else changes (`this.owner = owner`), holds a helper whose field names the holder: `x.task.owner` is `x`,
-//! for every object `x` of the class. A path through the two steps then names the
-//! holder's location, so the helper's `owner.count++`, called as `this.task.run()`, writes
-//! `this.count` and races with the holder's own accesses to `count`, where the two paths
+//! else changes (`this.owner = owner`), holds a helper whose field names the holder:
+//! `x.task.owner` is `x`, for every object `x` of the class. A path through the two steps then
+//! names the holder's location, so the helper's `owner.count++`, called as `this.task.run()`,
+//! writes `this.count` and races with the holder's own accesses to `count`, where the two paths
 //! (`this.task.owner.count` and `this.count`) would never meet.
 //!
 //! Only helpers of the holder's source file count, and paths are shortened only in the methods
@@ -205,9 +205,9 @@ pub fn same_source_file(table: &ClassTable, a: Sym, b: Sym) -> bool {
     if top_level_class(a.as_str()) == top_level_class(b.as_str()) {
         return true;
     }
-    let package = |c: Sym| c.as_str().rfind('.').map_or("", |i| &c.as_str()[..i]).to_string();
+    let package = |c: &'static str| &c[..c.rfind('.').unwrap_or(0)];
     let file = |c: Sym| table.get(c).and_then(|h| h.source_file);
-    package(a) == package(b) && file(a).is_some() && file(a) == file(b)
+    package(a.as_str()) == package(b.as_str()) && file(a).is_some() && file(a) == file(b)
 }
 
 /// The parameters (by index) that the constructor call `insns[call]` is given `this` for,
