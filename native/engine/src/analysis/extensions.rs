@@ -175,9 +175,10 @@ pub struct Extensions {
     /// module's (`findTask$kotlinx_coroutines_core`), which the reference skips as it skips
     /// every name with `$`. It is source code: analysed and reported on as any method.
     pub kotlin_internal: bool,
-    /// Paths: a final field given, in its class's constructors, a helper of the same source
+    /// Paths: a final or private field that its class only gives a helper of the same source
     /// file made with `this` (`new Worker(this)`, an inner object), whose constructor keeps it
-    /// in a final field, leads back to its holder: `this.task.owner.count` is `this.count`.
+    /// in a field nothing else changes, leads back to its holder: `this.task.owner.count` is
+    /// `this.count`.
     pub back_references: bool,
     /// Reporting (with `locked_callers`): a package-private helper that only message handlers
     /// (`handleMessage` of a `Handler` subclass or callback) call runs on their looper, one
