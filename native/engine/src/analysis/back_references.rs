@@ -27,9 +27,6 @@ use super::domain::{Path, Step, Steps};
 const ACC_PRIVATE: u16 = 0x0002;
 const ACC_FINAL: u16 = 0x0010;
 
-/// How far before a constructor call its `new` is looked for.
-const MAX_ARGUMENT_INSNS: usize = 64;
-
 /// The holder's field (declaring class, name) with the helper's field that names the holder.
 #[derive(Debug, Default)]
 pub struct BackReferences {
@@ -141,7 +138,14 @@ fn helper_field_at(
     if made.name.as_str() != "<init>" || !same_source_file(table, holder, made.class) || is_static(table, m) {
         return None;
     }
-    let given_this = this_arguments(body, at - 1, made)?;
+    // The field's object is `this`, its value the new helper; the arguments given `this`.
+    let makers = super::operands::argument_makers(body, |i| i + 1 == at || i == at);
+    let is_this = |maker: &Option<usize>| matches!(maker.map(|j| &body.insns[j]), Some(Insn::Load { slot: 0, wide: false }));
+    match makers.get(&at)?.as_slice() {
+        [object, value] if is_this(object) && *value == Some(at - 1) => {}
+        _ => return None,
+    }
+    let given_this: Vec<usize> = makers.get(&(at - 1))?.iter().enumerate().filter(|(_, m)| is_this(m)).map(|(k, _)| k).collect();
     let mut fields = kept.get(made)?.iter().filter(|(k, _)| given_this.contains(k)).map(|(_, field)| *field);
     match (fields.next(), fields.next()) {
         (Some(field), None) => Some((made.class, field)),
@@ -192,7 +196,7 @@ fn kept_parameters(table: &ClassTable, m: &MethodRef, body: &Body, set_after_con
 }
 
 fn is_static(table: &ClassTable, m: &MethodRef) -> bool {
-    let header = table.get(m.class).and_then(|c| c.methods.iter().find(|h| h.name == m.name && h.descriptor == m.descriptor));
+    let header = table.get(m.class).and_then(|c| table.method(c, m.name, m.descriptor));
     header.map_or(true, |h| h.flags & ACC_STATIC != 0)
 }
 
@@ -208,88 +212,6 @@ pub fn same_source_file(table: &ClassTable, a: Sym, b: Sym) -> bool {
     let package = |c: &'static str| &c[..c.rfind('.').unwrap_or(0)];
     let file = |c: Sym| table.get(c).and_then(|h| h.source_file);
     package(a.as_str()) == package(b.as_str()) && file(a).is_some() && file(a) == file(b)
-}
-
-/// The parameters (by index) that the constructor call `insns[call]` is given `this` for,
-/// found by running the argument code from the `new` and `dup` that start it, when `this` was
-/// pushed right before the `new` (as the object whose field is then given the new one): None
-/// when that code does more than push, read and call (a jump into it, a store), or when no
-/// `new` of the class is found close enough.
-fn this_arguments(body: &Body, call: usize, made: &MethodRef) -> Option<Vec<usize>> {
-    let params = param_widths(made.descriptor.as_str()).len();
-    let first = call.saturating_sub(MAX_ARGUMENT_INSNS);
-    let targets = super::cfg::jump_targets(body);
-    for start in (first.max(1)..call.saturating_sub(1)).rev() {
-        let opens = matches!(body.insns[start], Insn::New { class } if class == made.class) && matches!(body.insns[start + 1], Insn::Dup);
-        if !opens {
-            continue;
-        }
-        if !matches!(body.insns[start - 1], Insn::Load { slot: 0, wide: false }) || (start..=call + 1).any(|i| targets[i]) {
-            return None;
-        }
-        if let Some(stack) = pushed_values(&body.insns[start + 2..call]) {
-            if stack.len() == params {
-                return Some(stack.iter().enumerate().filter(|(_, is_this)| **is_this).map(|(k, _)| k).collect());
-            }
-        }
-    }
-    None
-}
-
-/// The values `insns` leave on an empty stack, each told whether it is `this` (slot 0, not
-/// reassigned in the body): None for an instruction whose effect is not followed here, or one
-/// that takes more than the code pushed.
-fn pushed_values(insns: &[Insn]) -> Option<Vec<bool>> {
-    let mut stack: Vec<bool> = Vec::new();
-    let pop = |stack: &mut Vec<bool>, n: usize| -> Option<()> {
-        let keep = stack.len().checked_sub(n)?;
-        stack.truncate(keep);
-        Some(())
-    };
-    for insn in insns {
-        match insn {
-            Insn::Nop => {}
-            Insn::Load { slot, wide } => stack.push(*slot == 0 && !wide),
-            Insn::Const { .. } | Insn::ClassConst { .. } | Insn::GetStatic(_) | Insn::New { .. } => stack.push(false),
-            Insn::GetField(_) | Insn::ArrayLength | Insn::InstanceOf => {
-                pop(&mut stack, 1)?;
-                stack.push(false);
-            }
-            Insn::CheckCast => {
-                stack.last()?;
-            }
-            Insn::Dup => stack.push(*stack.last()?),
-            Insn::Op { args, result, .. } => {
-                pop(&mut stack, *args as usize)?;
-                if result.is_some() {
-                    stack.push(false);
-                }
-            }
-            Insn::ArrayLoad { .. } => {
-                pop(&mut stack, 2)?;
-                stack.push(false);
-            }
-            Insn::ArrayStore { .. } => pop(&mut stack, 3)?,
-            Insn::NewArray { dims } => {
-                pop(&mut stack, *dims as usize)?;
-                stack.push(false);
-            }
-            Insn::Pop => pop(&mut stack, 1)?,
-            Insn::Invoke { kind, method } => {
-                let receiver = usize::from(*kind != InvokeKind::Static);
-                pop(&mut stack, param_widths(method.descriptor.as_str()).len() + receiver)?;
-                if crate::classfile::descriptor::return_kind(method.descriptor.as_str()).is_some() {
-                    stack.push(false);
-                }
-            }
-            Insn::InvokeDynamic(call) => {
-                pop(&mut stack, param_widths(call.descriptor.as_str()).len())?;
-                stack.push(false);
-            }
-            _ => return None,
-        }
-    }
-    Some(stack)
 }
 
 #[cfg(test)]

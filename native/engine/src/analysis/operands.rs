@@ -9,7 +9,8 @@ use crate::classfile::descriptor::{is_wide, params, return_kind};
 use crate::classfile::model::{Body, IfKind, Insn, InvokeKind};
 
 /// The instruction that left each declared argument (the receiver not counted) of every call
-/// `wanted` picks, by the call's index; `None` for an argument whose maker is unknown.
+/// `wanted` picks, by the call's index; for a `putfield` it picks, its object and its value.
+/// `None` for an operand whose maker is unknown.
 pub fn argument_makers(body: &Body, wanted: impl Fn(usize) -> bool) -> FxHashMap<usize, Vec<Option<usize>>> {
     let targets = super::cfg::jump_targets(body);
     let mut out = FxHashMap::default();
@@ -60,7 +61,15 @@ pub fn argument_makers(body: &Body, wanted: impl Fn(usize) -> bool) -> FxHashMap
                 pop(1, &mut stack);
                 push(field_width(f.descriptor.as_str()), &mut stack);
             }
-            Insn::PutField(f) => pop(1 + field_width(f.descriptor.as_str()), &mut stack),
+            Insn::PutField(f) => {
+                let value = field_width(f.descriptor.as_str());
+                if wanted(at) {
+                    let n = stack.len();
+                    let operands = if n > value { vec![stack[n - value - 1], stack[n - 1]] } else { vec![None, None] };
+                    out.insert(at, operands);
+                }
+                pop(1 + value, &mut stack);
+            }
             Insn::GetStatic(f) => push(field_width(f.descriptor.as_str()), &mut stack),
             Insn::PutStatic(f) => pop(field_width(f.descriptor.as_str()), &mut stack),
             Insn::Invoke { kind, method } => {
@@ -172,5 +181,27 @@ mod tests {
         ];
         let made = argument_makers(&body(insns), |_| true);
         assert_eq!(made[&7], vec![None, Some(6)]);
+    }
+
+    #[test]
+    fn a_field_store_is_given_its_object_and_its_new_value() {
+        // this.task = new Worker(this)
+        let field = crate::interned::field_ref(crate::classfile::model::FieldRef {
+            class: Sym::new("p.Owner"),
+            name: Sym::new("task"),
+            descriptor: Sym::new("Lp/Worker;"),
+        });
+        let insns = vec![
+            Insn::Load { slot: 0, wide: false },
+            Insn::New { class: Sym::new("p.Worker") },
+            Insn::Dup,
+            Insn::Load { slot: 0, wide: false },
+            invoke(InvokeKind::Special, "p.Worker", "<init>", "(Lp/Owner;)V"),
+            Insn::PutField(field),
+            Insn::Return { value: None },
+        ];
+        let made = argument_makers(&body(insns), |at| at == 4 || at == 5);
+        assert_eq!(made[&4], vec![Some(3)]);
+        assert_eq!(made[&5], vec![Some(0), Some(4)]);
     }
 }
