@@ -2,11 +2,12 @@
 //! that its own class's code only ever gives a new helper made with the holder itself (`final
 //! Worker task = new Worker(this)`, or an inner object, which javac and kotlinc make with `this`
 //! as its `this$0`), whose constructor keeps that argument in a field of its own that nothing
-//! else changes (`this.owner = owner`), holds a helper whose field names the holder:
-//! `x.task.owner` is `x`, for every object `x` of the class. A path through the two steps then
-//! names the holder's location, so the helper's `owner.count++`, called as `this.task.run()`,
-//! writes `this.count` and races with the holder's own accesses to `count`, where the two paths
-//! (`this.task.owner.count` and `this.count`) would never meet.
+//! else changes (`this.owner = owner`, or a weak reference to it with `weak_references`), holds
+//! a helper whose field names the holder: `x.task.owner` is `x`, for every object `x` of the
+//! class. A path through the two steps then names the holder's location, so the helper's
+//! `owner.count++`, called as `this.task.run()`, writes `this.count` and races with the holder's
+//! own accesses to `count`, where the two paths (`this.task.owner.count` and `this.count`) would
+//! never meet.
 //!
 //! Only helpers of the holder's source file count, and paths are shortened only in the methods
 //! of that file: the constructors and those methods are all in the module that analyses the
@@ -23,6 +24,8 @@ use crate::issue::top_level_class;
 use crate::sym::Sym;
 
 use super::domain::{Path, Step, Steps};
+use super::extensions::Extensions;
+use super::models;
 
 const ACC_PRIVATE: u16 = 0x0002;
 const ACC_FINAL: u16 = 0x0010;
@@ -75,13 +78,13 @@ fn holder(step: Step) -> Sym {
 }
 
 /// The back references of the analysed classes, from their constructors' bodies.
-pub fn collect(table: &ClassTable, bodies: &[(&MethodRef, &Body)]) -> BackReferences {
+pub fn collect(table: &ClassTable, bodies: &[(&MethodRef, &Body)], ext: Extensions) -> BackReferences {
     let constructors: FxHashMap<MethodRef, &Body> =
         bodies.iter().filter(|(m, _)| m.name.as_str() == "<init>").map(|(m, b)| (**m, *b)).collect();
     let set_after_construction = stored_outside_constructors(table, bodies);
     let kept: FxHashMap<MethodRef, Vec<(usize, Sym)>> = constructors
         .par_iter()
-        .map(|(m, body)| (*m, kept_parameters(table, m, body, &set_after_construction)))
+        .map(|(m, body)| (*m, kept_parameters(table, m, body, &set_after_construction, ext)))
         .filter(|(_, kept)| !kept.is_empty())
         .collect();
     // Every store of a final or private field must give the same helper field: a store by
@@ -173,9 +176,17 @@ fn stored_outside_constructors(table: &ClassTable, bodies: &[(&MethodRef, &Body)
 /// parameter the body never reassigns, into a final field or a private one that no code but the
 /// class's constructors stores into (`set_after_construction`). The field then holds the
 /// argument or, where the store is not reached, nothing.
-fn kept_parameters(table: &ClassTable, m: &MethodRef, body: &Body, set_after_construction: &FxHashSet<(Sym, Sym)>) -> Vec<(usize, Sym)> {
+fn kept_parameters(
+    table: &ClassTable,
+    m: &MethodRef,
+    body: &Body,
+    set_after_construction: &FxHashSet<(Sym, Sym)>,
+    ext: Extensions,
+) -> Vec<(usize, Sym)> {
     let widths = param_widths(m.descriptor.as_str());
     let slot_of = |k: usize| 1 + widths[..k].iter().map(|w| if *w { 2 } else { 1 }).sum::<usize>();
+    let is_store = |i: usize| matches!(body.insns.get(i), Some(Insn::PutField(_)));
+    let makers = super::operands::argument_makers(body, |i| is_store(i) || is_store(i + 1));
     let mut kept = Vec::new();
     for (i, insn) in body.insns.iter().enumerate() {
         let Insn::PutField(f) = insn else { continue };
@@ -183,16 +194,36 @@ fn kept_parameters(table: &ClassTable, m: &MethodRef, body: &Body, set_after_con
         if f.class != m.class || !kept_field || i < 2 || set_after_construction.contains(&(m.class, f.name)) {
             continue;
         }
-        let (Insn::Load { slot: 0, wide: false }, Insn::Load { slot, wide: false }) = (&body.insns[i - 2], &body.insns[i - 1]) else {
-            continue;
-        };
-        let Some(k) = (0..widths.len()).find(|&k| !widths[k] && slot_of(k) == *slot as usize) else { continue };
+        let Some(slot) = stored_local(body, &makers, i, ext) else { continue };
+        let Some(k) = (0..widths.len()).find(|&k| !widths[k] && slot_of(k) == slot as usize) else { continue };
         let stores_once = body.insns.iter().filter(|x| matches!(x, Insn::PutField(g) if g.class == f.class && g.name == f.name)).count() == 1;
-        if stores_once && !reassigns_slot(body, *slot) && !reassigns_slot(body, 0) {
+        if stores_once && !reassigns_slot(body, slot) && !reassigns_slot(body, 0) {
             kept.push((k, f.name));
         }
     }
     kept
+}
+
+/// The local slot whose value the field store at `insns[at]` gives `this`'s field: `this.owner
+/// = owner`, or, with the weak-references extension, `this.owner = new WeakReference<>(owner)`
+/// (also given a queue: a reference stands for the object it was made with).
+/// `makers`: the operand makers of the body's field stores and of the instructions before them.
+fn stored_local(body: &Body, makers: &FxHashMap<usize, Vec<Option<usize>>>, at: usize, ext: Extensions) -> Option<u16> {
+    let slot_loaded = |maker: Option<usize>| match &body.insns[maker?] {
+        Insn::Load { slot, wide: false } => Some(*slot),
+        _ => None,
+    };
+    let [object, value] = makers.get(&at)?.as_slice() else { return None };
+    if slot_loaded(*object) != Some(0) {
+        return None;
+    }
+    match &body.insns[(*value)?] {
+        Insn::Load { .. } => slot_loaded(*value),
+        Insn::Invoke { kind: InvokeKind::Special, method } if *value == Some(at - 1) && models::makes_reference(method, ext) => {
+            slot_loaded(*makers.get(&(at - 1))?.first()?)
+        }
+        _ => None,
+    }
 }
 
 fn is_static(table: &ClassTable, m: &MethodRef) -> bool {

@@ -184,6 +184,11 @@ pub struct Extensions {
     /// (`handleMessage` of a `Handler` subclass or callback) call runs on their looper, one
     /// message at a time, and is reported through them, as a helper every caller locks is.
     pub looper_callers: bool,
+    /// Paths: a weak or soft reference stands for the object it was made with: `new
+    /// WeakReference<>(owner)` is `owner`, and `ref.get()` is what `ref` holds, so a helper
+    /// keeping its owner weakly (a static `Handler` subclass, as lint asks) reaches the owner's
+    /// fields as one keeping it strongly does.
+    pub weak_references: bool,
     /// Reporting, the high-confidence mode (RacerDX's stability, spec 11.1): an access through
     /// a field its method assigns takes no part in reporting. Off unless an option turns it on,
     /// in either mode: it drops true races too.
@@ -307,6 +312,7 @@ impl Extensions {
         kotlin_internal: true,
         back_references: true,
         looper_callers: true,
+        weak_references: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -355,6 +361,7 @@ impl Extensions {
         kotlin_internal: false,
         back_references: false,
         looper_callers: false,
+        weak_references: false,
     };
 }
 

@@ -28,6 +28,8 @@ pub struct CallFacts {
     pub returns_view: bool,
     /// A lookup whose result is one of the container's elements (extension).
     pub returns_value: bool,
+    /// `ref.get()` of a weak or soft reference: the object it was made with (extension).
+    pub returns_referent: bool,
     /// Containers and arrays among the arguments that the call reads or changes (extension).
     pub argument_accesses: Vec<(usize, ArgumentAccess)>,
     pub synchronized_container: bool,
@@ -80,6 +82,7 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
         container: models::container_access(table, &resolved, ext),
         returns_view: models::returns_view(&resolved, ext),
         returns_value: models::returns_element(table, &resolved, ext),
+        returns_referent: models::returns_referent(table, named, ext),
         argument_accesses: models::argument_accesses(table, &resolved, ext),
         synchronized_container: models::is_synchronized_container(table, named.class, ext)
             || models::is_synchronized_container(table, resolved.class, ext),

@@ -632,6 +632,28 @@ const FRESH_RESULTS: &[(&[&str], &[&str], &str)] = &[
     ),
 ];
 
+/// Weak-references extension: the JDK's references whose `get()` gives back the object they
+/// were made with, until the collector clears them (a phantom reference's gives null).
+const REFERENCES: &[&str] = &["java.lang.ref.WeakReference", "java.lang.ref.SoftReference"];
+
+/// `new WeakReference<>(x)` or `new SoftReference<>(x, queue)`: a reference to its first
+/// argument. A subclass's constructor is its own code (it may keep more).
+pub fn makes_reference(callee: &MethodRef, ext: Extensions) -> bool {
+    ext.weak_references
+        && callee.name.as_str() == "<init>"
+        && REFERENCES.contains(&callee.class.as_str())
+        && callee.descriptor.as_str().starts_with("(Ljava/lang/Object;")
+}
+
+/// `ref.get()` of a weak or soft reference (a subclass's too, and through `Reference`): the
+/// object the reference was made with, or null.
+pub fn returns_referent(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> bool {
+    ext.weak_references
+        && callee.name.as_str() == "get"
+        && callee.descriptor.as_str() == "()Ljava/lang/Object;"
+        && (callee.class.as_str() == "java.lang.ref.Reference" || table.is_subtype_of_any(callee.class, REFERENCES))
+}
+
 /// Whether the call's result is a new object no one else holds (see [`FRESH_RESULTS`]).
 pub fn returns_fresh(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> bool {
     ext.escape_ownership

@@ -179,7 +179,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let back_references = if ext.back_references {
         let analysed_bodies: Vec<(&MethodRef, &Body)> =
             methods.iter().filter_map(|e| Some((&e.mref, bodies[e.class][e.index].as_ref()?))).collect();
-        super::back_references::collect(table, &analysed_bodies)
+        super::back_references::collect(table, &analysed_bodies, ext)
     } else {
         Default::default()
     };

@@ -171,6 +171,10 @@ impl<'a, 'e> Interp<'a, 'e> {
                     returned = iterated.with(Step::Array).map(Expr::Path);
                 }
             }
+            // A weak reference's object: the one it was made with (see `made_reference`).
+            if cf.returns_referent && returned.is_none() && !is_static {
+                returned = args.first().filter(|r| r.location().is_some() || r.is_one_of_its_paths()).cloned();
+            }
             // 5d. functional
             if cf.functional {
                 st.attrs.set(&ret, Some(Attr::Functional));
@@ -186,6 +190,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             st.own.set(&ret, Some(OWNED));
         }
         if named.name.as_str() == "<init>" {
+            if models::makes_reference(named, self.env.extensions) {
+                made_reference(st, &args);
+            }
             if self.env.extensions.thread_handoffs {
                 self.note_constructor_args(st, named, &args);
             }
@@ -356,5 +363,19 @@ fn looper_attr(effect: ThreadEffect, receiver: Option<Attr>) -> Option<Attr> {
         ThreadEffect::HandleThread => receiver.filter(|a| matches!(a, Attr::MainThreadHandle | Attr::CurrentThreadHandle)),
         ThreadEffect::IsCurrentThread => (receiver == Some(Attr::MainThreadHandle)).then_some(Attr::OnMainThread),
         _ => None,
+    }
+}
+
+/// `new WeakReference<>(x)` (weak-references extension): the new reference left on the stack
+/// stands for `x`, so what a field or local keeps of it, and its `get()`, are `x`.
+fn made_reference(st: &mut State, args: &[Expr]) {
+    let (Some(made @ Expr::Path(p)), Some(referent)) = (args.first(), args.get(1)) else { return };
+    if !matches!(p.base, Base::Temp(_)) || !p.steps.is_empty() {
+        return;
+    }
+    for slot in &mut st.stack {
+        if matches!(slot, Slot::Val(e) if e == made) {
+            *slot = Slot::Val(referent.clone());
+        }
     }
 }
