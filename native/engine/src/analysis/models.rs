@@ -154,7 +154,8 @@ fn stamped_lock_effect(name: &str) -> Option<LockEffect> {
         // An optimistic read holds nothing, but the reads it makes count only once `validate`
         // has said no writer came in between (and the usual fallback reads again under the
         // read lock): read mode until `validate`, so they are protected reads, while a write
-        // made there excludes nobody.
+        // made there excludes nobody. In a method that never validates a stamp, the reads
+        // count as made without a lock (see `Interp::validates_stamps`).
         "tryOptimisticRead" => Some(LockEffect::AcquireRead),
         "validate" => Some(LockEffect::ReleaseRead),
         "unlockWrite" => Some(LockEffect::Release),
@@ -162,6 +163,17 @@ fn stamped_lock_effect(name: &str) -> Option<LockEffect> {
         "unlock" => Some(LockEffect::ReleaseAny),
         _ => None,
     }
+}
+
+/// Extension (lock precision): `StampedLock.tryOptimisticRead()`, whose read mode holds only
+/// in a method that validates its stamps (see [`stamped_lock_effect`]).
+pub fn is_optimistic_read(table: &ClassTable, callee: &MethodRef) -> bool {
+    callee.name.as_str() == "tryOptimisticRead" && table.is_subtype_of_any(callee.class, STAMPED_LOCK)
+}
+
+/// `StampedLock.validate(stamp)`: whether no writer came in since the stamp was given.
+pub fn is_stamp_validation(table: &ClassTable, callee: &MethodRef) -> bool {
+    callee.name.as_str() == "validate" && table.is_subtype_of_any(callee.class, STAMPED_LOCK)
 }
 
 /// A `Lock` method's effect; `read`: the read lock of a read/write lock, held in read mode.

@@ -1,9 +1,9 @@
 //! Lock and thread effects (5.8, 6.1-6.2) on the state.
 
-use crate::classfile::model::{ACC_PRIVATE, ACC_SYNTHETIC};
+use crate::classfile::model::{Insn, ACC_PRIVATE, ACC_SYNTHETIC};
 
 use super::super::domain::*;
-use super::super::models::LockEffect;
+use super::super::models::{self, LockEffect};
 use super::ownership::own_e;
 use super::state::*;
 use super::Interp;
@@ -23,6 +23,13 @@ impl<'a, 'e> Interp<'a, 'e> {
                 .methods
                 .iter()
                 .any(|m| m.name.as_str() == "<init>" && m.flags & (ACC_PRIVATE | ACC_SYNTHETIC) == 0)
+    }
+
+    /// Lock precision: whether the method validates an optimistic read's stamp anywhere. One
+    /// that never does uses what it read unchecked: its `tryOptimisticRead()` protects nothing.
+    pub(super) fn validates_stamps(&self) -> bool {
+        let table = self.env.table;
+        self.body.insns.iter().any(|i| matches!(i, Insn::Invoke { method, .. } if models::is_stamp_validation(table, method)))
     }
 
     /// Keeps, for the report's message, a static path left unprotected although locks are
