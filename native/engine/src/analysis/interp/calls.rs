@@ -107,8 +107,11 @@ impl<'a, 'e> Interp<'a, 'e> {
                     st.attrs.set(&ret, Some(if read { Attr::ReadLockHeld } else { Attr::LockHeld }));
                     apply_lock_thread(st);
                 }
-                // An optimistic read never validated in the method: no read mode to hold.
-                Some(_) if self.env.extensions.lock_precision && models::is_optimistic_read(self.env.table, named) && !self.validates_stamps() => {}
+                // An optimistic read never validated in the method: no read mode to hold, but
+                // still the code's own lock use, which says other threads run it.
+                Some(_) if self.env.extensions.lock_precision && models::is_optimistic_read(self.env.table, named) && !self.validates_stamps() => {
+                    apply_lock_thread(st)
+                }
                 Some(effect) => {
                     // A lock on an object made here is counted apart and takes no lock.
                     let fresh = args.first().is_some_and(|r| self.fresh_lock_effect(st, effect, r));
