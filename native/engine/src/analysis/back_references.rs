@@ -186,7 +186,8 @@ fn kept_parameters(
     let widths = param_widths(m.descriptor.as_str());
     let slot_of = |k: usize| 1 + widths[..k].iter().map(|w| if *w { 2 } else { 1 }).sum::<usize>();
     let is_store = |i: usize| matches!(body.insns.get(i), Some(Insn::PutField(_)));
-    let makers = super::operands::argument_makers(body, |i| is_store(i) || is_store(i + 1));
+    // Walked once, and only for a constructor with a store that may keep a parameter.
+    let mut makers = None;
     let mut kept = Vec::new();
     for (i, insn) in body.insns.iter().enumerate() {
         let Insn::PutField(f) = insn else { continue };
@@ -194,7 +195,8 @@ fn kept_parameters(
         if f.class != m.class || !kept_field || i < 2 || set_after_construction.contains(&(m.class, f.name)) {
             continue;
         }
-        let Some(slot) = stored_local(body, &makers, i, ext) else { continue };
+        let makers = makers.get_or_insert_with(|| super::operands::argument_makers(body, |j| is_store(j) || is_store(j + 1)));
+        let Some(slot) = stored_local(body, makers, i, ext) else { continue };
         let Some(k) = (0..widths.len()).find(|&k| !widths[k] && slot_of(k) == slot as usize) else { continue };
         let stores_once = body.insns.iter().filter(|x| matches!(x, Insn::PutField(g) if g.class == f.class && g.name == f.name)).count() == 1;
         if stores_once && !reassigns_slot(body, slot) && !reassigns_slot(body, 0) {
