@@ -131,6 +131,16 @@ fn upstream_executor_fields_run_their_tasks_as_their_stores_say() {
     assert_eq!(reported_in(&alone, "com.acme.b.Journal"), vec![("spread", "this.mPooled")]);
 }
 
+/// `b`'s `Ledger` gives tasks to `a`'s direct executors, a static field given one and the
+/// instance of a class whose `execute` runs its task: `a`'s summary file says so (the field's
+/// kind, the class header's `execute`), and those tasks run in the calling thread, as in the
+/// whole analysis; the task on `a`'s pool races with the plain write.
+#[test]
+fn upstream_direct_executors_run_their_tasks_in_the_calling_thread() {
+    let alone = pair_b_alone("direct-executors");
+    assert_eq!(reported_in(&alone, "com.acme.b.Ledger"), vec![("write", "this.mPooled"), ("writePooled", "this.mPooled")], "{:#?}", alone.issues);
+}
+
 #[test]
 fn private_upstream_helpers_reach_downstream_through_their_callers() {
     let alone = pair_b_alone("private");

@@ -274,7 +274,10 @@ impl Scan<'_> {
                 }
                 Insn::Invoke { method, kind } => {
                     let meaning = *meanings.entry(ByAddress(method)).or_insert_with(|| self.meaning(method));
-                    if let Some(model) = HandoffModel::at_call(meaning.handoff, table, self.schedulers, &body.insns, at) {
+                    // `thread.run()` runs only code this method made the thread with (its edge is there).
+                    let handoff = HandoffModel::at_call(meaning.handoff, table, self.schedulers, &body.insns, at)
+                        .filter(|&model| model != HandoffModel::ThreadRun);
+                    if let Some(model) = handoff {
                         hands |= handoffs::may_hand_to_background(model);
                         concurrent |= hands;
                         // `new Thread(this)`, `executor.execute(this)`: the class's own body. Not

@@ -189,6 +189,10 @@ pub struct Extensions {
     /// keeping its owner weakly (a static `Handler` subclass, as lint asks) reaches the owner's
     /// fields as one keeping it strongly does.
     pub weak_references: bool,
+    /// Thread handoffs: an executor that runs its tasks at once, in the calling thread
+    /// (`MoreExecutors.directExecutor()`, `Runnable::run`, a class whose `execute` only runs its
+    /// task), hands nothing to another thread: the task runs as a call made there would.
+    pub direct_executors: bool,
     /// Reporting, the high-confidence mode (RacerDX's stability, spec 11.1): an access through
     /// a field its method assigns takes no part in reporting. Off unless an option turns it on,
     /// in either mode: it drops true races too.
@@ -313,6 +317,7 @@ impl Extensions {
         back_references: true,
         looper_callers: true,
         weak_references: true,
+        direct_executors: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -362,6 +367,7 @@ impl Extensions {
         back_references: false,
         looper_callers: false,
         weak_references: false,
+        direct_executors: false,
     };
 }
 
@@ -406,7 +412,7 @@ mod tests {
     #[test]
     fn an_unknown_name_is_an_error_listing_the_names() {
         let err = Extensions::ALL.without(&["thread-handof".to_string()]).unwrap_err();
-        assert!(err.starts_with("no analysis extension is named `thread-handof` (known: android-threads, back-references, binder-services, callee-lock-evidence, callee-releases, collection-models, constant-branches, constant-values, converged-loops, end-location-dedup, "), "{err}");
+        assert!(err.starts_with("no analysis extension is named `thread-handof` (known: android-threads, back-references, binder-services, callee-lock-evidence, callee-releases, collection-models, constant-branches, constant-values, converged-loops, direct-executors, end-location-dedup, "), "{err}");
         assert!(err.contains("thread-handoffs"), "{err}");
     }
 }

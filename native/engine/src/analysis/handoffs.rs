@@ -28,6 +28,9 @@ pub enum HandoffModel {
     /// `ThreadFactory.newThread(r)`, `Thread.Builder.unstarted(r)`: as `new Thread(r)`, for the
     /// thread the call returns.
     MadeThread,
+    /// `Thread.run()` called as a method: a thread made to run code runs it in the calling
+    /// thread, at once.
+    ThreadRun,
     /// `Thread.start()`: a `Thread` subclass runs its own `run()` in the background; so does
     /// `AsyncTask.execute(...)` its `doInBackground(...)`.
     ThreadStart,
@@ -66,6 +69,9 @@ pub enum HandoffModel {
     /// `new HandlerExecutor(handler)`, `ExecutorCompat.create(handler)`: an executor that posts
     /// what it is given to the handler.
     HandlerExecutor,
+    /// `MoreExecutors.directExecutor()`: an executor that runs what it is given at once, in the
+    /// calling thread.
+    DirectExecutor,
     /// Kotlin's `Dispatchers.IO` and `Dispatchers.Default`: dispatchers of background pools.
     BackgroundDispatcher,
     /// Kotlin's coroutine builders (`launch`, `async`, `withContext`): the block, the argument at
@@ -184,6 +190,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         _ if makes_handler_on_calling_looper(named) => HandoffModel::HandlerOnCallingLooper,
         _ if makes_handler_on_looper_given(named) => HandoffModel::HandlerInit,
         "start" if named.descriptor.as_str() == "()V" && is(&["java.lang.Thread"]) => HandoffModel::ThreadStart,
+        "run" if named.descriptor.as_str() == "()V" && is(&["java.lang.Thread"]) => HandoffModel::ThreadRun,
         // Java 21: a virtual (or platform) thread started at once with the code it is given.
         "startVirtualThread" if class == "java.lang.Thread" => HandoffModel::Arguments(Target::Background),
         "start" if THREAD_BUILDERS.contains(&class) => HandoffModel::Arguments(Target::Background),
@@ -200,6 +207,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         "getLooper" if named.descriptor.as_str() == LOOPER_GETTER && is(&[HANDLER]) => HandoffModel::LooperOfHandler,
         "getMainLooper" if named.descriptor.as_str() == LOOPER_GETTER && is(&[CONTEXT]) => HandoffModel::MainLooper,
         "getMainExecutor" if is(&[CONTEXT, CONTEXT_COMPAT]) => HandoffModel::MainExecutor,
+        _ if is_direct_executor_factory(named) => HandoffModel::DirectExecutor,
         _ if makes_handler_executor(table, named) => HandoffModel::HandlerExecutor,
         "runOnUiThread" if is(&["android.app.Activity"]) => HandoffModel::Arguments(Target::Main),
         // Swing and AWT run what they are given on the event dispatch thread, their main thread.
@@ -294,6 +302,8 @@ pub fn may_hand_to_background(model: HandoffModel) -> bool {
             | HandoffModel::LooperOfHandler
             | HandoffModel::MainExecutor
             | HandoffModel::HandlerExecutor
+            | HandoffModel::DirectExecutor
+            | HandoffModel::ThreadRun
             | HandoffModel::BackgroundDispatcher
     )
 }
@@ -318,6 +328,11 @@ static EXECUTE: once_cell::sync::Lazy<(Sym, Sym)> = once_cell::sync::Lazy::new(|
     (Sym::new(name), Sym::new(descriptor))
 });
 
+/// `execute(Runnable)`'s name and descriptor.
+pub fn execute_method() -> (Sym, Sym) {
+    *EXECUTE
+}
+
 /// Whether `m` is the `execute(Runnable)` of an executor posting to a handler.
 pub fn is_handler_executor_execute(table: &ClassTable, m: &MethodRef) -> bool {
     (m.name, m.descriptor) == *EXECUTE && is_handler_executor(table, m.class)
@@ -331,6 +346,49 @@ fn is_handler_executor(table: &ClassTable, class: Sym) -> bool {
         && table.resolve_method(&execute).is_some_and(|m| {
             table.get(m.class).and_then(|h| table.method(h, m.name, m.descriptor)).is_some_and(|h| h.posts_to_handler)
         })
+}
+
+/// Whether `class` is an executor whose `execute`, its own or inherited, only runs its task, at
+/// once and in the calling thread (Guava's `DirectExecutor`, a class of the code's own; see
+/// `classfile::direct_executor`).
+pub fn is_direct_executor(table: &ClassTable, class: Sym) -> bool {
+    let (name, descriptor) = *EXECUTE;
+    let execute = MethodRef { class, name, descriptor };
+    table.is_subtype_of_any(class, &["java.util.concurrent.Executor"])
+        && table.resolve_method(&execute).is_some_and(|m| runs_its_task(table, &m))
+}
+
+fn runs_its_task(table: &ClassTable, m: &MethodRef) -> bool {
+    table.get(m.class).and_then(|h| table.method(h, m.name, m.descriptor)).is_some_and(|h| h.runs_its_task)
+}
+
+/// Guava's `MoreExecutors.directExecutor()` and `newDirectExecutorService()` (which "runs each
+/// task in the thread that invokes `execute`/`submit`"), in Guava's own package or a copy
+/// shaded into another.
+pub fn is_direct_executor_factory(named: &MethodRef) -> bool {
+    matches!(named.name.as_str(), "directExecutor" | "newDirectExecutorService")
+        && named.descriptor.as_str().starts_with("()")
+        && named.class.as_str().rsplit('.').next() == Some("MoreExecutors")
+}
+
+/// Whether `insn` leaves an executor that runs its tasks at once, in the calling thread: a
+/// method reference `Runnable::run` or a lambda `r -> r.run()` made as an `Executor`,
+/// `MoreExecutors.directExecutor()`, a new object of a direct executor class, or a static
+/// field typed as one (Guava's `DirectExecutor.INSTANCE`).
+pub fn makes_direct_executor(table: &ClassTable, insn: &Insn) -> bool {
+    match insn {
+        Insn::InvokeDynamic(DynamicCall { descriptor, lambda: Some(body) }) => {
+            descriptor.as_str().ends_with(")Ljava/util/concurrent/Executor;")
+                && ((body.class.as_str(), body.name.as_str(), body.descriptor.as_str()) == ("java.lang.Runnable", "run", "()V")
+                    || runs_its_task(table, body))
+        }
+        Insn::Invoke { method, .. } => {
+            is_direct_executor_factory(method) || (method.name.as_str() == "<init>" && is_direct_executor(table, method.class))
+        }
+        Insn::GetStatic(f) => crate::classfile::descriptor::object_class(f.descriptor.as_str())
+            .is_some_and(|c| is_direct_executor(table, Sym::new(&c.replace('/', ".")))),
+        _ => false,
+    }
 }
 
 /// The code a `Runnable` or `Callable` object of `class` runs: its `run()` or `call()`; for
@@ -482,6 +540,9 @@ pub enum ExecutorKind {
     /// A handler whose looper racer does not know: its tasks run as a post to such a handler
     /// does, on a thread racer does not follow.
     Looper,
+    /// The calling thread: each task runs at once, before `execute` returns
+    /// (`MoreExecutors.directExecutor()`, `Runnable::run`).
+    Direct,
 }
 
 impl ExecutorKind {
@@ -564,6 +625,9 @@ fn is_executor_type(handler_executors: &[Sym], descriptor: &str) -> bool {
 fn executor_made_at(table: &ClassTable, handler_executors: &[Sym], code: Code<'_>, at: Option<usize>) -> ExecutorValue {
     let Some(j) = at else { return ExecutorValue::Known(ExecutorKind::Pool) };
     let body = code.body;
+    if makes_direct_executor(table, &body.insns[j]) {
+        return ExecutorValue::Known(ExecutorKind::Direct);
+    }
     match &body.insns[j] {
         Insn::Invoke { method, .. } => match (method.class.as_str(), method.name.as_str()) {
             ("java.util.concurrent.Executors", "newSingleThreadExecutor" | "newSingleThreadScheduledExecutor") => {

@@ -216,8 +216,21 @@ fn lower_method(
         .then(|| code.and_then(|c| c.bytecode.as_ref()).and_then(super::handler_executor::posted_field))
         .flatten()
         .map(|f| Sym::new(&f));
-    let header =
-        MethodHeader { name, descriptor, flags, annotations, param_inject_prop, sends_oneway, posts_to_handler, posted_field, handler_looper };
+    let runs_its_task = code
+        .and_then(|c| c.bytecode.as_ref())
+        .is_some_and(|b| super::direct_executor::runs_its_task(descriptor.as_str(), flags & ACC_STATIC != 0, b));
+    let header = MethodHeader {
+        name,
+        descriptor,
+        flags,
+        annotations,
+        param_inject_prop,
+        sends_oneway,
+        posts_to_handler,
+        posted_field,
+        runs_its_task,
+        handler_looper,
+    };
 
     // Formals: `this` (instance methods) then the declared parameters.
     let is_static = flags & ACC_STATIC != 0;

@@ -1,6 +1,7 @@
 //! Reading class files into the engine's model.
 pub mod aidl;
 pub mod descriptor;
+pub mod direct_executor;
 pub mod handler_executor;
 pub mod handler_subclass;
 pub mod lower;

@@ -110,6 +110,11 @@ pub struct MethodHeader {
     /// `classfile::handler_executor::posted_field`).
     #[serde(default)]
     pub posted_field: Option<Sym>,
+    /// Does nothing but run its one `Runnable` parameter (see
+    /// `classfile::direct_executor`): an `execute` of an executor running its tasks at once,
+    /// in the calling thread, or the body of a lambda `r -> r.run()`.
+    #[serde(default)]
+    pub runs_its_task: bool,
     /// A constructor of a direct `Handler` subclass: the looper its `super(...)` call gives the
     /// handler (see `classfile::handler_subclass`), where its `handleMessage` runs.
     #[serde(default)]
@@ -129,6 +134,7 @@ impl MethodHeader {
             sends_oneway: false,
             posts_to_handler: false,
             posted_field: None,
+            runs_its_task: false,
             handler_looper: None,
         }
     }

@@ -127,6 +127,9 @@ pub enum Attr {
     /// A read lock's `tryLock()` answer, or the stamp of a `StampedLock`'s `tryReadLock()`
     /// (lock-precision extension): where it is true (not zero), the read lock is held.
     ReadLockHeld,
+    /// An executor that runs its tasks at once, in the calling thread
+    /// (`MoreExecutors.directExecutor()`), which a method may return.
+    DirectExecutor,
 }
 
 impl Attr {

@@ -124,8 +124,12 @@ impl<'a, 'e> Interp<'a, 'e> {
             // unshared until then (a constructor may make the thread, then go on initialising).
             HandoffModel::ThreadConstructor | HandoffModel::MadeThread => {
                 let code = handed_code_made_at(st, params);
-                // A thread started and joined at once runs its code where it is started.
-                if !waits::made_thread_joined_at_once(self.env.table, &self.body.insns, self.pc) {
+                // A thread started and joined at once runs its code where it is started; one
+                // run at once (`new Thread(r).run()`), where it is run (`ThreadRun`).
+                let (table, insns) = (self.env.table, &self.body.insns);
+                let in_place = waits::made_thread_joined_at_once(table, insns, self.pc)
+                    || (self.env.extensions.direct_executors && waits::made_thread_run_at_once(table, insns, self.pc));
+                if !in_place {
                     let joined = code.and_then(|code| self.thread_runs(st, code));
                     self.applying_as(joined, |me| me.hand_all(st, params, Target::Background, false, false));
                 }
@@ -146,6 +150,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                     ExecutorKind::Main => Target::Main,
                     // As a post to a handler of unknown looper: not followed.
                     ExecutorKind::Looper => return,
+                    // A direct executor runs the task before the call returns, as a call would.
+                    ExecutorKind::Direct => return self.run_while_waiting(st, params),
                     ExecutorKind::Pool | ExecutorKind::Serial => target,
                 };
                 if waits::handle_waited_at_once(self.env.table, &self.body.insns, self.pc) {
@@ -169,7 +175,12 @@ impl<'a, 'e> Interp<'a, 'e> {
                     // applied where the thread was made, but what it captured was unshared then).
                     if let Some(Attr::ThreadOf(pc)) = attr_e(st, r) {
                         let code = self.handed_made_at(pc);
-                        self.applying_as(Some(JoinedThread::made_at(pc)), |me| me.run_handed(st, code, Target::Background, true));
+                        // A thread run at once when made runs from its start on, not from there.
+                        let thread = match self.thread_made(pc) {
+                            true => Some(JoinedThread::made_at(pc)),
+                            false => self.thread_runs(st, pc),
+                        };
+                        self.applying_as(thread, |me| me.run_handed(st, code, Target::Background, true));
                     }
                     let mut joined = None;
                     let code = match self.handed_code(st, r) {
@@ -192,6 +203,17 @@ impl<'a, 'e> Interp<'a, 'e> {
                     };
                     self.escape_captured(st, std::slice::from_ref(r));
                     self.applying_as(joined, |me| me.run_handed(st, code, Target::Background, true));
+                }
+            }
+            // `thread.run()` on a thread made here to run code that it was not handed over for
+            // (`made_thread_run_at_once`): the code runs now, in this thread.
+            HandoffModel::ThreadRun => {
+                let made = receiver().and_then(|r| match attr_e(st, r) {
+                    Some(Attr::ThreadOf(pc)) if self.env.extensions.direct_executors => Some(pc),
+                    _ => None,
+                });
+                if let Some(code) = made.and_then(|pc| self.handed_made_at(pc)) {
+                    self.apply_in_place(st, &code);
                 }
             }
             HandoffModel::StreamOp => {
@@ -317,6 +339,7 @@ impl<'a, 'e> Interp<'a, 'e> {
             | HandoffModel::FlowLaunch
             | HandoffModel::FlowCollect => self.flow_handoff(st, model, receiver(), params, ret),
             HandoffModel::MainExecutor => st.attrs.set(ret, Some(Attr::MainHandler)),
+            HandoffModel::DirectExecutor => st.attrs.set(ret, Some(Attr::DirectExecutor)),
             // The executor runs its tasks where the handler runs its posts.
             HandoffModel::HandlerExecutor => {
                 let (executor, handler) = made_from(kind, args, ret);
@@ -385,7 +408,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             return match self.executor_kind(st, named, executor) {
                 ExecutorKind::Main => on(Target::Main, false),
                 ExecutorKind::Serial => on(Target::Background, true),
-                ExecutorKind::Pool => on(Target::Background, false),
+                // The callbacks then run on the thread that delivers them, not the registering one.
+                ExecutorKind::Pool | ExecutorKind::Direct => on(Target::Background, false),
                 ExecutorKind::Looper => None,
             };
         }
@@ -466,8 +490,19 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// posting to a `HandlerThread`'s handler; the main thread for the main thread's executor,
     /// or one posting to a main-looper handler, got here or kept in a field only ever given it.
     fn executor_kind(&self, st: &State, named: &MethodRef, receiver: &Expr) -> ExecutorKind {
-        if self.env.table.is_subtype_of_any(named.class, &["java.util.Timer"]) {
+        match self.executor_kind_of(st, named, receiver) {
+            ExecutorKind::Direct if !self.env.extensions.direct_executors => ExecutorKind::Pool,
+            kind => kind,
+        }
+    }
+
+    fn executor_kind_of(&self, st: &State, named: &MethodRef, receiver: &Expr) -> ExecutorKind {
+        let table = self.env.table;
+        if table.is_subtype_of_any(named.class, &["java.util.Timer"]) {
             return ExecutorKind::Serial;
+        }
+        if let Some(ExecutorKind::Direct) = self.direct_executor(st, named, receiver) {
+            return ExecutorKind::Direct;
         }
         match attr_e(st, receiver) {
             Some(Attr::MainHandler) => return ExecutorKind::Main,
@@ -489,6 +524,22 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             _ => ExecutorKind::Pool,
         }
+    }
+
+    /// `Direct` when the executor `receiver` of the call `named` runs its tasks at once: named
+    /// through a direct executor class (`DirectExecutor.INSTANCE.execute(task)`), made here as
+    /// one (`Runnable::run`, `new DirectExecutor()`), or got from `directExecutor()`.
+    fn direct_executor(&self, st: &State, named: &MethodRef, receiver: &Expr) -> Option<ExecutorKind> {
+        let table = self.env.table;
+        let direct = (named.name, named.descriptor) == super::super::handoffs::execute_method() && super::super::handoffs::is_direct_executor(table, named.class)
+            || match attr_e(st, receiver) {
+                Some(Attr::DirectExecutor) => true,
+                Some(Attr::Handed(pc)) => self.body.insns.get(pc as usize).is_some_and(|i| super::super::handoffs::makes_direct_executor(table, i)),
+                _ => self.allocated_at(st, receiver).is_some_and(|pc| {
+                    matches!(&self.body.insns[pc as usize], Insn::New { class } if super::super::handoffs::is_direct_executor(table, *class))
+                }),
+            };
+        direct.then_some(ExecutorKind::Direct)
     }
 
     fn hand_all(&mut self, st: &mut State, values: &[Expr], target: Target, shares: bool, serial: bool) {

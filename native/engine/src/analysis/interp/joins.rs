@@ -155,6 +155,11 @@ impl<'a, 'e> Interp<'a, 'e> {
         Some(JoinedThread::made_at(code))
     }
 
+    /// Whether a thread running the code made at `code` was made or started here before.
+    pub(super) fn thread_made(&self, code: u32) -> bool {
+        self.joins.made.contains_key(&code)
+    }
+
     /// Runs `apply`, marking the accesses of the handed code it applies as `thread`'s.
     pub(super) fn applying_as(&mut self, thread: Option<JoinedThread>, apply: impl FnOnce(&mut Self)) {
         self.joins.applying = thread.filter(|_| self.env.extensions.thread_joins);

@@ -1,6 +1,7 @@
 //! Handoffs waited for at once (thread handoffs extension): `t.start(); t.join();`,
 //! `executor.submit(task).get()`, `CompletableFuture.runAsync(r).join()`,
-//! `Thread.startVirtualThread(r).join()`. The handed code runs
+//! `Thread.startVirtualThread(r).join()`; and a thread run rather than started,
+//! `new Thread(r).run()`. The handed code runs
 //! while the caller waits for it, as a call made there would: on the caller's thread, under
 //! its locks. Only when nothing but keeping the handle in a local comes in between: what the
 //! caller does meanwhile (start another thread, write a field) runs alongside the handed code.
@@ -45,6 +46,22 @@ pub(super) fn made_thread_joined_at_once(table: &ClassTable, insns: &[Insn], pc:
         && matches!(insns.get(pc + 3), Some(Insn::Invoke { method, .. })
             if method.name.as_str() == "start" && method.descriptor.as_str() == "()V" && is_thread(table, method.class))
         && thread_joined_at_once(table, insns, pc + 3)
+}
+
+/// Whether the thread made by the constructor call at `pc` is run at once, not started, from
+/// the stack or through one local: `new Thread(r).run()`, `Thread t = new Thread(r); t.run();`.
+/// Its `run()` runs the code in the calling thread.
+pub(super) fn made_thread_run_at_once(table: &ClassTable, insns: &[Insn], pc: usize) -> bool {
+    let next = match (insns.get(pc + 1), insns.get(pc + 2)) {
+        (Some(Insn::Store { slot, .. }), Some(Insn::Load { slot: loaded, .. })) if slot == loaded => pc + 3,
+        _ => pc + 1,
+    };
+    matches!(insns.get(next), Some(Insn::Invoke { method, .. }) if is_thread_run(table, method))
+}
+
+/// `Thread.run()`, called as a method: the thread's code runs in the calling thread.
+pub(crate) fn is_thread_run(table: &ClassTable, method: &MethodRef) -> bool {
+    method.name.as_str() == "run" && method.descriptor.as_str() == "()V" && is_thread(table, method.class)
 }
 
 fn is_thread(table: &ClassTable, class: crate::sym::Sym) -> bool {

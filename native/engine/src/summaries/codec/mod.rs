@@ -215,6 +215,7 @@ fn attr_code(a: Option<Attr>) -> i8 {
         Some(Attr::Scheduler(Scheduler { target: Target::Background, serial })) => 13 + i8::from(serial),
         Some(Attr::Scheduler(Scheduler { target: Target::Main, .. })) => 15,
         Some(Attr::ReadLockHeld) => 16,
+        Some(Attr::DirectExecutor) => 17,
     }
 }
 
@@ -268,6 +269,7 @@ fn attr_of(c: i8) -> Option<Attr> {
         13 | 14 => Some(Attr::Scheduler(Scheduler { target: Target::Background, serial: c == 14 })),
         15 => Some(Attr::Scheduler(Scheduler { target: Target::Main, serial: false })),
         16 => Some(Attr::ReadLockHeld),
+        17 => Some(Attr::DirectExecutor),
         _ => None,
     }
 }
@@ -373,6 +375,7 @@ mod tests {
             Attr::Scheduler(Scheduler { target: Target::Background, serial: true }),
             Attr::Scheduler(Scheduler { target: Target::Main, serial: false }),
             Attr::ReadLockHeld,
+            Attr::DirectExecutor,
         ];
         for a in all {
             assert_eq!(attr_of(attr_code(Some(a))), Some(a), "{a:?}");

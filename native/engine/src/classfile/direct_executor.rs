@@ -1,0 +1,27 @@
+//! What the class reader notes of code that runs a task at once, in the calling thread: a
+//! direct executor's `execute(Runnable)` (`command.run()`, Guava's `DirectExecutor`) and a
+//! lambda body `r -> r.run()`. An executor made of either runs its tasks before `execute`
+//! returns (see `analysis::handoffs`).
+
+use cafebabe::bytecode::{ByteCode, Opcode};
+
+const RUNNABLE: &str = "Ljava/lang/Runnable;";
+
+/// Whether a method of this descriptor and code does nothing but run its one parameter, a
+/// `Runnable`: `aload; invokeinterface Runnable.run; return`.
+pub fn runs_its_task(descriptor: &str, is_static: bool, code: &ByteCode<'_>) -> bool {
+    if descriptor != format!("({RUNNABLE})V") {
+        return false;
+    }
+    let slot = if is_static { 0 } else { 1 };
+    let ops: Vec<&Opcode<'_>> = code.opcodes.iter().map(|(_, op)| op).collect();
+    match ops.as_slice() {
+        [Opcode::Aload(s), Opcode::Invokeinterface(m, _), Opcode::Return] => {
+            usize::from(*s) == slot
+                && m.class_name == "java/lang/Runnable"
+                && m.name_and_type.name == "run"
+                && m.name_and_type.descriptor == "()V"
+        }
+        _ => false,
+    }
+}
