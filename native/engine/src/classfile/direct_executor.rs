@@ -5,12 +5,10 @@
 
 use cafebabe::bytecode::{ByteCode, Opcode};
 
-const RUNNABLE: &str = "Ljava/lang/Runnable;";
-
 /// Whether a method of this descriptor and code does nothing but run its one parameter, a
 /// `Runnable`: `aload; invokeinterface Runnable.run; return`.
 pub fn runs_its_task(descriptor: &str, is_static: bool, code: &ByteCode<'_>) -> bool {
-    if descriptor != format!("({RUNNABLE})V") {
+    if descriptor != "(Ljava/lang/Runnable;)V" {
         return false;
     }
     let slot = if is_static { 0 } else { 1 };

@@ -13,8 +13,8 @@ use super::super::content_observers::OnChange;
 use super::super::domain::*;
 use super::super::handler_callbacks::{callback_code, HandlerCallback};
 use super::super::handoffs::{
-    context_dispatcher, field_held_code, is_kotlin_lambda_class, makes_handler_post_reference, message_handler, ExecutorKind, HandoffModel,
-    Target,
+    context_dispatcher, execute_method, field_held_code, is_direct_executor, is_kotlin_lambda_class, makes_direct_executor,
+    makes_handler_post_reference, message_handler, ExecutorKind, HandoffModel, Target,
 };
 use super::super::registrations::WithoutHandler;
 use super::access_set::NewKey;
@@ -175,7 +175,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                     // applied where the thread was made, but what it captured was unshared then).
                     if let Some(Attr::ThreadOf(pc)) = attr_e(st, r) {
                         let code = self.handed_made_at(pc);
-                        // A thread run at once when made runs from its start on, not from there.
+                        // A thread whose making handed nothing over (it was run at once) runs
+                        // its code from this start on.
                         let thread = match self.thread_made(pc) {
                             true => Some(JoinedThread::made_at(pc)),
                             false => self.thread_runs(st, pc),
@@ -205,8 +206,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                     self.applying_as(joined, |me| me.run_handed(st, code, Target::Background, true));
                 }
             }
-            // `thread.run()` on a thread made here to run code that it was not handed over for
-            // (`made_thread_run_at_once`): the code runs now, in this thread.
+            // `thread.run()` on a thread made here with code: the code runs now, in this thread,
+            // as a call would (its making handed nothing over, `made_thread_run_at_once`).
             HandoffModel::ThreadRun => {
                 let made = receiver().and_then(|r| match attr_e(st, r) {
                     Some(Attr::ThreadOf(pc)) if self.env.extensions.direct_executors => Some(pc),
@@ -501,7 +502,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         if table.is_subtype_of_any(named.class, &["java.util.Timer"]) {
             return ExecutorKind::Serial;
         }
-        if let Some(ExecutorKind::Direct) = self.direct_executor(st, named, receiver) {
+        if self.runs_tasks_at_once(st, named, receiver) {
             return ExecutorKind::Direct;
         }
         match attr_e(st, receiver) {
@@ -526,20 +527,22 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    /// `Direct` when the executor `receiver` of the call `named` runs its tasks at once: named
-    /// through a direct executor class (`DirectExecutor.INSTANCE.execute(task)`), made here as
-    /// one (`Runnable::run`, `new DirectExecutor()`), or got from `directExecutor()`.
-    fn direct_executor(&self, st: &State, named: &MethodRef, receiver: &Expr) -> Option<ExecutorKind> {
+    /// Whether the executor `receiver` of the call `named` runs its tasks at once, in this
+    /// thread: named through a direct executor class (`DirectExecutor.INSTANCE.execute(task)`),
+    /// made here as one (`Runnable::run`, `new DirectExecutor()`), or got from
+    /// `directExecutor()` (here or through a method returning it).
+    fn runs_tasks_at_once(&self, st: &State, named: &MethodRef, receiver: &Expr) -> bool {
         let table = self.env.table;
-        let direct = (named.name, named.descriptor) == super::super::handoffs::execute_method() && super::super::handoffs::is_direct_executor(table, named.class)
-            || match attr_e(st, receiver) {
-                Some(Attr::DirectExecutor) => true,
-                Some(Attr::Handed(pc)) => self.body.insns.get(pc as usize).is_some_and(|i| super::super::handoffs::makes_direct_executor(table, i)),
-                _ => self.allocated_at(st, receiver).is_some_and(|pc| {
-                    matches!(&self.body.insns[pc as usize], Insn::New { class } if super::super::handoffs::is_direct_executor(table, *class))
-                }),
-            };
-        direct.then_some(ExecutorKind::Direct)
+        if (named.name, named.descriptor) == execute_method() && is_direct_executor(table, named.class) {
+            return true;
+        }
+        match attr_e(st, receiver) {
+            Some(Attr::DirectExecutor) => true,
+            Some(Attr::Handed(pc)) => self.body.insns.get(pc as usize).is_some_and(|i| makes_direct_executor(table, i)),
+            _ => self
+                .allocated_at(st, receiver)
+                .is_some_and(|pc| matches!(&self.body.insns[pc as usize], Insn::New { class } if is_direct_executor(table, *class))),
+        }
     }
 
     fn hand_all(&mut self, st: &mut State, values: &[Expr], target: Target, shares: bool, serial: bool) {

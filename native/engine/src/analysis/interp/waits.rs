@@ -60,7 +60,7 @@ pub(super) fn made_thread_run_at_once(table: &ClassTable, insns: &[Insn], pc: us
 }
 
 /// `Thread.run()`, called as a method: the thread's code runs in the calling thread.
-pub(crate) fn is_thread_run(table: &ClassTable, method: &MethodRef) -> bool {
+fn is_thread_run(table: &ClassTable, method: &MethodRef) -> bool {
     method.name.as_str() == "run" && method.descriptor.as_str() == "()V" && is_thread(table, method.class)
 }
 
