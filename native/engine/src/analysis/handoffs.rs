@@ -340,26 +340,27 @@ pub fn is_handler_executor_execute(table: &ClassTable, m: &MethodRef) -> bool {
 
 /// Whether `class` is an executor whose `execute`, its own or inherited, posts to a handler.
 fn is_handler_executor(table: &ClassTable, class: Sym) -> bool {
-    let (name, descriptor) = *EXECUTE;
-    let execute = MethodRef { class, name, descriptor };
-    table.is_subtype_of_any(class, &["java.util.concurrent.Executor"])
-        && table.resolve_method(&execute).is_some_and(|m| {
-            table.get(m.class).and_then(|h| table.method(h, m.name, m.descriptor)).is_some_and(|h| h.posts_to_handler)
-        })
+    executes_so(table, class, |h| h.posts_to_handler)
 }
 
 /// Whether `class` is an executor whose `execute`, its own or inherited, only runs its task, at
 /// once and in the calling thread (Guava's `DirectExecutor`, a class of the code's own; see
 /// `classfile::direct_executor`).
 pub fn is_direct_executor(table: &ClassTable, class: Sym) -> bool {
+    executes_so(table, class, |h| h.runs_its_task)
+}
+
+/// Whether `class` is an executor whose `execute`, its own or inherited, has a header that
+/// `says` so.
+fn executes_so(table: &ClassTable, class: Sym, says: impl Fn(&MethodHeader) -> bool) -> bool {
     let (name, descriptor) = *EXECUTE;
     let execute = MethodRef { class, name, descriptor };
     table.is_subtype_of_any(class, &["java.util.concurrent.Executor"])
-        && table.resolve_method(&execute).is_some_and(|m| runs_its_task(table, &m))
+        && table.resolve_method(&execute).is_some_and(|m| header_says(table, &m, &says))
 }
 
-fn runs_its_task(table: &ClassTable, m: &MethodRef) -> bool {
-    table.get(m.class).and_then(|h| table.method(h, m.name, m.descriptor)).is_some_and(|h| h.runs_its_task)
+fn header_says(table: &ClassTable, m: &MethodRef, says: impl Fn(&MethodHeader) -> bool) -> bool {
+    table.get(m.class).and_then(|h| table.method(h, m.name, m.descriptor)).is_some_and(says)
 }
 
 /// Guava's `MoreExecutors.directExecutor()` and `newDirectExecutorService()` (which "runs each
@@ -380,13 +381,14 @@ pub fn makes_direct_executor(table: &ClassTable, insn: &Insn) -> bool {
         Insn::InvokeDynamic(DynamicCall { descriptor, lambda: Some(body) }) => {
             descriptor.as_str().ends_with(")Ljava/util/concurrent/Executor;")
                 && ((body.class.as_str(), body.name.as_str(), body.descriptor.as_str()) == ("java.lang.Runnable", "run", "()V")
-                    || runs_its_task(table, body))
+                    || header_says(table, body, |h| h.runs_its_task))
         }
         Insn::Invoke { method, .. } => {
             is_direct_executor_factory(method) || (method.name.as_str() == "<init>" && is_direct_executor(table, method.class))
         }
-        Insn::GetStatic(f) => crate::classfile::descriptor::object_class(f.descriptor.as_str())
-            .is_some_and(|c| is_direct_executor(table, Sym::new(&c.replace('/', ".")))),
+        Insn::GetStatic(f) => {
+            crate::classfile::descriptor::object_class(f.descriptor.as_str()).is_some_and(|c| is_direct_executor(table, Sym::new(&c)))
+        }
         _ => false,
     }
 }

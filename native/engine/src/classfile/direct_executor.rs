@@ -12,13 +12,10 @@ pub fn runs_its_task(descriptor: &str, is_static: bool, code: &ByteCode<'_>) -> 
         return false;
     }
     let slot = if is_static { 0 } else { 1 };
-    let ops: Vec<&Opcode<'_>> = code.opcodes.iter().map(|(_, op)| op).collect();
-    match ops.as_slice() {
-        [Opcode::Aload(s), Opcode::Invokeinterface(m, _), Opcode::Return] => {
-            usize::from(*s) == slot
-                && m.class_name == "java/lang/Runnable"
-                && m.name_and_type.name == "run"
-                && m.name_and_type.descriptor == "()V"
+    let mut ops = code.opcodes.iter().map(|(_, op)| op);
+    match (ops.next(), ops.next(), ops.next(), ops.next()) {
+        (Some(Opcode::Aload(s)), Some(Opcode::Invokeinterface(m, _)), Some(Opcode::Return), None) => {
+            *s == slot && m.class_name == "java/lang/Runnable" && m.name_and_type.name == "run" && m.name_and_type.descriptor == "()V"
         }
         _ => false,
     }

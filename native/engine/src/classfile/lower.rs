@@ -216,9 +216,9 @@ fn lower_method(
         .then(|| code.and_then(|c| c.bytecode.as_ref()).and_then(super::handler_executor::posted_field))
         .flatten()
         .map(|f| Sym::new(&f));
-    let runs_its_task = code
-        .and_then(|c| c.bytecode.as_ref())
-        .is_some_and(|b| super::direct_executor::runs_its_task(descriptor.as_str(), flags & ACC_STATIC != 0, b));
+    let is_static = flags & ACC_STATIC != 0;
+    let runs_its_task =
+        code.and_then(|c| c.bytecode.as_ref()).is_some_and(|b| super::direct_executor::runs_its_task(descriptor.as_str(), is_static, b));
     let header = MethodHeader {
         name,
         descriptor,
@@ -233,7 +233,6 @@ fn lower_method(
     };
 
     // Formals: `this` (instance methods) then the declared parameters.
-    let is_static = flags & ACC_STATIC != 0;
     let mut formal_slots = Vec::new();
     let mut slot: u16 = 0;
     if !is_static {
