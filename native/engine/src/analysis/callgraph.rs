@@ -195,7 +195,7 @@ impl Scan<'_> {
     }
 
     fn meaning(&self, named: &MethodRef) -> Meaning {
-        let handoff = if self.extensions.thread_handoffs { handoffs::handoff_model(self.table, named) } else { None };
+        let handoff = handoffs::enabled_handoff_model(self.table, named, &self.extensions);
         let (mut concurrent, mut hands, mut queries) = (false, false, false);
         let mut target = *named;
         let mut hops = 0;

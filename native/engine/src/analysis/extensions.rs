@@ -193,6 +193,11 @@ pub struct Extensions {
     /// (`MoreExecutors.directExecutor()`, `Runnable::run`, a class whose `execute` only runs its
     /// task), hands nothing to another thread: the task runs as a call made there would.
     pub direct_executors: bool,
+    /// Thread handoffs: code registered to run when a Guava future completes
+    /// (`future.addListener(runnable, executor)`, `Futures.addCallback(future, callback,
+    /// executor)`, `Futures.transform(...)`) runs on the executor given, or on the thread that
+    /// completes the future.
+    pub future_listeners: bool,
     /// Reporting, the high-confidence mode (RacerDX's stability, spec 11.1): an access through
     /// a field its method assigns takes no part in reporting. Off unless an option turns it on,
     /// in either mode: it drops true races too.
@@ -318,6 +323,7 @@ impl Extensions {
         looper_callers: true,
         weak_references: true,
         direct_executors: true,
+        future_listeners: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -368,6 +374,7 @@ impl Extensions {
         looper_callers: false,
         weak_references: false,
         direct_executors: false,
+        future_listeners: false,
     };
 }
 
@@ -412,7 +419,7 @@ mod tests {
     #[test]
     fn an_unknown_name_is_an_error_listing_the_names() {
         let err = Extensions::ALL.without(&["thread-handof".to_string()]).unwrap_err();
-        assert!(err.starts_with("no analysis extension is named `thread-handof` (known: android-threads, back-references, binder-services, callee-lock-evidence, callee-releases, collection-models, constant-branches, constant-values, converged-loops, direct-executors, end-location-dedup, "), "{err}");
+        assert!(err.starts_with("no analysis extension is named `thread-handof` (known: android-threads, back-references, binder-services, callee-lock-evidence, callee-releases, collection-models, constant-branches, constant-values, converged-loops, direct-executors, end-location-dedup, escape-ownership, "), "{err}");
         assert!(err.contains("thread-handoffs"), "{err}");
     }
 }

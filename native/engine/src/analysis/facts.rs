@@ -102,7 +102,7 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
         synchronized_as_argument: models::is_synchronized_as_argument(&resolved, ext),
         boxing: models::is_boxing(&resolved, ext),
         returns_fresh: models::returns_fresh(table, named, ext) || models::returns_fresh(table, &resolved, ext),
-        handoff: if ext.thread_handoffs { handoffs::handoff_model(table, named) } else { None },
+        handoff: handoffs::enabled_handoff_model(table, named, &ext),
     }
 }
 

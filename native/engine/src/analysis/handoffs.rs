@@ -102,6 +102,11 @@ pub enum HandoffModel {
     /// callback, handler)`, ...: its callbacks run where the `Handler` given runs its messages,
     /// or, given none, as the registration says.
     Registration(super::registrations::WithoutHandler),
+    /// A call that registers code to run when a Guava future completes (`future_listeners.rs`):
+    /// `future.addListener(runnable, executor)`, `Futures.addCallback(future, callback,
+    /// executor)`, ...: the code runs on the executor given, or on the thread that completes
+    /// the future.
+    FutureListener,
 }
 
 impl HandoffModel {
@@ -156,6 +161,14 @@ const NETTY_EVENT_EXECUTORS: &[&str] = &[
     "io.netty.channel.EventLoop",
     "io.netty.channel.SingleThreadEventLoop",
 ];
+
+/// The handoff model of a call, as far as the extensions on allow.
+pub fn enabled_handoff_model(table: &ClassTable, named: &MethodRef, ext: &super::extensions::Extensions) -> Option<HandoffModel> {
+    if !ext.thread_handoffs {
+        return None;
+    }
+    handoff_model(table, named).filter(|&m| m != HandoffModel::FutureListener || ext.future_listeners)
+}
 
 pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffModel> {
     let class = named.class.as_str();
@@ -231,6 +244,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         _ if HANDLER_POSTS.contains(&name) && is(&[HANDLER]) => HandoffModel::HandlerPost,
         _ if HANDLER_SENDS.contains(&name) && is(&[HANDLER]) => HandoffModel::HandlerSend,
         "obtainMessage" if is(&[HANDLER]) => HandoffModel::ObtainMessage,
+        _ if super::future_listeners::registers_listener(table, named) => HandoffModel::FutureListener,
         _ => return super::registrations::registration(table, named).map(HandoffModel::Registration),
     };
     Some(model)

@@ -13,6 +13,7 @@ pub mod extensions;
 pub mod facts;
 pub mod field_classes;
 mod flows;
+mod future_listeners;
 pub mod kept_schedulers;
 pub mod handler_callbacks;
 pub mod handler_fields;

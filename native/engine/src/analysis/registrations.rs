@@ -188,6 +188,11 @@ const CALLBACKS: &[Callbacks] = &[
     // On the looper of the handler the observer is made with: main, as spec 4.1 reads an `on*`
     // override, unless it is known to be another (see `content_observers`).
     Callbacks { class: "android.database.ContentObserver", methods: &["onChange"], unseen: Unseen::Main },
+    // The code a Guava future's listener registration runs (`future_listeners.rs`): a callback's
+    // outcomes, a transformation's function.
+    Callbacks { class: "com.google.common.util.concurrent.FutureCallback", methods: &["onSuccess", "onFailure"], unseen: Unseen::Unknown },
+    Callbacks { class: "com.google.common.util.concurrent.AsyncFunction", methods: &["apply"], unseen: Unseen::Unknown },
+    Callbacks { class: "com.google.common.base.Function", methods: &["apply"], unseen: Unseen::Unknown },
 ];
 
 /// Where a registration runs the callbacks when the call is given no `Handler`, `Looper` or
@@ -208,6 +213,9 @@ pub enum WithoutHandler {
     /// elsewhere runs its `onChange` there itself, one made with an unknown handler is main code
     /// by spec 4.1 wherever it is registered.
     Observer,
+    /// On the thread that completes the future a listener is registered with: a Guava future's
+    /// listener given no executor, or a direct one (`future_listeners.rs`).
+    CompletingThread,
 }
 
 /// Calls that register a callback object of one of [`CALLBACKS`]' types.

@@ -241,6 +241,12 @@ impl<'a, 'e> Interp<'a, 'e> {
                     self.hand_all(st, params, target, true, serial);
                 }
             }
+            HandoffModel::FutureListener => {
+                let completing = WithoutHandler::CompletingThread;
+                if let Some(Scheduler { target, serial }) = self.registration_scheduler(st, named, params, completing) {
+                    self.hand_all(st, params, target, true, serial);
+                }
+            }
             HandoffModel::HandlerInit => {
                 let (handler_made, looper) = made_from(kind, args, ret);
                 if let Some(h) = handler_made {
@@ -416,6 +422,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         match without_handler {
             WithoutHandler::Background => Some(on_looper(Target::Background)),
+            WithoutHandler::CompletingThread => Some(Scheduler { target: Target::Background, serial: false }),
             WithoutHandler::Main => Some(on_looper(Target::Main)),
             WithoutHandler::CallingLooper => self.on_main_looper(st).then(|| on_looper(Target::Main)),
             // An observer made with a handler on the main looper runs `onChange` there from here;
