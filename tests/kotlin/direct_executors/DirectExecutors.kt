@@ -39,3 +39,23 @@ class PoolOwner {
         executor.execute { count++ } // expect (default mode): PoolOwner later this.count
     }
 }
+
+/** An executor object whose `execute` runs its task, after Kotlin's check of its parameter. */
+object InPlace : Executor {
+    override fun execute(command: Runnable) {
+        command.run()
+    }
+}
+
+/** Safe: tasks given to the object run in the calling thread. */
+class ObjectExecutorOwner {
+    private var count = 0
+
+    fun bump() {
+        count++
+    }
+
+    fun later() {
+        InPlace.execute { count++ }
+    }
+}
