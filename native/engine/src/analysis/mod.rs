@@ -15,6 +15,7 @@ pub mod field_classes;
 mod flows;
 mod future_listeners;
 pub mod kept_schedulers;
+mod kotlin_collections;
 pub mod handler_callbacks;
 pub mod handler_fields;
 pub mod handoffs;

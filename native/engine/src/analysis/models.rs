@@ -515,8 +515,14 @@ const COLLECTION_PARAMETERS: &[&str] = &[
 /// read the whole collection they are given.
 pub fn argument_accesses(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> Vec<(usize, ArgumentAccess)> {
     let (class, name) = (callee.class.as_str(), callee.name.as_str());
+    if !ext.collection_models {
+        return Vec::new();
+    }
+    if class.starts_with("kotlin.collections.") {
+        return super::kotlin_collections::argument_accesses(callee);
+    }
     // Every class of the table and every collection is in one of these packages.
-    if !ext.collection_models || !(class.starts_with("java.util.") || class.starts_with("java.lang.")) {
+    if !(class.starts_with("java.util.") || class.starts_with("java.lang.")) {
         return Vec::new();
     }
     let params = crate::classfile::descriptor::param_types(callee.descriptor.as_str());

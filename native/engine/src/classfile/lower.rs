@@ -11,6 +11,7 @@ use cafebabe::constant_pool::{BootstrapArgument, LiteralConstant, Loadable, Memb
 use cafebabe::{ClassFile, FieldAccessFlags, MethodInfo};
 
 use super::descriptor::{method_descriptor_text, param_widths};
+use super::inline_lines::InlineLines;
 use super::model::*;
 use crate::fxhash::FxHashMap;
 use crate::interned;
@@ -63,9 +64,11 @@ fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
     let name = binary_name(&cf.this_class);
     let mut annotations = Vec::new();
     let mut source_file = None;
+    let mut inline_lines = InlineLines::default();
     for attr in &cf.attributes {
         match &attr.data {
             AttributeData::SourceFile(f) => source_file = Some(Sym::new(f)),
+            AttributeData::SourceDebugExtension(smap) if with_bodies => inline_lines = InlineLines::parse(smap),
             AttributeData::RuntimeVisibleAnnotations(a) | AttributeData::RuntimeInvisibleAnnotations(a) => {
                 annotations.extend(a.iter().map(lower_annotation))
             }
@@ -88,7 +91,7 @@ fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
         _ => vec![None; cf.methods.len()],
     };
     let methods: Vec<Method> =
-        cf.methods.iter().zip(handler_loopers).map(|(m, looper)| lower_method(m, with_bodies, &lambdas, proxy, looper)).collect();
+        cf.methods.iter().zip(handler_loopers).map(|(m, looper)| lower_method(m, with_bodies, &lambdas, proxy, looper, &inline_lines)).collect();
     note_calls_on_stored_objects(cf, &methods);
     let header = ClassHeader {
         name,
@@ -182,6 +185,7 @@ fn lower_method(
     lambdas: &[Option<MethodRef>],
     proxy: bool,
     handler_looper: Option<HandlerLooper>,
+    inline_lines: &InlineLines,
 ) -> Method {
     let name = cached(&m.name, false);
     let descriptor = Sym::new(&method_descriptor_text(&m.descriptor));
@@ -268,7 +272,7 @@ fn lower_method(
         }
         if with_bodies {
             if let Some(bc) = &c.bytecode {
-                let b = lower_body(c, bc, lambdas);
+                let b = lower_body(c, bc, lambdas, inline_lines);
                 first_line = b.lines.iter().copied().find(|&l| l != 0).unwrap_or(0);
                 if name.as_str().contains('$') || flags & (ACC_SYNTHETIC | ACC_BRIDGE) != 0 {
                     inline_shape = inline_shape_of(&b, formal_slots.len());
@@ -332,7 +336,7 @@ fn cached_member<T: 'static>(
     }
 }
 
-fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>, lambdas: &[Option<MethodRef>]) -> Body {
+fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>, lambdas: &[Option<MethodRef>], inline_lines: &InlineLines) -> Body {
     let offsets: Vec<usize> = bc.opcodes.iter().map(|(o, _)| *o).collect();
     let index_of = |from: usize, jump: i32| -> u32 {
         let target = (from as i64 + jump as i64).max(0) as usize;
@@ -344,7 +348,7 @@ fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>, lambdas: &[Option<MethodRe
     let mut line_table: Vec<(usize, u32)> = Vec::new();
     for attr in &code.attributes {
         if let AttributeData::LineNumberTable(entries) = &attr.data {
-            line_table.extend(entries.iter().map(|e| (e.start_pc as usize, e.line_number as u32)));
+            line_table.extend(entries.iter().map(|e| (e.start_pc as usize, inline_lines.call_site(e.line_number as u32))));
         }
     }
     line_table.sort();

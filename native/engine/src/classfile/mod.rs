@@ -4,5 +4,6 @@ pub mod descriptor;
 pub mod direct_executor;
 pub mod handler_executor;
 pub mod handler_subclass;
+pub mod inline_lines;
 pub mod lower;
 pub mod model;
