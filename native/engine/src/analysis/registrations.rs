@@ -6,7 +6,9 @@
 //! (`handoffs::HandoffModel::Registration`): its callbacks run on the looper of the `Handler` or
 //! `Looper` the call is given, one at a time, on the `Executor` it is given, or, given none, where
 //! [`WithoutHandler`] says. They are not main-thread `on*` methods (spec 4.1
-//! matches them as overrides of an `android*` class).
+//! matches them as overrides of an `android*` class). The callbacks and functions given to a
+//! Guava future's listener registrations (`future_listeners.rs`) are listed here too: what
+//! such an object runs when handed over.
 
 use once_cell::sync::Lazy;
 
@@ -214,7 +216,8 @@ pub enum WithoutHandler {
     /// by spec 4.1 wherever it is registered.
     Observer,
     /// On the thread that completes the future a listener is registered with: a Guava future's
-    /// listener given no executor, or a direct one (`future_listeners.rs`).
+    /// listener given no executor (`future_listeners.rs`; the deprecated `addCallback(future,
+    /// callback)` runs it so).
     CompletingThread,
 }
 
