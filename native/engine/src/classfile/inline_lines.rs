@@ -16,6 +16,8 @@ impl InlineLines {
         let mut ranges = Vec::new();
         let mut stratum = "";
         let mut in_lines = false;
+        // An entry's file is the previous entry's unless it names one (JSR-45).
+        let mut file = 1;
         for line in smap.lines().map(str::trim) {
             if let Some(name) = line.strip_prefix("*S ") {
                 stratum = name.trim();
@@ -23,7 +25,10 @@ impl InlineLines {
             } else if line.starts_with('*') {
                 in_lines = line == "*L";
             } else if in_lines && stratum == "KotlinDebug" {
-                if let Some(range) = line_entry(line) {
+                let Some((named_file, range)) = line_entry(line) else { continue };
+                file = named_file.unwrap_or(file);
+                // File 1 is the class's own source file, where the calls that inline are.
+                if file == 1 {
                     ranges.push(range);
                 }
             }
@@ -44,21 +49,25 @@ impl InlineLines {
     }
 }
 
-/// One line entry: `InputStartLine[#FileId][,RepeatCount]:OutputStartLine[,OutputLineIncrement]`.
-fn line_entry(entry: &str) -> Option<(u32, u32, u32, u32)> {
+/// One line entry, `InputStartLine[#FileId][,RepeatCount]:OutputStartLine[,OutputLineIncrement]`:
+/// the file it names, if any, and the output lines it maps.
+fn line_entry(entry: &str) -> Option<(Option<u32>, (u32, u32, u32, u32))> {
     let (input, output) = entry.split_once(':')?;
     let (input, repeat) = match input.split_once(',') {
         Some((i, r)) => (i, r.parse::<u32>().ok()?),
         None => (input, 1),
     };
-    let input_start = input.split('#').next()?.parse::<u32>().ok()?;
+    let (input_start, file) = match input.split_once('#') {
+        Some((line, file)) => (line.parse::<u32>().ok()?, Some(file.parse::<u32>().ok()?)),
+        None => (input.parse::<u32>().ok()?, None),
+    };
     let (output_start, increment) = match output.split_once(',') {
         Some((o, inc)) => (o.parse::<u32>().ok()?, inc.parse::<u32>().ok()?),
         None => (output.parse::<u32>().ok()?, 1),
     };
     let covered = repeat.checked_mul(increment.max(1))?;
     let last = output_start.checked_add(covered.checked_sub(1)?)?;
-    Some((output_start, last, input_start, increment.max(1)))
+    Some((file, (output_start, last, input_start, increment.max(1))))
 }
 
 #[cfg(test)]
@@ -76,6 +85,15 @@ mod tests {
         assert_eq!(lines.call_site(69), 40);
         assert_eq!(lines.call_site(70), 41);
         assert_eq!(lines.call_site(71), 71);
+    }
+
+    #[test]
+    fn only_lines_of_calls_in_the_class_file_count() {
+        let smap = "SMAP\nA.kt\nKotlin\n*S KotlinDebug\n*F\n+ 1 A.kt\nA\n+ 2 B.kt\nB\n*L\n35#2:67\n36:68\n40#1:69\n*E\n";
+        let lines = InlineLines::parse(smap);
+        assert_eq!(lines.call_site(67), 67);
+        assert_eq!(lines.call_site(68), 68);
+        assert_eq!(lines.call_site(69), 40);
     }
 
     #[test]
