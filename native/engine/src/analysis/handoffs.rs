@@ -101,12 +101,10 @@ pub enum HandoffModel {
     /// `ConnectivityManager.registerNetworkCallback(request, callback)`, `CameraManager.openCamera(id,
     /// callback, handler)`, ...: its callbacks run where the `Handler` given runs its messages,
     /// or, given none, as the registration says.
+    /// A Guava future's listener registration (`future_listeners.rs`: `future.addListener(runnable,
+    /// executor)`, `Futures.addCallback(future, callback, executor)`, ...) is one too, whose code
+    /// runs on the executor given, or on the thread that completes the future.
     Registration(super::registrations::WithoutHandler),
-    /// A call that registers code to run when a Guava future completes (`future_listeners.rs`):
-    /// `future.addListener(runnable, executor)`, `Futures.addCallback(future, callback,
-    /// executor)`, ...: the code runs on the executor given, or on the thread that completes
-    /// the future.
-    FutureListener,
 }
 
 impl HandoffModel {
@@ -167,7 +165,8 @@ pub fn enabled_handoff_model(table: &ClassTable, named: &MethodRef, ext: &super:
     if !ext.thread_handoffs {
         return None;
     }
-    handoff_model(table, named).filter(|&m| m != HandoffModel::FutureListener || ext.future_listeners)
+    let listener = HandoffModel::Registration(super::registrations::WithoutHandler::CompletingThread);
+    handoff_model(table, named).filter(|&m| m != listener || ext.future_listeners)
 }
 
 pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffModel> {
@@ -244,7 +243,9 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         _ if HANDLER_POSTS.contains(&name) && is(&[HANDLER]) => HandoffModel::HandlerPost,
         _ if HANDLER_SENDS.contains(&name) && is(&[HANDLER]) => HandoffModel::HandlerSend,
         "obtainMessage" if is(&[HANDLER]) => HandoffModel::ObtainMessage,
-        _ if super::future_listeners::registers_listener(table, named) => HandoffModel::FutureListener,
+        _ if super::future_listeners::registers_listener(table, named) => {
+            HandoffModel::Registration(super::registrations::WithoutHandler::CompletingThread)
+        }
         _ => return super::registrations::registration(table, named).map(HandoffModel::Registration),
     };
     Some(model)

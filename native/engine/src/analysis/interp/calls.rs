@@ -139,7 +139,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                                 // A registration's model says where the callback object runs
                                 // (`registrations.rs`), not the framework's code that delivers
                                 // to it (on an executor it was given as a parameter, say).
-                                Some(HandoffModel::Registration(_) | HandoffModel::FutureListener) => ModelledHandoff::Handoffs,
+                                Some(HandoffModel::Registration(_)) => ModelledHandoff::Handoffs,
                                 // An executor posting to a handler runs its task where the
                                 // handler does: its posting (and its running the task at once
                                 // when already on that looper) is what the model says.

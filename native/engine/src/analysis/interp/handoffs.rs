@@ -241,12 +241,6 @@ impl<'a, 'e> Interp<'a, 'e> {
                     self.hand_all(st, params, target, true, serial);
                 }
             }
-            HandoffModel::FutureListener => {
-                let completing = WithoutHandler::CompletingThread;
-                if let Some(Scheduler { target, serial }) = self.registration_scheduler(st, named, params, completing) {
-                    self.hand_all(st, params, target, true, serial);
-                }
-            }
             HandoffModel::HandlerInit => {
                 let (handler_made, looper) = made_from(kind, args, ret);
                 if let Some(h) = handler_made {
