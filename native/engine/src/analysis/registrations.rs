@@ -1,12 +1,12 @@
 //! Framework callback objects that run where their registration says (an extension, with the
 //! Android models and thread handoffs; `docs/android.md`): a `ConnectivityManager.NetworkCallback`,
 //! the camera's callbacks, an `ImageReader`'s listener, a `TelephonyCallback`, a location or
-//! sensor listener, a view's or a dialog's listeners, a `LiveData`'s observer. The call that
-//! registers the object hands it over
+//! sensor listener, a view's or a dialog's listeners, a `LiveData`'s observer, a broadcast
+//! receiver. The call that registers the object hands it over
 //! (`handoffs::HandoffModel::Registration`): its callbacks run on the looper of the `Handler` or
 //! `Looper` the call is given, one at a time, on the `Executor` it is given, or, given none, where
-//! [`WithoutHandler`] says. They are not main-thread `on*` methods (spec 4.1
-//! matches them as overrides of an `android*` class). The callbacks and functions given to a
+//! [`WithoutHandler`] says. They are main-thread `on*` methods (spec 4.1 matches them as
+//! overrides of an `android*` class) only where [`Unseen`] says so. The callbacks and functions given to a
 //! Guava future's listener registrations (`future_listeners.rs`) are listed here too: what
 //! such an object runs when handed over.
 
@@ -187,6 +187,10 @@ const CALLBACKS: &[Callbacks] = &[
     Callbacks { class: "android.content.DialogInterface$OnCancelListener", methods: &["onCancel"], unseen: Unseen::Main },
     Callbacks { class: "android.content.DialogInterface$OnDismissListener", methods: &["onDismiss"], unseen: Unseen::Main },
     Callbacks { class: "android.content.DialogInterface$OnShowListener", methods: &["onShow"], unseen: Unseen::Main },
+    // "The Handler identifying the thread that will receive the Intent. If null, the main thread
+    // of the process will be used" (`Context.registerReceiver`); a receiver the manifest declares,
+    // registered where racer does not see, receives on the main thread.
+    Callbacks { class: "android.content.BroadcastReceiver", methods: &["onReceive"], unseen: Unseen::Main },
     // On the looper of the handler the observer is made with: main, as spec 4.1 reads an `on*`
     // override, unless it is known to be another (see `content_observers`).
     Callbacks { class: "android.database.ContentObserver", methods: &["onChange"], unseen: Unseen::Main },
@@ -333,6 +337,24 @@ const REGISTRATIONS: &[Registration] = &[
         without_handler: WithoutHandler::CallingLooper,
     },
     Registration { class: "android.content.ContentResolver", names: &["registerContentObserver"], without_handler: WithoutHandler::Observer },
+    // A dynamically registered receiver, on the scheduler `Handler` it is given, or on the main
+    // thread (`ContextCompat` passes both on; `LocalBroadcastManager` delivers on the main looper).
+    Registration {
+        class: "android.content.Context",
+        names: &["registerReceiver", "registerReceiverAsUser", "registerReceiverForAllUsers"],
+        without_handler: WithoutHandler::Main,
+    },
+    Registration { class: "androidx.core.content.ContextCompat", names: &["registerReceiver"], without_handler: WithoutHandler::Main },
+    Registration {
+        class: "androidx.localbroadcastmanager.content.LocalBroadcastManager",
+        names: &["registerReceiver"],
+        without_handler: WithoutHandler::Main,
+    },
+    Registration {
+        class: "android.support.v4.content.LocalBroadcastManager",
+        names: &["registerReceiver"],
+        without_handler: WithoutHandler::Main,
+    },
     Registration {
         class: "android.app.Dialog",
         names: &["setOnCancelListener", "setOnDismissListener", "setOnShowListener"],

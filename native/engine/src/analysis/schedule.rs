@@ -84,6 +84,12 @@ pub type Bodies = Vec<Vec<Option<Body>>>;
 
 /// Takes the bodies out of `classes` (which nothing else holds at this point; a class that is
 /// shared keeps its bodies, copied here).
+/// The largest cycle ordered around its callbacks' registrations (see `bottom_up::callees_first`):
+/// a component's own code (a receiver, what it runs and what registers it again). Larger cycles
+/// come from calls resolved to many overrides across a framework, where each order loses some
+/// summaries and a new one would only move which.
+const MAX_ORDERED_CYCLE: usize = 64;
+
 pub fn take_bodies(classes: &mut [Arc<Class>]) -> Bodies {
     classes
         .iter_mut()
@@ -249,8 +255,15 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         || {
             let mut order = BottomUp::new(&graph.edges);
             // Deterministic order inside an SCC (its members see each other's summaries in this order).
+            // A cycle through the registration of a callback object (a receiver that registers
+            // itself again from the code it runs) is broken there: the callback, run later on an
+            // event, is summarised last, and what it calls sees its own callees.
+            let callback = |m: usize| super::registrations::registered_callback(table, &methods[m].mref).is_some();
             for scc in &mut order.sccs {
                 scc.sort_by(|a, b| methods[*a].mref.cmp(&methods[*b].mref));
+                if (2..=MAX_ORDERED_CYCLE).contains(&scc.len()) && inputs.extensions.thread_handoffs && scc.iter().any(|&m| callback(m)) {
+                    super::bottom_up::callees_first(scc, &graph.edges, callback);
+                }
             }
             order
         },

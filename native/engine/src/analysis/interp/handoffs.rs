@@ -16,7 +16,7 @@ use super::super::handoffs::{
     context_dispatcher, execute_method, field_held_code, is_direct_executor, is_kotlin_lambda_class, makes_direct_executor,
     makes_handler_post_reference, message_handler, ExecutorKind, HandoffModel, Target,
 };
-use super::super::registrations::WithoutHandler;
+use super::super::registrations::{registered_callback, Unseen, WithoutHandler};
 use super::access_set::NewKey;
 use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
@@ -36,7 +36,7 @@ pub(super) enum Capture {
 }
 
 /// Where handed code runs: on another thread, or during the call it is given to.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum Place {
     Thread(Target),
     Caller,
@@ -831,6 +831,11 @@ impl<'a, 'e> Interp<'a, 'e> {
         };
         let identities = self.env.extensions.lock_identities;
         let running = st.running.any();
+        // A callback that is main-thread code only where its registration is not seen (a
+        // broadcast receiver's `onReceive`), registered on a worker's looper, runs there: its
+        // accesses are the worker's, not the main thread's.
+        let main_only_unregistered =
+            place == Place::Thread(Target::Background) && registered_callback(self.env.table, body) == Some(Unseen::Main);
         for (n, acc) in summary.accesses.iter().enumerate() {
             prefetch_key_ahead(&summary.accesses, n);
             // Reading the handed object's own (final) outer-instance field is no access of the
@@ -849,7 +854,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                 Place::Thread(target) => {
                     let thread = match target {
                         Target::Main => Threads::AnyThreadButSelf,
-                        Target::Background if acc.key.thread == Threads::AnyThreadButSelf => Threads::AnyThreadButSelf,
+                        Target::Background if acc.key.thread == Threads::AnyThreadButSelf && !main_only_unregistered => {
+                            Threads::AnyThreadButSelf
+                        }
                         Target::Background => Threads::AnyThread,
                     };
                     // Code a constructor hands over once runs once per object: on that
