@@ -95,7 +95,7 @@ pub fn call_facts(table: &ClassTable, ignore: &crate::fxhash::FxHashSet<Sym>, na
         ignored: ignore.contains(&resolved.class),
         functional: table.lookup_l2(&resolved, &|a| a.matches("Functional")) || models::is_functional_model(table, &resolved),
         returns_ownership: table.lookup_l2(&resolved, &|a| a.matches("ReturnsOwnership")),
-        exits: models::is_exit_call(table, named),
+        exits: models::is_exit_call(table, named, ext),
         synchronized_constructor: resolved.name.as_str() == "<init>"
             && models::is_synchronized_container(table, resolved.class, ext),
         synchronized_converter: models::is_synchronized_converter(&resolved, ext),

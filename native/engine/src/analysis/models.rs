@@ -833,9 +833,14 @@ pub fn is_boxing(callee: &MethodRef, ext: Extensions) -> bool {
             || (ext.collection_models && callee.class.as_str() == "java.lang.Character"))
 }
 
-/// 2.4: calls after which the path goes straight to the exit.
-pub fn is_exit_call(table: &ClassTable, callee: &MethodRef) -> bool {
-    callee.name.as_str() == "exit" && table.is_subtype_of_any(callee.class, &["java.lang.System", "java.lang.Runtime"])
+/// 2.4: calls after which the path goes straight to the exit. With `normal_returns`, also the
+/// Kotlin runtime's helpers that always throw (`Intrinsics.throwUninitializedPropertyAccessException`
+/// after a `lateinit` property read before it was set, `throwNpe`, ...): kotlinc leaves an
+/// `aconst_null` after them, which would otherwise join the value checked.
+pub fn is_exit_call(table: &ClassTable, callee: &MethodRef, ext: Extensions) -> bool {
+    let name = callee.name.as_str();
+    (name == "exit" && table.is_subtype_of_any(callee.class, &["java.lang.System", "java.lang.Runtime"]))
+        || (ext.normal_returns && name.starts_with("throw") && callee.class.as_str() == "kotlin.jvm.internal.Intrinsics")
 }
 
 #[cfg(test)]
@@ -865,5 +870,19 @@ mod tests {
             assert_eq!(lock_effect(&table, &callee, Extensions::ALL), effect, "{callee:?}");
             assert_eq!(lock_effect(&table, &callee, Extensions::NONE), None, "{callee:?}");
         }
+    }
+
+    /// Kotlin's throwing helpers end the path with the extensions only; `System.exit` always.
+    #[test]
+    fn kotlins_throwing_helpers_end_the_path() {
+        let table = ClassTable::new();
+        let intrinsics = "kotlin.jvm.internal.Intrinsics";
+        for name in ["throwUninitializedPropertyAccessException", "throwNpe", "throwIllegalState"] {
+            assert!(is_exit_call(&table, &call(intrinsics, name), Extensions::ALL), "{name}");
+            assert!(!is_exit_call(&table, &call(intrinsics, name), Extensions::NONE), "{name}");
+        }
+        assert!(!is_exit_call(&table, &call(intrinsics, "checkNotNull"), Extensions::ALL));
+        assert!(!is_exit_call(&table, &call("p.Other", "throwNpe"), Extensions::ALL));
+        assert!(is_exit_call(&table, &call("java.lang.System", "exit"), Extensions::NONE));
     }
 }

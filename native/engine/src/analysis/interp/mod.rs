@@ -263,7 +263,7 @@ pub fn analyze_method(env: &Env<'_>, input: &MethodInput<'_>) -> Summary {
         if let Insn::Invoke { method, .. } = insn {
             exits_after[i] = match env.facts.call(method) {
                 Some(f) => f.exits,
-                None => models::is_exit_call(env.table, method),
+                None => models::is_exit_call(env.table, method, env.extensions),
             };
         }
     }
