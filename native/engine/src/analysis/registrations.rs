@@ -6,9 +6,9 @@
 //! (`handoffs::HandoffModel::Registration`): its callbacks run on the looper of the `Handler` or
 //! `Looper` the call is given, one at a time, on the `Executor` it is given, or, given none, where
 //! [`WithoutHandler`] says. They are main-thread `on*` methods (spec 4.1 matches them as
-//! overrides of an `android*` class) only where [`Unseen`] says so. The callbacks and functions given to a
-//! Guava future's listener registrations (`future_listeners.rs`) are listed here too: what
-//! such an object runs when handed over.
+//! overrides of an `android*` class) only where [`Unseen`] says so. The callbacks and functions
+//! given to a Guava future's listener registrations (`future_listeners.rs`) are listed here too:
+//! what such an object runs when handed over.
 
 use once_cell::sync::Lazy;
 

@@ -82,14 +82,14 @@ fn phase(start: std::time::Instant, name: &str) {
 /// classes so that each is freed once its method is summarised (see [`take_bodies`]).
 pub type Bodies = Vec<Vec<Option<Body>>>;
 
-/// Takes the bodies out of `classes` (which nothing else holds at this point; a class that is
-/// shared keeps its bodies, copied here).
 /// The largest cycle ordered around its callbacks' registrations (see `bottom_up::callees_first`):
 /// a component's own code (a receiver, what it runs and what registers it again). Larger cycles
 /// come from calls resolved to many overrides across a framework, where each order loses some
 /// summaries and a new one would only move which.
 const MAX_ORDERED_CYCLE: usize = 64;
 
+/// Takes the bodies out of `classes` (which nothing else holds at this point; a class that is
+/// shared keeps its bodies, copied here).
 pub fn take_bodies(classes: &mut [Arc<Class>]) -> Bodies {
     classes
         .iter_mut()
