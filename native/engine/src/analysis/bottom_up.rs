@@ -104,8 +104,9 @@ pub(super) fn callees_first(scc: &mut [usize], edges: &[Vec<usize>], runs_last: 
     for (at, &m) in scc.iter().enumerate() {
         let mut callees: Vec<usize> = edges[m]
             .iter()
-            .filter(|&&c| c != m && !runs_last(c))
+            .filter(|&&c| c != m)
             .filter_map(|c| position.get(c).copied())
+            .filter(|&at| !runs_last(scc[at]))
             .collect();
         callees.sort_unstable();
         callees.dedup();
@@ -115,16 +116,22 @@ pub(super) fn callees_first(scc: &mut [usize], edges: &[Vec<usize>], runs_last: 
         }
     }
     let mut ready: BTreeSet<usize> = (0..scc.len()).filter(|&at| waits_for[at] == 0).collect();
-    let mut left: BTreeSet<usize> = (0..scc.len()).collect();
+    let mut placed = vec![false; scc.len()];
+    // Every member before it is placed: where the next cycle is broken.
+    let mut first_left = 0;
     let mut order = Vec::with_capacity(scc.len());
-    while let Some(&first_left) = left.iter().next() {
-        let next = ready.iter().next().copied().unwrap_or(first_left);
-        ready.remove(&next);
-        left.remove(&next);
+    for _ in 0..scc.len() {
+        let next = ready.pop_first().unwrap_or_else(|| {
+            while placed[first_left] {
+                first_left += 1;
+            }
+            first_left
+        });
+        placed[next] = true;
         order.push(scc[next]);
         for &w in &waiting[next] {
             waits_for[w] -= 1;
-            if waits_for[w] == 0 && left.contains(&w) {
+            if waits_for[w] == 0 && !placed[w] {
                 ready.insert(w);
             }
         }
