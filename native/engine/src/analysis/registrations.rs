@@ -416,7 +416,29 @@ pub fn registered_callbacks(table: &ClassTable, class: Sym) -> Vec<MethodRef> {
 
 #[cfg(test)]
 mod tests {
-    use super::is_descriptor_of;
+    use super::*;
+
+    /// A receiver's registrations are known by name, androidx's and the support library's
+    /// included, with or without the framework on the classpath; given no receiver, none is.
+    #[test]
+    fn receivers_are_registered_by_context_compat_and_local_broadcasts() {
+        let table = ClassTable::new();
+        let call = |class: &str, name: &str, descriptor: &str| MethodRef { class: Sym::new(class), name: Sym::new(name), descriptor: Sym::new(descriptor) };
+        let receiver = "(Landroid/content/BroadcastReceiver;Landroid/content/IntentFilter;)V";
+        let compat = "(Landroid/content/Context;Landroid/content/BroadcastReceiver;Landroid/content/IntentFilter;Ljava/lang/String;Landroid/os/Handler;I)Landroid/content/Intent;";
+        let as_user = "(Landroid/content/BroadcastReceiver;Landroid/os/UserHandle;Landroid/content/IntentFilter;Ljava/lang/String;Landroid/os/Handler;)Landroid/content/Intent;";
+        let cases = [
+            call("android.content.Context", "registerReceiverAsUser", as_user),
+            call("androidx.core.content.ContextCompat", "registerReceiver", compat),
+            call("androidx.localbroadcastmanager.content.LocalBroadcastManager", "registerReceiver", receiver),
+            call("android.support.v4.content.LocalBroadcastManager", "registerReceiver", receiver),
+        ];
+        for named in cases {
+            assert_eq!(registration(&table, &named), Some(WithoutHandler::Main), "{named:?}");
+        }
+        let pending = "(Landroid/content/IntentFilter;Landroid/app/PendingIntent;)V";
+        assert_eq!(registration(&table, &call("android.content.Context", "registerReceiver", pending)), None);
+    }
 
     #[test]
     fn descriptors_name_their_classes() {
