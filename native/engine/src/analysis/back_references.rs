@@ -48,6 +48,12 @@ impl BackReferences {
         if self.by_field.is_empty() || path.steps.len() < 3 {
             return None;
         }
+        // Nothing goes unless two adjacent steps of `path` itself lead back (a pair made by an
+        // earlier removal needs one before it): most paths are looked at without building one.
+        let pairs_followed = path.steps.len() - 2;
+        if !path.steps.windows(2).take(pairs_followed).any(|w| self.leads_back(w[0], w[1])) {
+            return None;
+        }
         let mut steps: Vec<Step> = Vec::new();
         let mut changed = false;
         for (i, step) in path.steps.iter().enumerate() {

@@ -130,6 +130,9 @@ struct Symbols<'s> {
     /// in that list by its address: traces share their tails.
     nodes: Vec<TraceNodeEntry>,
     node_slots: FxHashMap<usize, u32>,
+    /// The callees of the nodes met, by address (they are interned): most nodes call a
+    /// method met before, and its symbols need not be hashed again.
+    callees: FxHashSet<usize>,
     /// For each access, summary after summary: the place of its key in `keys` and of its
     /// trace's first node in `nodes` (-1: no trace).
     access_slots: Vec<(u32, i64)>,
@@ -160,7 +163,9 @@ impl<'s> Symbols<'s> {
         }
         let Some((callee, line, rest)) = t.split_first() else { return -1 };
         let next = self.trace(rest);
-        self.method(callee);
+        if self.callees.insert(callee as *const MethodRef as usize) {
+            self.method(callee);
+        }
         self.nodes.push((callee, line, next));
         let place = self.nodes.len() as u32 - 1;
         self.node_slots.insert(address, place);
@@ -231,13 +236,22 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         node_ids: vec![UNNUMBERED; symbols.nodes.len()],
     };
     // The keys' paths in a table sorted by content; keys refer to them by index, so they
-    // sort as numbers, in the order of their content.
-    let key_paths: Vec<(Vec<i64>, Option<Vec<i64>>)> =
-        symbols.keys.iter().map(|k| (enc.path(k.kind.path()), k.lock_on.map(|l| enc.path(l.path())))).collect();
-    let mut paths: Vec<Vec<i64>> = key_paths.iter().flat_map(|(p, lock)| std::iter::once(p).chain(lock)).cloned().collect();
-    paths.sort_unstable();
-    paths.dedup();
-    let index_of = |path: &Vec<i64>| paths.binary_search(path).expect("every key's path is in the table") as i64;
+    // sort as numbers, in the order of their content. Keys share paths: each distinct one is
+    // encoded once.
+    let mut distinct = DistinctPaths::default();
+    let key_paths: Vec<(u32, Option<u32>)> =
+        symbols.keys.iter().map(|k| (distinct.place(k.kind.path()), k.lock_on.map(|l| distinct.place(l.path())))).collect();
+    let distinct = distinct.paths;
+    let mut by_content: Vec<(Vec<i64>, u32)> = distinct.iter().enumerate().map(|(i, p)| (enc.path(p), i as u32)).collect();
+    by_content.sort_unstable();
+    let mut paths: Vec<Vec<i64>> = Vec::with_capacity(by_content.len());
+    let mut index_of_place = vec![0i64; by_content.len()];
+    for (path, place) in by_content {
+        if paths.last() != Some(&path) {
+            paths.push(path);
+        }
+        index_of_place[place as usize] = paths.len() as i64 - 1;
+    }
     // Keys in content order (equal keys that were not shared get one entry), so their
     // indexes do not depend on addresses.
     let mut keyed: Vec<(EncodedKey, u32)> = symbols
@@ -245,7 +259,10 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         .iter()
         .zip(&key_paths)
         .enumerate()
-        .map(|(slot, (k, (path, lock)))| (enc.key(k, index_of(path), lock.as_ref().map_or(-1, index_of)), slot as u32))
+        .map(|(slot, (k, (path, lock)))| {
+            let lock = lock.map_or(-1, |l| index_of_place[l as usize]);
+            (enc.key(k, index_of_place[*path as usize], lock), slot as u32)
+        })
         .collect();
     keyed.sort_unstable();
     let mut keys: Vec<EncodedKey> = Vec::new();
@@ -318,6 +335,22 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         keys: KeyColumns::store(&keys),
         paths,
         summaries: out_summaries,
+    }
+}
+
+/// Paths in the order first met, each once, with the place of each by content.
+#[derive(Default)]
+struct DistinctPaths<'p> {
+    paths: Vec<&'p Path>,
+    places: FxHashMap<&'p Path, u32>,
+}
+
+impl<'p> DistinctPaths<'p> {
+    fn place(&mut self, p: &'p Path) -> u32 {
+        *self.places.entry(p).or_insert_with(|| {
+            self.paths.push(p);
+            self.paths.len() as u32 - 1
+        })
     }
 }
 
