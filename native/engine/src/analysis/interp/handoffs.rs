@@ -9,14 +9,10 @@ use crate::issue::top_level_class;
 use crate::sym::Sym;
 
 use super::super::annotations::is_lambda_body_name;
-use super::super::content_observers::OnChange;
 use super::super::domain::*;
 use super::super::handler_callbacks::{callback_code, HandlerCallback};
-use super::super::handoffs::{
-    context_dispatcher, execute_method, field_held_code, is_direct_executor, is_kotlin_lambda_class, makes_direct_executor,
-    makes_handler_post_reference, message_handler, ExecutorKind, HandoffModel, Target,
-};
-use super::super::registrations::{registered_callback, Unseen, WithoutHandler};
+use super::super::handoffs::{field_held_code, is_kotlin_lambda_class, message_handler, ExecutorKind, HandoffModel, Target};
+use super::super::registrations::{registered_callback, Unseen};
 use super::access_set::NewKey;
 use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
 use super::aliases::holds_callers_object;
@@ -120,90 +116,11 @@ impl<'a, 'e> Interp<'a, 'e> {
         let params = if kind == InvokeKind::Static { args } else { args.get(1..).unwrap_or(&[]) };
         let receiver = || if kind == InvokeKind::Static { None } else { args.first() };
         match model {
-            // A new thread runs its code only once started: what the code captures is still
-            // unshared until then (a constructor may make the thread, then go on initialising).
-            HandoffModel::ThreadConstructor | HandoffModel::MadeThread => {
-                let code = handed_code_made_at(st, params);
-                // A thread started and joined at once runs its code where it is started; one
-                // run at once (`new Thread(r).run()`), where it is run (`ThreadRun`).
-                let (table, insns) = (self.env.table, &self.body.insns);
-                let in_place = waits::made_thread_joined_at_once(table, insns, self.pc)
-                    || (self.env.extensions.direct_executors && waits::made_thread_run_at_once(table, insns, self.pc));
-                if !in_place {
-                    let joined = code.and_then(|code| self.thread_runs(st, code));
-                    self.applying_as(joined, |me| me.hand_all(st, params, Target::Background, false, false));
-                }
-                let thread = match (model, receiver()) {
-                    (HandoffModel::MadeThread, _) => Some(ret),
-                    (_, Some(Expr::Path(made))) => Some(made),
-                    _ => None,
-                };
-                if let (Some(pc), Some(thread)) = (code, thread) {
-                    st.attrs.set(thread, Some(Attr::ThreadOf(pc)));
-                }
-            }
-            HandoffModel::Arguments(target) => {
-                // `CompletableFuture.runAsync(task, executor)` runs on the executor it is given.
-                let executor = if takes_executor(named) { args.last() } else { receiver() };
-                let kind = executor.map_or(ExecutorKind::Pool, |r| self.executor_kind(st, named, r));
-                let target = match kind {
-                    ExecutorKind::Main => Target::Main,
-                    // As a post to a handler of unknown looper: not followed.
-                    ExecutorKind::Looper => return,
-                    // A direct executor runs the task before the call returns, as a call would.
-                    ExecutorKind::Direct => return self.run_while_waiting(st, params),
-                    ExecutorKind::Pool | ExecutorKind::Serial => target,
-                };
-                if waits::handle_waited_at_once(self.env.table, &self.body.insns, self.pc) {
-                    return self.run_while_waiting(st, params);
-                }
-                // A task the method may wait for later (see `joins.rs`).
-                let joined = self.task_handed(st, named, executor, params, ret);
-                self.applying_as(joined, |me| me.hand_all(st, params, target, true, kind == ExecutorKind::Serial));
-            }
+            HandoffModel::ThreadConstructor | HandoffModel::MadeThread => self.thread_made_with(st, model, receiver(), params, ret),
+            HandoffModel::Arguments(target) => self.hand_to_executor(st, target, named, receiver(), args, params, ret),
             HandoffModel::ThreadStart => {
                 if let Some(r) = receiver() {
-                    if waits::thread_joined_at_once(self.env.table, &self.body.insns, self.pc) {
-                        if let Some(Attr::ThreadOf(pc)) = attr_e(st, r) {
-                            if let Some(code) = self.handed_made_at(pc) {
-                                self.apply_in_place(st, &code);
-                            }
-                        }
-                        return self.run_while_waiting(st, std::slice::from_ref(r));
-                    }
-                    // A thread made here with handed code: that code runs from now on (it was
-                    // applied where the thread was made, but what it captured was unshared then).
-                    if let Some(Attr::ThreadOf(pc)) = attr_e(st, r) {
-                        let code = self.handed_made_at(pc);
-                        // A thread whose making handed nothing over (it was run at once) runs
-                        // its code from this start on.
-                        let thread = match self.thread_made(pc) {
-                            true => Some(JoinedThread::made_at(pc)),
-                            false => self.thread_runs(st, pc),
-                        };
-                        self.applying_as(thread, |me| me.run_handed(st, code, Target::Background, true));
-                    }
-                    let mut joined = None;
-                    let code = match self.handed_code(st, r) {
-                        // A thread made here, kept in a field, then started: its fields are shared.
-                        Some(h) if h.capture == Capture::OuterInstance && names_shared_object(r) => {
-                            Some(Handed { object: Some(r.clone()), started: true, ..h })
-                        }
-                        // A thread that starts itself: one thread runs this object's `run()`.
-                        Some(h) if r.is_this() => {
-                            Some(Handed { started: true, ..h })
-                        }
-                        // A thread object made here: one this method may join.
-                        Some(h) => {
-                            if let Some(Attr::Handed(pc)) = attr_e(st, r) {
-                                joined = self.thread_runs(st, pc);
-                            }
-                            Some(h)
-                        }
-                        None => self.started_subclass_run(named, r),
-                    };
-                    self.escape_captured(st, std::slice::from_ref(r));
-                    self.applying_as(joined, |me| me.run_handed(st, code, Target::Background, true));
+                    self.thread_started(st, named, r);
                 }
             }
             // `thread.run()` on a thread made here with code: the code runs now, in this thread,
@@ -250,26 +167,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     st.attrs.set(h, Some(attr));
                 }
             }
-            HandoffModel::HandlerSubclassInit(looper) => {
-                let attr = match looper {
-                    HandlerLooper::Main => Some(Attr::MainHandler),
-                    HandlerLooper::Worker => Some(Attr::WorkerHandler),
-                    HandlerLooper::Calling => self.on_main_looper(st).then_some(Attr::MainHandler),
-                    HandlerLooper::Param(at) => params.get(usize::from(at)).and_then(|l| self.handler_on_looper(st, l)),
-                };
-                if let (Some(attr), Some(Expr::Path(h))) = (attr, receiver()) {
-                    st.attrs.set(h, Some(attr));
-                    // What a handler made here is given: its outer instance, which its
-                    // `handleMessage` reaches (see `made_handler_code`).
-                    if let Some(pc) = self.allocated_at(st, &Expr::Path(h.clone())) {
-                        let mut captured = params.to_vec();
-                        if let Some(outer) = self.outer_instance_parameter(named) {
-                            captured[..=outer].rotate_right(1);
-                        }
-                        self.handed_values.insert(pc, captured);
-                    }
-                }
-            }
+            HandoffModel::HandlerSubclassInit(looper) => self.handler_subclass_made(st, looper, named, receiver(), params),
             // The handler's `handleMessage` runs the message on its looper's thread, one message
             // at a time.
             HandoffModel::HandlerSend => {
@@ -302,35 +200,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 st.attrs.set(ret, looper);
             }
             HandoffModel::BackgroundDispatcher => st.attrs.set(ret, Some(Attr::BackgroundDispatcher)),
-            // A block launched on a known dispatcher (alone or joined to jobs and names), or
-            // without one on a scope of a known dispatcher; otherwise (a context joined to one
-            // of unknown content, a scope of unknown origin) not followed, as a post to a
-            // handler of unknown looper.
-            HandoffModel::CoroutineBuilder { context: at, block } => {
-                let context = args.get(usize::from(at));
-                let on = |target| Scheduler { target, serial: false };
-                let scheduler = match context.and_then(|c| attr_e(st, c)) {
-                    Some(Attr::BackgroundDispatcher) => on(Target::Background),
-                    Some(Attr::MainHandler) => on(Target::Main),
-                    Some(Attr::Scheduler(kept)) => kept,
-                    // `launch$default` passes null for a context left out; `launch` and `async`
-                    // take their scope first (`withContext`, its context).
-                    _ if at == 1 && matches!(context, Some(Expr::Const(ConstVal::Null))) => {
-                        match args.first().and_then(|scope| self.scope_target(st, scope)) {
-                            Some(target) => on(target),
-                            None => return,
-                        }
-                    }
-                    _ => match context.and_then(|c| self.kept_dispatcher(c).or_else(|| self.joined_context_target(c).map(on))) {
-                        Some(scheduler) => scheduler,
-                        None => return,
-                    },
-                };
-                // A dispatcher of one thread (`newSingleThreadContext`) runs its blocks one at a time.
-                if let Some(code) = args.get(usize::from(block)) {
-                    self.hand(st, code, scheduler.target, true, scheduler.serial);
-                }
-            }
+            HandoffModel::CoroutineBuilder { context: at, block } => self.launch_coroutine(st, at, block, args),
             HandoffModel::Scheduled(Scheduler { target, serial }) => self.hand_all(st, params, target, true, serial),
             // Resolved at the call (see `invoke`): a chain without a known scheduler.
             HandoffModel::ReactiveOperator => {}
@@ -356,193 +226,147 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    /// The handler made on `looper`: one on the main looper, or on a background thread's.
-    fn handler_on_looper(&self, st: &State, looper: &Expr) -> Option<Attr> {
-        match attr_e(st, looper) {
-            Some(Attr::MainThreadHandle | Attr::MainHandler) => Some(Attr::MainHandler),
-            Some(Attr::CurrentThreadHandle) if self.on_main_looper(st) => Some(Attr::MainHandler),
-            Some(Attr::WorkerHandler) => Some(Attr::WorkerHandler),
+    /// A thread made with code (`new Thread(task)`, a factory's `newThread(task)`). A new thread
+    /// runs its code only once started: what the code captures is still unshared until then (a
+    /// constructor may make the thread, then go on initialising).
+    fn thread_made_with(&mut self, st: &mut State, model: HandoffModel, receiver: Option<&Expr>, params: &[Expr], ret: &Path) {
+        let code = handed_code_made_at(st, params);
+        // A thread started and joined at once runs its code where it is started; one
+        // run at once (`new Thread(r).run()`), where it is run (`ThreadRun`).
+        let (table, insns) = (self.env.table, &self.body.insns);
+        let in_place = waits::made_thread_joined_at_once(table, insns, self.pc)
+            || (self.env.extensions.direct_executors && waits::made_thread_run_at_once(table, insns, self.pc));
+        if !in_place {
+            let joined = code.and_then(|code| self.thread_runs(st, code));
+            self.applying_as(joined, |me| me.hand_all(st, params, Target::Background, false, false));
+        }
+        let thread = match (model, receiver) {
+            (HandoffModel::MadeThread, _) => Some(ret),
+            (_, Some(Expr::Path(made))) => Some(made),
             _ => None,
-        }
-    }
-
-    /// The thread a handler runs what it is posted: from the looper it was made with here,
-    /// or from what the handler field it is read from is always given.
-    fn handler_target(&self, st: &State, handler: &Expr) -> Option<Target> {
-        match attr_e(st, handler) {
-            // A looper given in place of a handler (an executor made on it) says the same.
-            Some(Attr::MainHandler | Attr::MainThreadHandle) => return Some(Target::Main),
-            Some(Attr::CurrentThreadHandle) if self.on_main_looper(st) => return Some(Target::Main),
-            Some(Attr::WorkerHandler) => return Some(Target::Background),
-            _ => {}
-        }
-        match handler.location()?.steps.last() {
-            Some(Step::Field { class, name }) => self.env.facts.handlers.fields.get(&(*class, *name)).copied(),
-            _ => None,
-        }
-    }
-
-    /// Where the registration `named` runs the callbacks of the object it is given: where the
-    /// handler or looper given runs its messages, one at a time, or on the executor given (not
-    /// followed, for either, when where it runs is unknown, as a post to a handler of unknown
-    /// looper is not); given none (or null), where the framework says.
-    fn registration_scheduler(&self, st: &State, named: &MethodRef, params: &[Expr], without_handler: WithoutHandler) -> Option<Scheduler> {
-        let types = param_types(named.descriptor.as_str());
-        let given = |ty: &str| {
-            let at = types.iter().position(|&t| t == ty)?;
-            params.get(at).filter(|v| !matches!(v, Expr::Const(ConstVal::Null)))
         };
-        let on_looper = |target| Scheduler { target, serial: target == Target::Background };
-        if let Some(handler) = given("Landroid/os/Handler;") {
-            return self.handler_target(st, handler).map(on_looper);
-        }
-        if let Some(looper) = given("Landroid/os/Looper;") {
-            return match attr_e(st, looper) {
-                Some(Attr::MainThreadHandle | Attr::MainHandler) => Some(on_looper(Target::Main)),
-                Some(Attr::CurrentThreadHandle) if self.on_main_looper(st) => Some(on_looper(Target::Main)),
-                Some(Attr::WorkerHandler) => Some(on_looper(Target::Background)),
-                _ => None,
-            };
-        }
-        if let Some(executor) = given("Ljava/util/concurrent/Executor;") {
-            let on = |target, serial| Some(Scheduler { target, serial });
-            return match self.executor_kind(st, named, executor) {
-                ExecutorKind::Main => on(Target::Main, false),
-                ExecutorKind::Serial => on(Target::Background, true),
-                // The callbacks then run on the thread that delivers them, not the registering one.
-                ExecutorKind::Pool | ExecutorKind::Direct => on(Target::Background, false),
-                ExecutorKind::Looper => None,
-            };
-        }
-        match without_handler {
-            WithoutHandler::Background => Some(on_looper(Target::Background)),
-            WithoutHandler::CompletingThread => Some(Scheduler { target: Target::Background, serial: false }),
-            WithoutHandler::Main => Some(on_looper(Target::Main)),
-            WithoutHandler::CallingLooper => self.on_main_looper(st).then(|| on_looper(Target::Main)),
-            // An observer made with a handler on the main looper runs `onChange` there from here;
-            // one made to run it off the main thread runs it there by itself (its races are its
-            // class's, `content_observers`), and one of unknown handler is not followed.
-            WithoutHandler::Observer => (self.registered_observer(st, named, params) == Some(OnChange::Main)).then(|| on_looper(Target::Main)),
+        if let (Some(pc), Some(thread)) = (code, thread) {
+            st.attrs.set(thread, Some(Attr::ThreadOf(pc)));
         }
     }
 
-    /// Where the content observer a registration is given runs `onChange`, when that is known:
-    /// the observer is made here, kept in a field of this class holding objects of one class, or
-    /// this object itself.
-    fn registered_observer(&self, st: &State, named: &MethodRef, params: &[Expr]) -> Option<OnChange> {
-        let at = param_types(named.descriptor.as_str()).iter().position(|&t| t == "Landroid/database/ContentObserver;")?;
-        let observer = params.get(at)?;
-        let class = match self.allocated_at(st, observer).map(|pc| self.body.insns.get(pc as usize)) {
-            Some(Some(Insn::New { class })) => *class,
-            _ if observer.is_this() => self.input.mref.class,
-            _ => {
-                let ((holder, name), _) = self.own_field_read(observer)?;
-                self.env.facts.field_classes.get(&(holder, name))?.class
-            }
+    /// Tasks given to an executor (`execute`, `submit`, `CompletableFuture.runAsync`): they run
+    /// on its threads, on the main thread for the main thread's executor, or at once for a
+    /// direct one.
+    fn hand_to_executor(&mut self, st: &mut State, target: Target, named: &MethodRef, receiver: Option<&Expr>, args: &[Expr], params: &[Expr], ret: &Path) {
+        // `CompletableFuture.runAsync(task, executor)` runs on the executor it is given.
+        let executor = if takes_executor(named) { args.last() } else { receiver };
+        let kind = executor.map_or(ExecutorKind::Pool, |r| self.executor_kind(st, named, r));
+        let target = match kind {
+            ExecutorKind::Main => Target::Main,
+            // As a post to a handler of unknown looper: not followed.
+            ExecutorKind::Looper => return,
+            // A direct executor runs the task before the call returns, as a call would.
+            ExecutorKind::Direct => return self.run_while_waiting(st, params),
+            ExecutorKind::Pool | ExecutorKind::Serial => target,
         };
-        self.env.facts.content_observers.get(&class).copied()
+        if waits::handle_waited_at_once(self.env.table, &self.body.insns, self.pc) {
+            return self.run_while_waiting(st, params);
+        }
+        // A task the method may wait for later (see `joins.rs`).
+        let joined = self.task_handed(st, named, executor, params, ret);
+        self.applying_as(joined, |me| me.hand_all(st, params, target, true, kind == ExecutorKind::Serial));
     }
 
-    /// Whether the current thread's looper is the main one here: the method runs on the main
-    /// thread (from its start, or past a check), or is the constructor of a component the
-    /// framework makes there.
-    fn on_main_looper(&self, st: &State) -> bool {
-        st.threads == Threads::AnyThreadButSelf
-            || (self.env.extensions.android_threads && crate::analysis::android::is_component_constructor(self.env.table, &self.input.mref))
-    }
-
-    /// The thread of a coroutine context joined here with `+` (`Dispatchers.IO + job`): a call
-    /// result, computed by the instructions up to the call that made it.
-    fn joined_context_target(&self, context: &Expr) -> Option<Target> {
-        match context {
-            Expr::Path(Path { base: Base::Temp(pc), steps }) if steps.is_empty() => {
-                let made = self.body.insns.get(..=*pc as usize)?;
-                context_dispatcher(self.env.table, &self.env.facts.schedulers, made)
+    /// `thread.start()`: the code of a thread made here, or of a thread object, runs from here on.
+    fn thread_started(&mut self, st: &mut State, named: &MethodRef, r: &Expr) {
+        if waits::thread_joined_at_once(self.env.table, &self.body.insns, self.pc) {
+            if let Some(Attr::ThreadOf(pc)) = attr_e(st, r) {
+                if let Some(code) = self.handed_made_at(pc) {
+                    self.apply_in_place(st, &code);
+                }
             }
-            _ => None,
+            return self.run_while_waiting(st, std::slice::from_ref(r));
         }
+        // A thread made here with handed code: that code runs from now on (it was
+        // applied where the thread was made, but what it captured was unshared then).
+        if let Some(Attr::ThreadOf(pc)) = attr_e(st, r) {
+            let code = self.handed_made_at(pc);
+            // A thread whose making handed nothing over (it was run at once) runs
+            // its code from this start on.
+            let thread = match self.thread_made(pc) {
+                true => Some(JoinedThread::made_at(pc)),
+                false => self.thread_runs(st, pc),
+            };
+            self.applying_as(thread, |me| me.run_handed(st, code, Target::Background, true));
+        }
+        let mut joined = None;
+        let code = match self.handed_code(st, r) {
+            // A thread made here, kept in a field, then started: its fields are shared.
+            Some(h) if h.capture == Capture::OuterInstance && names_shared_object(r) => {
+                Some(Handed { object: Some(r.clone()), started: true, ..h })
+            }
+            // A thread that starts itself: one thread runs this object's `run()`.
+            Some(h) if r.is_this() => {
+                Some(Handed { started: true, ..h })
+            }
+            // A thread object made here: one this method may join.
+            Some(h) => {
+                if let Some(Attr::Handed(pc)) = attr_e(st, r) {
+                    joined = self.thread_runs(st, pc);
+                }
+                Some(h)
+            }
+            None => self.started_subclass_run(named, r),
+        };
+        self.escape_captured(st, std::slice::from_ref(r));
+        self.applying_as(joined, |me| me.run_handed(st, code, Target::Background, true));
     }
 
-    /// The dispatcher read from a field that keeps one (`kept_schedulers.rs`).
-    fn kept_dispatcher(&self, context: &Expr) -> Option<Scheduler> {
-        let Some(Step::Field { class, name }) = context.location()?.steps.last() else { return None };
-        self.env.facts.schedulers.field(self.env.table.resolve_field(*class, *name), *name)
-    }
-
-    /// The thread of the dispatcher of a coroutine scope: one made here on the main dispatcher,
-    /// `GlobalScope`, or one read from a field only ever given a scope made on a known dispatcher.
-    pub(super) fn scope_target(&self, st: &State, scope: &Expr) -> Option<Target> {
-        // A scope made on the main dispatcher (`viewModelScope`, `lifecycleScope`).
-        if let Some(Attr::MainHandler) = attr_e(st, scope) {
-            return Some(Target::Main);
-        }
-        let p = scope.location()?;
-        // `GlobalScope` has no dispatcher: its coroutines run on `Dispatchers.Default`'s pool.
-        if let (Base::Static(class), [Step::Field { name, .. }]) = (p.base, &p.steps[..]) {
-            if class.as_str() == "kotlinx.coroutines.GlobalScope" && name.as_str() == "INSTANCE" {
-                return Some(Target::Background);
+    /// A `Handler` subclass made on a known looper: the handler runs its messages there.
+    fn handler_subclass_made(&mut self, st: &mut State, looper: HandlerLooper, named: &MethodRef, receiver: Option<&Expr>, params: &[Expr]) {
+        let attr = match looper {
+            HandlerLooper::Main => Some(Attr::MainHandler),
+            HandlerLooper::Worker => Some(Attr::WorkerHandler),
+            HandlerLooper::Calling => self.on_main_looper(st).then_some(Attr::MainHandler),
+            HandlerLooper::Param(at) => params.get(usize::from(at)).and_then(|l| self.handler_on_looper(st, l)),
+        };
+        if let (Some(attr), Some(Expr::Path(h))) = (attr, receiver) {
+            st.attrs.set(h, Some(attr));
+            // What a handler made here is given: its outer instance, which its
+            // `handleMessage` reaches (see `made_handler_code`).
+            if let Some(pc) = self.allocated_at(st, &Expr::Path(h.clone())) {
+                let mut captured = params.to_vec();
+                if let Some(outer) = self.outer_instance_parameter(named) {
+                    captured[..=outer].rotate_right(1);
+                }
+                self.handed_values.insert(pc, captured);
             }
         }
-        let Some(Step::Field { class, name }) = p.steps.last() else { return None };
-        self.env.facts.scope_fields.get(&(self.env.table.resolve_field(*class, *name), *name)).copied()
     }
 
-    /// What `receiver` of the executor call `named` runs its tasks on: one task at a time for a
-    /// `java.util.Timer`, a field only ever given a single-thread executor, or an executor
-    /// posting to a `HandlerThread`'s handler; the main thread for the main thread's executor,
-    /// or one posting to a main-looper handler, got here or kept in a field only ever given it.
-    fn executor_kind(&self, st: &State, named: &MethodRef, receiver: &Expr) -> ExecutorKind {
-        match self.executor_kind_of(st, named, receiver) {
-            ExecutorKind::Direct if !self.env.extensions.direct_executors => ExecutorKind::Pool,
-            kind => kind,
-        }
-    }
-
-    fn executor_kind_of(&self, st: &State, named: &MethodRef, receiver: &Expr) -> ExecutorKind {
-        let table = self.env.table;
-        if table.is_subtype_of_any(named.class, &["java.util.Timer"]) {
-            return ExecutorKind::Serial;
-        }
-        if self.runs_tasks_at_once(st, named, receiver) {
-            return ExecutorKind::Direct;
-        }
-        match attr_e(st, receiver) {
-            Some(Attr::MainHandler) => return ExecutorKind::Main,
-            Some(Attr::WorkerHandler) => return ExecutorKind::Serial,
-            Some(Attr::LooperExecutor) => return ExecutorKind::Looper,
-            // `handler::post` made here: where that handler runs its posts.
-            Some(Attr::Handed(pc))
-                if self.body.insns.get(pc as usize).is_some_and(|i| makes_handler_post_reference(self.env.table, i)) =>
-            {
-                let handler = self.handed_values.get(&pc).and_then(|captured| captured.first());
-                return ExecutorKind::posting_to(handler.and_then(|h| self.handler_target(st, h)));
+    /// A block launched on a known dispatcher (alone or joined to jobs and names), or without
+    /// one on a scope of a known dispatcher; otherwise (a context joined to one of unknown
+    /// content, a scope of unknown origin) not followed, as a post to a handler of unknown
+    /// looper.
+    fn launch_coroutine(&mut self, st: &mut State, at: u8, block: u8, args: &[Expr]) {
+        let context = args.get(usize::from(at));
+        let on = |target| Scheduler { target, serial: false };
+        let scheduler = match context.and_then(|c| attr_e(st, c)) {
+            Some(Attr::BackgroundDispatcher) => on(Target::Background),
+            Some(Attr::MainHandler) => on(Target::Main),
+            Some(Attr::Scheduler(kept)) => kept,
+            // `launch$default` passes null for a context left out; `launch` and `async`
+            // take their scope first (`withContext`, its context).
+            _ if at == 1 && matches!(context, Some(Expr::Const(ConstVal::Null))) => {
+                match args.first().and_then(|scope| self.scope_target(st, scope)) {
+                    Some(target) => on(target),
+                    None => return,
+                }
             }
-            _ => {}
-        }
-        match receiver.location().and_then(|p| p.steps.last()) {
-            Some(Step::Field { class, name }) => {
-                let field = (self.env.table.resolve_field(*class, *name), *name);
-                self.env.facts.executor_fields.get(&field).copied().unwrap_or(ExecutorKind::Pool)
-            }
-            _ => ExecutorKind::Pool,
-        }
-    }
-
-    /// Whether the executor `receiver` of the call `named` runs its tasks at once, in this
-    /// thread: named through a direct executor class (`DirectExecutor.INSTANCE.execute(task)`),
-    /// made here as one (`Runnable::run`, `new DirectExecutor()`), or got from
-    /// `directExecutor()` (here or through a method returning it).
-    fn runs_tasks_at_once(&self, st: &State, named: &MethodRef, receiver: &Expr) -> bool {
-        let table = self.env.table;
-        if (named.name, named.descriptor) == execute_method() && is_direct_executor(table, named.class) {
-            return true;
-        }
-        match attr_e(st, receiver) {
-            Some(Attr::DirectExecutor) => true,
-            Some(Attr::Handed(pc)) => self.body.insns.get(pc as usize).is_some_and(|i| makes_direct_executor(table, i)),
-            _ => self
-                .allocated_at(st, receiver)
-                .is_some_and(|pc| matches!(&self.body.insns[pc as usize], Insn::New { class } if is_direct_executor(table, *class))),
+            _ => match context.and_then(|c| self.kept_dispatcher(c).or_else(|| self.joined_context_target(c).map(on))) {
+                Some(scheduler) => scheduler,
+                None => return,
+            },
+        };
+        // A dispatcher of one thread (`newSingleThreadContext`) runs its blocks one at a time.
+        if let Some(code) = args.get(usize::from(block)) {
+            self.hand(st, code, scheduler.target, true, scheduler.serial);
         }
     }
 
@@ -616,7 +440,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// The field of this method's class, read here, that `value` names, with what code held
     /// there captures: the field's holder, the outer instance of an inner class (nothing for a
     /// static field, whose holder is no object).
-    fn own_field_read(&self, value: &Expr) -> Option<((Sym, Sym), Vec<Expr>)> {
+    pub(super) fn own_field_read(&self, value: &Expr) -> Option<((Sym, Sym), Vec<Expr>)> {
         let Expr::Path(p) = value else { return None };
         let Some(Step::Field { class, name }) = p.steps.last() else { return None };
         if *class != self.input.mref.class || !names_shared_object(value) || !self.body.reads_field(*class, *name) {

@@ -30,6 +30,7 @@ mod branches;
 mod calls;
 mod containers;
 mod flows;
+mod handoff_targets;
 mod handoffs;
 mod held_fields;
 mod insns;
