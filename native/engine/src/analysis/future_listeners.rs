@@ -32,13 +32,14 @@ const COMPLETION_HELPERS: &[&str] = &["addCallback", "transform", "transformAsyn
 
 /// Whether `named` registers code to run when a Guava future completes.
 pub fn registers_listener(table: &ClassTable, named: &MethodRef) -> bool {
-    let simple = guava_simple_name(named.class.as_str());
+    // Asked of every call: the class's name is searched only for the few method names.
+    let simple = || guava_simple_name(named.class.as_str());
     match named.name.as_str() {
         "addListener" => {
             named.descriptor.as_str() == "(Ljava/lang/Runnable;Ljava/util/concurrent/Executor;)V"
-                && (simple.is_some_and(|s| FUTURES.contains(&s)) || table.is_subtype_of_any(named.class, &[LISTENABLE_FUTURE]))
+                && (simple().is_some_and(|s| FUTURES.contains(&s)) || table.is_subtype_of_any(named.class, &[LISTENABLE_FUTURE]))
         }
-        name => COMPLETION_HELPERS.contains(&name) && matches!(simple, Some("Futures" | "FluentFuture")),
+        name => COMPLETION_HELPERS.contains(&name) && matches!(simple(), Some("Futures" | "FluentFuture")),
     }
 }
 

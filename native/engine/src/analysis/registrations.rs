@@ -14,6 +14,7 @@ use once_cell::sync::Lazy;
 
 use crate::classfile::descriptor::param_types;
 use crate::classfile::model::{MethodRef, ACC_ABSTRACT, ACC_BRIDGE, ACC_STATIC};
+use crate::fxhash::FxHashSet;
 use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
@@ -383,6 +384,11 @@ fn is_descriptor_of(descriptor: &str, class: &str) -> bool {
 /// registration is not seen: it runs where its object is registered, which is no main-thread
 /// `on*` method's rule.
 pub fn registered_callback(table: &ClassTable, m: &MethodRef) -> Option<Unseen> {
+    // Asked of every method: most are known not to be callbacks by their name alone.
+    static NAMES: Lazy<FxHashSet<&str>> = Lazy::new(|| CALLBACKS.iter().flat_map(|c| c.methods.iter().copied()).collect());
+    if !NAMES.contains(m.name.as_str()) {
+        return None;
+    }
     CALLBACKS.iter().find(|c| overrides(table, m, c.class, c.methods)).map(|c| c.unseen)
 }
 
