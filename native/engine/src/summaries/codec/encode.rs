@@ -241,38 +241,19 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
     let mut distinct = DistinctPaths::default();
     let key_paths: Vec<(u32, Option<u32>)> =
         symbols.keys.iter().map(|k| (distinct.place(k.kind.path()), k.lock_on.map(|l| distinct.place(l.path())))).collect();
-    let distinct = distinct.paths;
-    let mut by_content: Vec<(Vec<i64>, u32)> = distinct.iter().enumerate().map(|(i, p)| (enc.path(p), i as u32)).collect();
-    by_content.sort_unstable();
-    let mut paths: Vec<Vec<i64>> = Vec::with_capacity(by_content.len());
-    let mut index_of_place = vec![0i64; by_content.len()];
-    for (path, place) in by_content {
-        if paths.last() != Some(&path) {
-            paths.push(path);
-        }
-        index_of_place[place as usize] = paths.len() as i64 - 1;
-    }
+    let (paths, index_of_place) = sorted_distinct(distinct.paths.iter().map(|p| enc.path(p)).collect());
     // Keys in content order (equal keys that were not shared get one entry), so their
     // indexes do not depend on addresses.
-    let mut keyed: Vec<(EncodedKey, u32)> = symbols
+    let keyed: Vec<EncodedKey> = symbols
         .keys
         .iter()
         .zip(&key_paths)
-        .enumerate()
-        .map(|(slot, (k, (path, lock)))| {
-            let lock = lock.map_or(-1, |l| index_of_place[l as usize]);
-            (enc.key(k, index_of_place[*path as usize], lock), slot as u32)
+        .map(|(k, (path, lock))| {
+            let lock = lock.map_or(-1, |l| i64::from(index_of_place[l as usize]));
+            enc.key(k, i64::from(index_of_place[*path as usize]), lock)
         })
         .collect();
-    keyed.sort_unstable();
-    let mut keys: Vec<EncodedKey> = Vec::new();
-    let mut index_of_slot = vec![0u32; keyed.len()];
-    for (key, slot) in keyed {
-        if keys.last() != Some(&key) {
-            keys.push(key);
-        }
-        index_of_slot[slot as usize] = keys.len() as u32 - 1;
-    }
+    let (keys, index_of_slot) = sorted_distinct(keyed);
     let mut slots = symbols.access_slots.iter();
     let encoded: Vec<(Vec<Vec<i64>>, Vec<(u32, u32, i64)>)> = summaries
         .iter()
@@ -336,6 +317,22 @@ pub fn encode(summaries: &[(MethodRef, &Summary)]) -> Encoded {
         paths,
         summaries: out_summaries,
     }
+}
+
+/// `items` sorted by content, each once, and the index there of each item given: the tables'
+/// order and so the indexes depend only on what they hold.
+fn sorted_distinct<T: Ord>(items: Vec<T>) -> (Vec<T>, Vec<u32>) {
+    let mut by_content: Vec<(T, u32)> = items.into_iter().zip(0..).collect();
+    by_content.sort_unstable();
+    let mut distinct: Vec<T> = Vec::with_capacity(by_content.len());
+    let mut index_of = vec![0u32; by_content.len()];
+    for (item, given) in by_content {
+        if distinct.last() != Some(&item) {
+            distinct.push(item);
+        }
+        index_of[given as usize] = distinct.len() as u32 - 1;
+    }
+    (distinct, index_of)
 }
 
 /// Paths in the order first met, each once, with the place of each by content.
