@@ -67,7 +67,7 @@ fn group_key(a: &Access, method: usize) -> GroupKey {
         AccessKind::ContainerRead(..) | AccessKind::ContainerWrite(..) => {
             GroupKey::Container(base_key(p.base, method), p.steps.clone())
         }
-        AccessKind::InterfaceCall(_, callee) => GroupKey::Call(*callee),
+        AccessKind::InterfaceCall(_, callee) => GroupKey::Call(**callee),
     }
 }
 

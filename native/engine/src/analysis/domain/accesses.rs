@@ -11,9 +11,9 @@ use crate::classfile::model::MethodRef;
 pub enum AccessKind {
     Read(Path),
     Write(Path),
-    ContainerRead(Path, MethodRef),
-    ContainerWrite(Path, MethodRef),
-    InterfaceCall(Path, MethodRef),
+    ContainerRead(Path, CalledMethod),
+    ContainerWrite(Path, CalledMethod),
+    InterfaceCall(Path, CalledMethod),
 }
 
 impl AccessKind {
@@ -37,6 +37,69 @@ impl AccessKind {
             AccessKind::ContainerWrite(_, m) => AccessKind::ContainerWrite(p, *m),
             AccessKind::InterfaceCall(_, m) => AccessKind::InterfaceCall(p, *m),
         }
+    }
+}
+
+/// The method a container access or an interface call calls. Interned: a key keeps a pointer
+/// (large code holds millions of keys, 16 bytes less each), and equal methods are one address.
+#[derive(Clone, Copy)]
+pub struct CalledMethod(&'static MethodRef);
+
+impl CalledMethod {
+    pub fn new(method: MethodRef) -> CalledMethod {
+        CalledMethod(crate::interned::method_ref(method))
+    }
+
+    pub fn method(self) -> &'static MethodRef {
+        self.0
+    }
+}
+
+impl std::ops::Deref for CalledMethod {
+    type Target = MethodRef;
+    fn deref(&self) -> &MethodRef {
+        self.0
+    }
+}
+impl PartialEq for CalledMethod {
+    fn eq(&self, other: &CalledMethod) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl Eq for CalledMethod {}
+// By content, as methods are: the same in every run, whatever the interning order.
+impl std::hash::Hash for CalledMethod {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.0.hash(h)
+    }
+}
+impl PartialOrd for CalledMethod {
+    fn partial_cmp(&self, other: &CalledMethod) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for CalledMethod {
+    fn cmp(&self, other: &CalledMethod) -> std::cmp::Ordering {
+        if self == other {
+            std::cmp::Ordering::Equal
+        } else {
+            self.0.cmp(other.0)
+        }
+    }
+}
+impl std::fmt::Debug for CalledMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+impl Serialize for CalledMethod {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+impl<'de> Deserialize<'de> for CalledMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CalledMethod, D::Error> {
+        Ok(CalledMethod::new(MethodRef::deserialize(d)?))
     }
 }
 

@@ -288,7 +288,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         let own_pre = own(st, &receiver);
         let line = self.line;
-        self.record(AccessKind::InterfaceCall(receiver, *callee), st, own_pre, Trace::empty(), line);
+        self.record(AccessKind::InterfaceCall(receiver, CalledMethod::new(*callee)), st, own_pre, Trace::empty(), line);
     }
 
     /// Lock precision: a lock known to be the read lock of a read/write lock, from where it was

@@ -107,8 +107,8 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
         let own_pre = own(st, path);
         let kind = match access {
-            ContainerAccess::Write => AccessKind::ContainerWrite(path.clone(), *method),
-            ContainerAccess::Read => AccessKind::ContainerRead(path.clone(), *method),
+            ContainerAccess::Write => AccessKind::ContainerWrite(path.clone(), CalledMethod::new(*method)),
+            ContainerAccess::Read => AccessKind::ContainerRead(path.clone(), CalledMethod::new(*method)),
         };
         let locks_itself = on_receiver && self.recording && !own_pre.is_owned() && self.container_locks_itself(method);
         let line = self.line;

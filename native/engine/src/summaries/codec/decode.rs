@@ -194,7 +194,7 @@ impl Decoder {
             let (i, columns) = (i as usize, &self.encoded.keys);
             let (kind, callee, thread, lock, own, lock_path) =
                 (columns.kinds[i], columns.callees[i], columns.threads[i], columns.locks[i], columns.owns[i], columns.lock_paths[i]);
-            let method = |i: i64| self.method(i);
+            let method = |i: i64| self.method(i).map(CalledMethod::new);
             let p = self.path(&self.encoded.paths[self.key_paths[i]])?;
             let kind = match kind {
                 0 => AccessKind::Read(p),
