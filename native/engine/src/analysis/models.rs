@@ -521,6 +521,9 @@ pub fn argument_accesses(table: &ClassTable, callee: &MethodRef, ext: Extensions
     if class.starts_with("kotlin.collections.") {
         return super::kotlin_collections::argument_accesses(callee);
     }
+    if class.starts_with("kotlin.text.") {
+        return super::kotlin_text::argument_accesses(callee);
+    }
     // Every class of the table and every collection is in one of these packages.
     if !(class.starts_with("java.util.") || class.starts_with("java.lang.")) {
         return Vec::new();
