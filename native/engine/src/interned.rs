@@ -105,6 +105,95 @@ impl<T> Hash for ByAddress<T> {
     }
 }
 
+/// Values with an interner of their own, for [`Interned`].
+pub trait Intern: Sized + 'static {
+    fn intern(self) -> &'static Self;
+}
+
+impl Intern for MethodRef {
+    fn intern(self) -> &'static MethodRef {
+        method_ref(self)
+    }
+}
+
+/// The paths of locks' objects are the only interned paths.
+impl Intern for Path {
+    fn intern(self) -> &'static Path {
+        lock_path(self)
+    }
+}
+
+/// An interned value that a value keeps by pointer (a key holds millions of them): equal by
+/// address, which is the same as by content since each distinct value has one address;
+/// hashed, ordered, shown and written by content, the same in every run whatever the
+/// interning order.
+pub struct Interned<T: 'static>(&'static T);
+
+impl<T: Intern> Interned<T> {
+    pub fn new(value: T) -> Interned<T> {
+        Interned(value.intern())
+    }
+}
+
+impl<T> Interned<T> {
+    pub fn get(self) -> &'static T {
+        self.0
+    }
+}
+
+impl<T> std::ops::Deref for Interned<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.0
+    }
+}
+impl<T> Clone for Interned<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Interned<T> {}
+impl<T> PartialEq for Interned<T> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl<T> Eq for Interned<T> {}
+impl<T: Hash> Hash for Interned<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state)
+    }
+}
+impl<T: Ord> PartialOrd for Interned<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T: Ord> Ord for Interned<T> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        if self == other {
+            std::cmp::Ordering::Equal
+        } else {
+            self.0.cmp(other.0)
+        }
+    }
+}
+impl<T: std::fmt::Debug> std::fmt::Debug for Interned<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+impl<T: serde::Serialize> serde::Serialize for Interned<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+impl<'de, T: Intern + serde::Deserialize<'de>> serde::Deserialize<'de> for Interned<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Interned<T>, D::Error> {
+        T::deserialize(d).map(Interned::new)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,68 +40,9 @@ impl AccessKind {
     }
 }
 
-/// The method a container access or an interface call calls. Interned: a key keeps a pointer
-/// (large code holds millions of keys, 16 bytes less each), and equal methods are one address.
-#[derive(Clone, Copy)]
-pub struct CalledMethod(&'static MethodRef);
-
-impl CalledMethod {
-    pub fn new(method: MethodRef) -> CalledMethod {
-        CalledMethod(crate::interned::method_ref(method))
-    }
-
-    pub fn method(self) -> &'static MethodRef {
-        self.0
-    }
-}
-
-impl std::ops::Deref for CalledMethod {
-    type Target = MethodRef;
-    fn deref(&self) -> &MethodRef {
-        self.0
-    }
-}
-impl PartialEq for CalledMethod {
-    fn eq(&self, other: &CalledMethod) -> bool {
-        std::ptr::eq(self.0, other.0)
-    }
-}
-impl Eq for CalledMethod {}
-// By content, as methods are: the same in every run, whatever the interning order.
-impl std::hash::Hash for CalledMethod {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.0.hash(h)
-    }
-}
-impl PartialOrd for CalledMethod {
-    fn partial_cmp(&self, other: &CalledMethod) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for CalledMethod {
-    fn cmp(&self, other: &CalledMethod) -> std::cmp::Ordering {
-        if self == other {
-            std::cmp::Ordering::Equal
-        } else {
-            self.0.cmp(other.0)
-        }
-    }
-}
-impl std::fmt::Debug for CalledMethod {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-impl Serialize for CalledMethod {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
-    }
-}
-impl<'de> Deserialize<'de> for CalledMethod {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<CalledMethod, D::Error> {
-        Ok(CalledMethod::new(MethodRef::deserialize(d)?))
-    }
-}
+/// The method a container access or an interface call calls, interned: a key keeps a pointer
+/// (large code holds millions of keys, 16 bytes less each).
+pub type CalledMethod = crate::interned::Interned<MethodRef>;
 
 /// The identity of a snapshot (3.6: location and trace are not part of it).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -204,8 +145,9 @@ impl AccessKey {
 /// A lock, by the path of its object: a monitor's object (`this` for a synchronized instance
 /// method, the class for a static one, as a static root without fields) or the location a
 /// `Lock` is held in. Interned: a key keeps a pointer, and equal locks are one address.
-#[derive(Clone, Copy)]
-pub struct LockPath(&'static Path);
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct LockPath(crate::interned::Interned<Path>);
 
 impl LockPath {
     /// Locks further than this from their root are not told apart (not known): each such path
@@ -214,7 +156,7 @@ impl LockPath {
     pub const MAX_STEPS: usize = 1;
 
     pub fn new(path: Path) -> LockPath {
-        LockPath(crate::interned::lock_path(path))
+        LockPath(crate::interned::Interned::new(path))
     }
 
     /// The lock on `path`'s object, if its identity is kept (see [`LockPath::MAX_STEPS`]).
@@ -223,45 +165,13 @@ impl LockPath {
     }
 
     pub fn path(self) -> &'static Path {
-        self.0
+        self.0.get()
     }
 }
 
-impl PartialEq for LockPath {
-    fn eq(&self, other: &LockPath) -> bool {
-        std::ptr::eq(self.0, other.0)
-    }
-}
-impl Eq for LockPath {}
-// By content, as paths are: the same in every run, whatever the interning order.
-impl std::hash::Hash for LockPath {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.0.hash(h)
-    }
-}
-impl PartialOrd for LockPath {
-    fn partial_cmp(&self, other: &LockPath) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for LockPath {
-    fn cmp(&self, other: &LockPath) -> std::cmp::Ordering {
-        self.0.cmp(other.0)
-    }
-}
 impl std::fmt::Debug for LockPath {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.0.fmt(f)
-    }
-}
-impl Serialize for LockPath {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
-    }
-}
-impl<'de> Deserialize<'de> for LockPath {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<LockPath, D::Error> {
-        Ok(LockPath::new(Path::deserialize(d)?))
     }
 }
 
