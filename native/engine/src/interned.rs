@@ -123,9 +123,9 @@ impl Intern for Path {
     }
 }
 
-/// An interned value that a value keeps by pointer (a key holds millions of them): equal by
-/// address, which is the same as by content since each distinct value has one address;
-/// hashed, ordered, shown and written by content, the same in every run whatever the
+/// A pointer to an interned value, for values that large runs hold millions of times (in access
+/// keys): equal by address, which is the same as by content since each distinct value has one
+/// address; hashed, ordered, shown and written by content, the same in every run whatever the
 /// interning order.
 pub struct Interned<T: 'static>(&'static T);
 
@@ -222,6 +222,17 @@ mod tests {
             assert!(std::ptr::eq(first[i], again), "{n}");
             assert_eq!(again.name.as_str(), n);
         }
+    }
+
+    /// Equal by address, ordered and hashed as the values are, whichever was interned first.
+    #[test]
+    fn an_interned_pointer_orders_and_hashes_by_content() {
+        use std::hash::BuildHasher;
+        let (late, early) = (Interned::new(mref("zz_interned_first")), Interned::new(mref("aa_interned_second")));
+        assert!(early < late);
+        assert_eq!(late, Interned::new(mref("zz_interned_first")));
+        assert_ne!(late, early);
+        assert_eq!(FxBuildHasher.hash_one(late), FxBuildHasher.hash_one(mref("zz_interned_first")));
     }
 
     #[test]
