@@ -558,6 +558,8 @@ const MORE_CONTAINER_READS: &[Row] = &[
     Row { classes: &["java.util.Queue"], methods: &["element", "peek"] },
     Row { classes: &["java.util.Deque"], methods: &["descendingIterator", "getFirst", "getLast", "peekFirst", "peekLast"] },
     Row { classes: &["java.util.Collection"], methods: &["forEach"] },
+    // A library collection's text lists its elements: it iterates them, as `equals` does.
+    Row { classes: &["java.util.Collection", "java.util.Map"], methods: &["toString"] },
     Row { classes: &["java.util.List"], methods: &["subList"] },
     Row {
         classes: &["java.util.SortedMap", "java.util.NavigableMap"],
