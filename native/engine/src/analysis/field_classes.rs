@@ -227,7 +227,7 @@ fn source_at(insns: &[Insn], targets: &[bool], mut at: usize, static_getter: &dy
         Insn::GetStatic(f) => Some(Source::Static(**f)),
         Insn::Const { value: ConstVal::Null, .. } => Some(Source::Null),
         Insn::Invoke { method, kind: InvokeKind::Static } => static_getter(method).map(Source::Static),
-        Insn::InvokeDynamic(DynamicCall { lambda: Some(body), descriptor }) => {
+        Insn::InvokeDynamic(DynamicCall { lambda: Some(body), descriptor, .. }) => {
             // The captured values are the call site's parameters: none, or `this` alone.
             let captures = descriptor.as_str().strip_prefix('(')?.split(')').next()?;
             let captures_own_object = at > 0

@@ -148,7 +148,7 @@ fn callback_at(table: &ClassTable, body: &Body, at: usize, holder: Sym, stored: 
         Insn::Load { slot: 0, .. } if matches!(body.insns.get(stored), Some(Insn::PutField(_))) => {
             table.is_subtype_of_any(holder, &[CALLBACK]).then_some(HandlerCallback::Holder(holder))
         }
-        Insn::InvokeDynamic(DynamicCall { lambda: Some(lambda), descriptor }) => {
+        Insn::InvokeDynamic(DynamicCall { lambda: Some(lambda), descriptor, .. }) => {
             let (captures, returns) = descriptor.as_str().strip_prefix('(')?.split_once(')')?;
             if returns != CALLBACK_DESCRIPTOR {
                 return None;

@@ -393,7 +393,7 @@ pub fn is_direct_executor_factory(named: &MethodRef) -> bool {
 /// field typed as one (Guava's `DirectExecutor.INSTANCE`).
 pub fn makes_direct_executor(table: &ClassTable, insn: &Insn) -> bool {
     match insn {
-        Insn::InvokeDynamic(DynamicCall { descriptor, lambda: Some(body) }) => {
+        Insn::InvokeDynamic(DynamicCall { descriptor, lambda: Some(body), .. }) => {
             descriptor.as_str().ends_with(")Ljava/util/concurrent/Executor;")
                 && ((body.class.as_str(), body.name.as_str(), body.descriptor.as_str()) == ("java.lang.Runnable", "run", "()V")
                     || header_says(table, body, |h| h.runs_its_task))

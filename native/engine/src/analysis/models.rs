@@ -739,6 +739,18 @@ const VIEWS: &[&str] = &[
     "listIterator", "navigableKeySet", "subList", "subMap", "subSet", "tailMap", "tailSet", "values",
 ];
 
+/// Whether the call turns its last argument, an object, into text with the object's `toString`
+/// (or, given a `CharSequence`, reads its characters): the calls javac, ecj and kotlinc make of a
+/// concatenation's objects.
+pub fn makes_text_of_object(callee: &MethodRef) -> bool {
+    matches!(
+        (callee.class.as_str(), callee.name.as_str(), callee.descriptor.as_str()),
+        ("java.lang.String", "valueOf", "(Ljava/lang/Object;)Ljava/lang/String;")
+            | ("java.lang.StringBuilder", "append", "(Ljava/lang/Object;)Ljava/lang/StringBuilder;")
+            | ("java.lang.StringBuilder", "append", "(Ljava/lang/CharSequence;)Ljava/lang/StringBuilder;")
+    )
+}
+
 pub fn returns_view(callee: &MethodRef, ext: Extensions) -> bool {
     ext.collection_models && is_library_class(callee) && VIEWS.contains(&callee.name.as_str())
 }

@@ -84,14 +84,14 @@ fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
             annotations: annotations_of(&f.attributes),
         })
         .collect();
-    let lambdas = lambda_implementations(cf);
+    let bootstraps = bootstraps(cf);
     let proxy = super::aidl::is_proxy(name.as_str());
     let handler_loopers = match cf.super_class.as_deref() {
         Some("android/os/Handler") => super::handler_subclass::constructor_loopers(cf),
         _ => vec![None; cf.methods.len()],
     };
     let methods: Vec<Method> =
-        cf.methods.iter().zip(handler_loopers).map(|(m, looper)| lower_method(m, with_bodies, &lambdas, proxy, looper, &inline_lines)).collect();
+        cf.methods.iter().zip(handler_loopers).map(|(m, looper)| lower_method(m, with_bodies, &bootstraps, proxy, looper, &inline_lines)).collect();
     note_calls_on_stored_objects(cf, &methods);
     let header = ClassHeader {
         name,
@@ -150,9 +150,18 @@ fn string_array(items: &[AnnotationElementValue<'_>]) -> AnnotationValue {
     strings.map_or(AnnotationValue::Other, AnnotationValue::Strs)
 }
 
-/// Per bootstrap method: the implementation method when it is `LambdaMetafactory`'s
-/// (`metafactory` or `altMetafactory`: the second static argument is the implementation).
-fn lambda_implementations(cf: &ClassFile<'_>) -> Vec<Option<MethodRef>> {
+/// What an `invokedynamic` call site's bootstrap method makes.
+#[derive(Clone, Copy, Default)]
+struct Bootstrap {
+    /// The implementation method, for `LambdaMetafactory`'s (`metafactory` or
+    /// `altMetafactory`: the second static argument is the implementation).
+    lambda: Option<MethodRef>,
+    /// `StringConcatFactory`'s: a string concatenation.
+    concat: bool,
+}
+
+/// Per bootstrap method of the class, what it makes.
+fn bootstraps(cf: &ClassFile<'_>) -> Vec<Bootstrap> {
     let entries = cf.attributes.iter().find_map(|a| match &a.data {
         AttributeData::BootstrapMethods(entries) => Some(entries),
         _ => None,
@@ -160,18 +169,20 @@ fn lambda_implementations(cf: &ClassFile<'_>) -> Vec<Option<MethodRef>> {
     let Some(entries) = entries else { return Vec::new() };
     entries
         .iter()
-        .map(|e| {
-            if e.method.class_name != "java/lang/invoke/LambdaMetafactory" {
-                return None;
-            }
-            match e.arguments.get(1) {
-                Some(BootstrapArgument::MethodHandle(h)) if !matches!(h.member_kind, MemberKind::Field) => Some(MethodRef {
-                    class: binary_name(&h.class_name),
-                    name: Sym::new(&h.member_ref.name),
-                    descriptor: Sym::new(&h.member_ref.descriptor),
-                }),
-                _ => None,
-            }
+        .map(|e| match &*e.method.class_name {
+            "java/lang/invoke/LambdaMetafactory" => match e.arguments.get(1) {
+                Some(BootstrapArgument::MethodHandle(h)) if !matches!(h.member_kind, MemberKind::Field) => Bootstrap {
+                    lambda: Some(MethodRef {
+                        class: binary_name(&h.class_name),
+                        name: Sym::new(&h.member_ref.name),
+                        descriptor: Sym::new(&h.member_ref.descriptor),
+                    }),
+                    concat: false,
+                },
+                _ => Bootstrap::default(),
+            },
+            "java/lang/invoke/StringConcatFactory" => Bootstrap { lambda: None, concat: true },
+            _ => Bootstrap::default(),
         })
         .collect()
 }
@@ -182,7 +193,7 @@ fn lambda_implementations(cf: &ClassFile<'_>) -> Vec<Option<MethodRef>> {
 fn lower_method(
     m: &MethodInfo<'_>,
     with_bodies: bool,
-    lambdas: &[Option<MethodRef>],
+    bootstraps: &[Bootstrap],
     proxy: bool,
     handler_looper: Option<HandlerLooper>,
     inline_lines: &InlineLines,
@@ -272,7 +283,7 @@ fn lower_method(
         }
         if with_bodies {
             if let Some(bc) = &c.bytecode {
-                let b = lower_body(c, bc, lambdas, inline_lines);
+                let b = lower_body(c, bc, bootstraps, inline_lines);
                 first_line = b.lines.iter().copied().find(|&l| l != 0).unwrap_or(0);
                 if name.as_str().contains('$') || flags & (ACC_SYNTHETIC | ACC_BRIDGE) != 0 {
                     inline_shape = inline_shape_of(&b, formal_slots.len());
@@ -336,7 +347,7 @@ fn cached_member<T: 'static>(
     }
 }
 
-fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>, lambdas: &[Option<MethodRef>], inline_lines: &InlineLines) -> Body {
+fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>, bootstraps: &[Bootstrap], inline_lines: &InlineLines) -> Body {
     let offsets: Vec<usize> = bc.opcodes.iter().map(|(o, _)| *o).collect();
     let index_of = |from: usize, jump: i32| -> u32 {
         let target = (from as i64 + jump as i64).max(0) as usize;
@@ -364,7 +375,7 @@ fn lower_body(code: &CodeData<'_>, bc: &ByteCode<'_>, lambdas: &[Option<MethodRe
             next_entry += 1;
         }
         allocates |= matches!(op, Opcode::New(_));
-        insns.push(lower_opcode(*pc, op, &index_of, lambdas));
+        insns.push(lower_opcode(*pc, op, &index_of, bootstraps));
         lines.push(line);
     }
     // Handler pcs are instruction boundaries in a verified class file; a bad one is ignored.
@@ -500,7 +511,7 @@ fn int(v: i32) -> Insn {
     Insn::Const { value: ConstVal::Int(v), wide: false }
 }
 
-fn lower_opcode(pc: usize, o: &Opcode<'_>, index_of: &dyn Fn(usize, i32) -> u32, lambdas: &[Option<MethodRef>]) -> Insn {
+fn lower_opcode(pc: usize, o: &Opcode<'_>, index_of: &dyn Fn(usize, i32) -> u32, bootstraps: &[Bootstrap]) -> Insn {
     use Opcode::*;
     let other = |wide| Insn::Const { value: ConstVal::Other, wide };
     match o {
@@ -560,10 +571,14 @@ fn lower_opcode(pc: usize, o: &Opcode<'_>, index_of: &dyn Fn(usize, i32) -> u32,
         Invokespecial(r) => Insn::Invoke { kind: InvokeKind::Special, method: method_ref(r) },
         Invokestatic(r) => Insn::Invoke { kind: InvokeKind::Static, method: method_ref(r) },
         Invokeinterface(r, _) => Insn::Invoke { kind: InvokeKind::Interface, method: method_ref(r) },
-        Invokedynamic(d) => Insn::InvokeDynamic(interned::dynamic_call(DynamicCall {
-            descriptor: cached(&d.name_and_type.descriptor, false),
-            lambda: lambdas.get(d.attr_index as usize).copied().flatten(),
-        })),
+        Invokedynamic(d) => {
+            let bootstrap = bootstraps.get(d.attr_index as usize).copied().unwrap_or_default();
+            Insn::InvokeDynamic(interned::dynamic_call(DynamicCall {
+                descriptor: cached(&d.name_and_type.descriptor, false),
+                lambda: bootstrap.lambda,
+                concat: bootstrap.concat,
+            }))
+        }
         New(c) => Insn::New { class: cached(c, true) },
         Newarray(_) | Anewarray(_) => Insn::NewArray { dims: 1 },
         Multianewarray(_, dims) => Insn::NewArray { dims: *dims },

@@ -297,6 +297,9 @@ pub struct DynamicCall {
     /// The implementation method of a `LambdaMetafactory` call site (a lambda body or a
     /// method reference); its captured values are the popped arguments.
     pub lambda: Option<MethodRef>,
+    /// A string concatenation (`StringConcatFactory`): it turns each object argument into text
+    /// with the argument's `toString`.
+    pub concat: bool,
 }
 
 /// One lowered instruction. Stack effects are in JVM slots (long/double take two).

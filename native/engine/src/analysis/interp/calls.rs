@@ -61,6 +61,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             self.read_expr(st, a);
         }
         self.argument_accesses(st, cf, &args);
+        if self.env.extensions.collection_models {
+            self.made_text(st, named, &args);
+        }
         if !st.running.is_empty() {
             self.threads_at_call(st, named, is_static, &args);
         }

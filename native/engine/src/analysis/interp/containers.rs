@@ -1,10 +1,11 @@
 //! Container calls (5.7) with the thread-safe container rules (6.4-6.6).
 
-use crate::classfile::model::{MethodRef, ACC_FINAL};
+use crate::classfile::model::{Insn, MethodRef, ACC_FINAL};
 
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
-use super::super::models::{ArgumentAccess, ContainerAccess};
+use super::super::models::{self, ArgumentAccess, ContainerAccess};
+use crate::sym::Sym;
 use super::ownership::{escape_value, own, Holders};
 use super::state::*;
 use super::{Callee, Interp};
@@ -53,6 +54,49 @@ impl<'a, 'e> Interp<'a, 'e> {
             st.own.set(ret, Some(own_pre));
         }
         stands_for
+    }
+
+    /// A string concatenation (`"names: " + this.names`) turns each object it is given into text
+    /// with the object's `toString`, which for a library collection, map or mutable object is a
+    /// read of it, as the call `this.names.toString()` is (collection-models extension). The
+    /// object's type is the one the call's descriptor gives it (`invokedynamic`, older javac and
+    /// kotlinc).
+    pub(super) fn concatenated(&mut self, st: &State, descriptor: Sym, args: &[Expr]) {
+        let types = crate::classfile::descriptor::param_types(descriptor.as_str());
+        for (arg, ty) in args.iter().zip(types) {
+            if let Expr::Path(path) = arg {
+                self.read_as_text(st, path, ty);
+            }
+        }
+    }
+
+    /// `String.valueOf(object)` and `StringBuilder.append(object)`, which javac and kotlinc make
+    /// of a concatenation's objects, turn the object into text: for an object read from a field
+    /// by the instruction just before, of the field's declared type, see [`Self::concatenated`].
+    pub(super) fn made_text(&mut self, st: &State, named: &MethodRef, args: &[Expr]) {
+        if !models::makes_text_of_object(named) {
+            return;
+        }
+        let Some(Expr::Path(path)) = args.last() else { return };
+        let loaded = self.pc.checked_sub(1).and_then(|at| self.body.insns.get(at));
+        let Some(Insn::GetField(field) | Insn::GetStatic(field)) = loaded else { return };
+        if matches!(path.steps.last(), Some(Step::Field { name, .. }) if *name == field.name) {
+            self.read_as_text(st, path, field.descriptor.as_str());
+        }
+    }
+
+    /// The read `toString` makes of the object at `path`, of type `descriptor`, when that is a
+    /// library collection, map or mutable object.
+    fn read_as_text(&mut self, st: &State, path: &Path, descriptor: &str) {
+        let Some(class) = descriptor.strip_prefix('L').and_then(|t| t.strip_suffix(';')) else { return };
+        if !self.env.extensions.collection_models || class == "java/lang/String" {
+            return;
+        }
+        let to_string =
+            MethodRef { class: Sym::new(&class.replace('/', ".")), name: Sym::new("toString"), descriptor: Sym::new("()Ljava/lang/String;") };
+        if models::container_access(self.env.table, &to_string, self.env.extensions) == Some(ContainerAccess::Read) {
+            self.record_container_access(st, path, ContainerAccess::Read, &to_string, true);
+        }
     }
 
     /// Self-locking-collections extension: whether the container method `method` has a summary

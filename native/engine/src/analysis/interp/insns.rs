@@ -160,10 +160,13 @@ impl<'a, 'e> Interp<'a, 'e> {
             }
             Insn::Invoke { kind, method } => self.invoke(st, *kind, method),
             Insn::InvokeDynamic(call) => {
-                let DynamicCall { descriptor, lambda } = **call;
+                let DynamicCall { descriptor, lambda, concat } = **call;
                 let args = pop_args(st, descriptor.as_str(), false);
                 for a in &args {
                     self.read_expr(st, a);
+                }
+                if concat {
+                    self.concatenated(st, descriptor, &args);
                 }
                 if let Some(w) = return_kind(descriptor.as_str()) {
                     let t = self.fresh_value(st);
