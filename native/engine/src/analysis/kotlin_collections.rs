@@ -68,9 +68,13 @@ pub fn argument_accesses(callee: &MethodRef) -> Vec<(usize, ArgumentAccess)> {
 }
 
 fn is_collection_function(class: &str) -> bool {
-    class.strip_prefix("kotlin.collections.").is_some_and(|simple| {
-        FACADES.iter().any(|f| simple.strip_prefix(f).is_some_and(|part| part.is_empty() || part.starts_with("__")))
-    })
+    class.strip_prefix("kotlin.collections.").is_some_and(|simple| FACADES.iter().any(|f| is_facade_or_part(simple, f)))
+}
+
+/// Whether `class` is the facade `facade` of Kotlin's standard library or one of the parts it
+/// inherits its functions from (`CollectionsKt___CollectionsKt`).
+pub(super) fn is_facade_or_part(class: &str, facade: &str) -> bool {
+    class.strip_prefix(facade).is_some_and(|part| part.is_empty() || part.starts_with("__"))
 }
 
 fn is_collection_type(descriptor: &str) -> bool {

@@ -17,7 +17,7 @@ const CHANGE_BUILDER: &[&str] = &["append", "appendln", "clear"];
 /// The accesses a call of a Kotlin `StringBuilder` function makes to its arguments: the
 /// builder it extends (argument 0) changed.
 pub fn argument_accesses(callee: &MethodRef) -> Vec<(usize, ArgumentAccess)> {
-    let is_facade = callee.class.as_str().strip_prefix(FACADE).is_some_and(|part| part.is_empty() || part.starts_with("__"));
+    let is_facade = super::kotlin_collections::is_facade_or_part(callee.class.as_str(), FACADE);
     let extends_builder = callee.descriptor.as_str().starts_with("(Ljava/lang/StringBuilder;");
     if is_facade && extends_builder && CHANGE_BUILDER.contains(&callee.name.as_str()) {
         vec![(0, Container(Write))]

@@ -60,7 +60,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// with the object's `toString`, which for a library collection, map or mutable object is a
     /// read of it, as the call `this.names.toString()` is (collection-models extension). The
     /// object's type is the one the call's descriptor gives it (`invokedynamic`, older javac and
-    /// kotlinc).
+    /// kotlinc). Callers check the extension is on.
     pub(super) fn concatenated(&mut self, st: &State, descriptor: Sym, args: &[Expr]) {
         let types = crate::classfile::descriptor::param_types(descriptor.as_str());
         for (arg, ty) in args.iter().zip(types) {
@@ -89,7 +89,7 @@ impl<'a, 'e> Interp<'a, 'e> {
     /// library collection, map or mutable object.
     fn read_as_text(&mut self, st: &State, path: &Path, descriptor: &str) {
         let Some(class) = descriptor.strip_prefix('L').and_then(|t| t.strip_suffix(';')) else { return };
-        if !self.env.extensions.collection_models || class == "java/lang/String" {
+        if class == "java/lang/String" {
             return;
         }
         let to_string =

@@ -165,7 +165,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 for a in &args {
                     self.read_expr(st, a);
                 }
-                if concat {
+                if concat && self.env.extensions.collection_models {
                     self.concatenated(st, descriptor, &args);
                 }
                 if let Some(w) = return_kind(descriptor.as_str()) {
