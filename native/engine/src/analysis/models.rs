@@ -741,14 +741,22 @@ const VIEWS: &[&str] = &[
 
 /// Whether the call turns its last argument, an object, into text with the object's `toString`
 /// (or, given a `CharSequence`, reads its characters): the calls javac, ecj and kotlinc make of a
-/// concatenation's objects.
+/// concatenation's objects; `Object.toString` itself, which javac calls on a receiver declared
+/// with an interface (`List`), since interfaces do not declare it; and printing an object.
 pub fn makes_text_of_object(callee: &MethodRef) -> bool {
-    matches!(
-        (callee.class.as_str(), callee.name.as_str(), callee.descriptor.as_str()),
-        ("java.lang.String", "valueOf", "(Ljava/lang/Object;)Ljava/lang/String;")
-            | ("java.lang.StringBuilder", "append", "(Ljava/lang/Object;)Ljava/lang/StringBuilder;")
-            | ("java.lang.StringBuilder", "append", "(Ljava/lang/CharSequence;)Ljava/lang/StringBuilder;")
-    )
+    let (class, name, descriptor) = (callee.class.as_str(), callee.name.as_str(), callee.descriptor.as_str());
+    let prints = matches!(class, "java.io.PrintStream" | "java.io.PrintWriter")
+        && matches!(name, "print" | "println")
+        && descriptor == "(Ljava/lang/Object;)V";
+    prints
+        || matches!(
+            (class, name, descriptor),
+            ("java.lang.String", "valueOf", "(Ljava/lang/Object;)Ljava/lang/String;")
+                | ("java.lang.Object", "toString", "()Ljava/lang/String;")
+                | ("java.util.Objects", "toString", "(Ljava/lang/Object;)Ljava/lang/String;")
+                | ("java.lang.StringBuilder", "append", "(Ljava/lang/Object;)Ljava/lang/StringBuilder;")
+                | ("java.lang.StringBuilder", "append", "(Ljava/lang/CharSequence;)Ljava/lang/StringBuilder;")
+        )
 }
 
 pub fn returns_view(callee: &MethodRef, ext: Extensions) -> bool {
