@@ -496,6 +496,8 @@ const ARGUMENT_ACCESSES: &[(&str, &[&str], &[(usize, ArgumentAccess)])] = &[
     ),
     ("java.util.Arrays", &["compare", "deepEquals", "equals", "mismatch"], &[(0, Elements(R)), (1, Elements(R))]),
     ("java.lang.System", &["arraycopy"], &[(0, Elements(R)), (2, Elements(W))]),
+    // `String.join(", ", this.names)` iterates the names.
+    ("java.lang.String", &["join"], &[(1, Container(R))]),
 ];
 
 /// Parameter types through which a library collection reads a whole other collection (a
