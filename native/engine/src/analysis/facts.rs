@@ -13,6 +13,7 @@ use crate::sym::Sym;
 
 use super::extensions::Extensions;
 use super::handler_fields;
+use super::kotlin_lazy;
 use super::handoffs::{self, ExecutorKind, ExecutorValue, HandoffModel, Target};
 use super::models::{self, ArgumentAccess, ContainerAccess, LockEffect, ThreadEffect};
 
@@ -235,6 +236,14 @@ fn collection_field_stores(body: &Body) -> Vec<(FieldRef, bool)> {
         .collect()
 }
 
+/// Every store in `body` into a Kotlin lazy field, and whether it stores the unsafe lazy a
+/// `lazy(LazyThreadSafetyMode.NONE, ...)` call just returned.
+fn lazy_field_stores(body: &Body) -> Vec<(FieldRef, bool)> {
+    body.field_stores(|d| d == kotlin_lazy::LAZY_FIELD)
+        .map(|(f, before)| (*f, before.is_some_and(|at| kotlin_lazy::makes_unsafe_lazy(body, at))))
+        .collect()
+}
+
 /// The fields only ever given one value (of one thread, one callback), by (declaring class,
 /// name): a field given two, or a value not known (`None`), is left out (the answer does not
 /// depend on the order the bodies were folded in).
@@ -328,6 +337,9 @@ pub struct Facts {
     /// Collection models: fields only ever given a synchronized view
     /// (`Collections.synchronizedMap(...)` and the like), by (declaring class, name).
     pub synchronized_views: FxHashSet<(Sym, Sym)>,
+    /// Collection models: Kotlin lazy fields only ever given an unsafe lazy
+    /// (`lazy(LazyThreadSafetyMode.NONE) { ... }`, see `kotlin_lazy`), by (declaring class, name).
+    pub unsafe_lazies: FxHashSet<(Sym, Sym)>,
     /// Lock precision: fields only ever given a read lock (`r = rwLock.readLock()`), by
     /// (declaring class, name): `lock()` on one is a read-mode acquisition.
     pub read_lock_fields: FxHashSet<(Sym, Sym)>,
@@ -379,6 +391,8 @@ pub fn collect<'a>(
         field_stores: Vec<(FieldRef, bool)>,
         /// Stores into collection fields, and whether the value stored is a synchronized view.
         collection_stores: Vec<(FieldRef, bool)>,
+        /// Stores into Kotlin lazy fields, and whether the value stored is an unsafe lazy.
+        lazy_stores: Vec<(FieldRef, bool)>,
     }
     let handler_executors = if ext.thread_handoffs { handoffs::handler_executor_descriptors(table) } else { Vec::new() };
     let (refs, stores) = rayon::join(
@@ -423,6 +437,7 @@ pub fn collect<'a>(
                     }
                     if ext.collection_models {
                         r.collection_stores.extend(collection_field_stores(body));
+                        r.lazy_stores.extend(lazy_field_stores(body));
                     }
                     r
                 })
@@ -435,6 +450,7 @@ pub fn collect<'a>(
                     a.executor_arguments.extend(b.executor_arguments);
                     a.field_stores.extend(b.field_stores);
                     a.collection_stores.extend(b.collection_stores);
+                    a.lazy_stores.extend(b.lazy_stores);
                     a
                 })
         },
@@ -447,6 +463,7 @@ pub fn collect<'a>(
     let executor_fields = executor_fields(table, &handlers, &stores.executor_stores, &stores.executor_arguments, &upstream.executors);
     let read_lock_fields = only_ever(table, stores.field_stores);
     let synchronized_views = only_ever(table, stores.collection_stores);
+    let unsafe_lazies = only_ever(table, stores.lazy_stores);
     let methods: Vec<&'static MethodRef> = methods.into_iter().map(|m| m.0).collect();
     let fields: Vec<&'static FieldRef> = fields.into_iter().map(|f| f.0).collect();
     let calls = methods.par_iter().map(|&m| (address(m), call_facts(table, ignore, m, ext))).collect();
@@ -458,7 +475,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), back_references: Default::default(), handlers, scope_fields, executor_fields, synchronized_views, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), back_references: Default::default(), handlers, scope_fields, executor_fields, synchronized_views, unsafe_lazies, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
 }
 
 /// What each executor field runs its tasks on, by (declaring class, name). A field (or a

@@ -4,6 +4,7 @@ use crate::classfile::model::{Insn, MethodRef, ACC_FINAL};
 
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
+use super::super::kotlin_lazy;
 use super::super::models::{self, ArgumentAccess, ContainerAccess};
 use crate::sym::Sym;
 use super::ownership::{escape_value, own, Holders};
@@ -83,6 +84,18 @@ impl<'a, 'e> Interp<'a, 'e> {
         if matches!(path.steps.last(), Some(Step::Field { name, .. }) if *name == field.name) {
             self.read_as_text(st, path, field.descriptor.as_str());
         }
+    }
+
+    /// Asking a Kotlin lazy field only ever given an unsafe lazy for its value may run its
+    /// initializer: a write of the lazy (see `kotlin_lazy`).
+    pub(super) fn unsafe_lazy_value(&self, named: &MethodRef, args: &[Expr]) -> Option<ContainerAccess> {
+        if !self.env.extensions.collection_models || !kotlin_lazy::asks_value(named) {
+            return None;
+        }
+        let Some(Expr::Path(receiver)) = args.first() else { return None };
+        let Some(Step::Field { class, name }) = receiver.steps.last() else { return None };
+        let declaring = self.env.table.resolve_field(*class, *name);
+        self.env.facts.unsafe_lazies.contains(&(declaring, *name)).then_some(ContainerAccess::Write)
     }
 
     /// The read `toString` makes of the object at `path`, of type `descriptor`, when that is a

@@ -1,0 +1,71 @@
+package kfixtures.lazy_properties
+
+import java.util.concurrent.Executors
+
+class Parser {
+    fun parse(text: String): Int = text.length
+}
+
+/**
+ * Racy: a lazy made with `LazyThreadSafetyMode.NONE` runs its initializer and keeps its value
+ * without a lock; a pool's task and the caller's thread both ask for it.
+ */
+class UnsafeParsing {
+    private val parser by lazy(LazyThreadSafetyMode.NONE) { Parser() }
+    private val pool = Executors.newFixedThreadPool(2)
+
+    fun parseLater(text: String) {
+        pool.execute { parser.parse(text) }
+    }
+
+    fun parseNow(text: String): Int = parser.parse(text)
+}
+
+/**
+ * Safe: the default lazy locks around its initializer, a `PUBLICATION` one publishes its value
+ * atomically, and an unsafe lazy asked for under the object's lock is asked for one thread at a
+ * time.
+ */
+class SafeParsing {
+    private val parser by lazy { Parser() }
+    private val published by lazy(LazyThreadSafetyMode.PUBLICATION) { Parser() }
+    private val guarded by lazy(LazyThreadSafetyMode.NONE) { Parser() }
+    private val pool = Executors.newFixedThreadPool(2)
+
+    fun parseLater(text: String) {
+        pool.execute {
+            parser.parse(text)
+            published.parse(text)
+            synchronized(this) { guarded.parse(text) }
+        }
+    }
+
+    fun parseNow(text: String): Int {
+        val locked = synchronized(this) { guarded.parse(text) }
+        return parser.parse(text) + published.parse(text) + locked
+    }
+}
+
+/** Racy: an object's unsafe lazy, kept in a static field, asked for on a pool and by callers. */
+object SharedParser {
+    private val parser by lazy(LazyThreadSafetyMode.NONE) { Parser() }
+    private val pool = Executors.newFixedThreadPool(2)
+
+    fun parseLater(text: String) {
+        pool.execute { parser.parse(text) }
+    }
+
+    fun parseNow(text: String): Int = parser.parse(text)
+}
+
+/** Safe: a mode given as a parameter is not known to be `NONE`. */
+class ChosenMode(mode: LazyThreadSafetyMode) {
+    private val parser by lazy(mode) { Parser() }
+    private val pool = Executors.newFixedThreadPool(2)
+
+    fun parseLater(text: String) {
+        pool.execute { parser.parse(text) }
+    }
+
+    fun parseNow(text: String): Int = parser.parse(text)
+}
