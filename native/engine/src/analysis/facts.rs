@@ -13,7 +13,7 @@ use crate::sym::Sym;
 
 use super::extensions::Extensions;
 use super::handler_fields;
-use super::kotlin_lazy;
+use super::kotlin_delegates;
 use super::handoffs::{self, ExecutorKind, ExecutorValue, HandoffModel, Target};
 use super::models::{self, ArgumentAccess, ContainerAccess, LockEffect, ThreadEffect};
 
@@ -236,11 +236,11 @@ fn collection_field_stores(body: &Body) -> Vec<(FieldRef, bool)> {
         .collect()
 }
 
-/// Every store in `body` into a Kotlin lazy field, and whether it stores the unsafe lazy a
-/// `lazy(LazyThreadSafetyMode.NONE, ...)` call just returned.
-fn lazy_field_stores(body: &Body) -> Vec<(FieldRef, bool)> {
-    body.field_stores(|d| d == kotlin_lazy::LAZY_FIELD)
-        .map(|(f, before)| (*f, before.is_some_and(|at| kotlin_lazy::makes_unsafe_lazy(body, at))))
+/// Every store in `body` into a field that may keep a Kotlin property's delegate, and the
+/// delegate stored when it is one that keeps its value with no lock.
+fn delegate_field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, Option<kotlin_delegates::Delegate>)> {
+    body.field_stores(kotlin_delegates::may_keep_delegate)
+        .map(|(f, before)| (*f, before.and_then(|at| kotlin_delegates::made_at(table, body, body.before_casts(at)))))
         .collect()
 }
 
@@ -337,9 +337,10 @@ pub struct Facts {
     /// Collection models: fields only ever given a synchronized view
     /// (`Collections.synchronizedMap(...)` and the like), by (declaring class, name).
     pub synchronized_views: FxHashSet<(Sym, Sym)>,
-    /// Collection models: Kotlin lazy fields only ever given an unsafe lazy
-    /// (`lazy(LazyThreadSafetyMode.NONE) { ... }`, see `kotlin_lazy`), by (declaring class, name).
-    pub unsafe_lazies: FxHashSet<(Sym, Sym)>,
+    /// Collection models: the fields of Kotlin delegated properties only ever given one
+    /// standard-library delegate that keeps its value with no lock (see `kotlin_delegates`), by
+    /// (declaring class, name).
+    pub delegate_fields: FxHashMap<(Sym, Sym), kotlin_delegates::Delegate>,
     /// Lock precision: fields only ever given a read lock (`r = rwLock.readLock()`), by
     /// (declaring class, name): `lock()` on one is a read-mode acquisition.
     pub read_lock_fields: FxHashSet<(Sym, Sym)>,
@@ -391,8 +392,8 @@ pub fn collect<'a>(
         field_stores: Vec<(FieldRef, bool)>,
         /// Stores into collection fields, and whether the value stored is a synchronized view.
         collection_stores: Vec<(FieldRef, bool)>,
-        /// Stores into Kotlin lazy fields, and whether the value stored is an unsafe lazy.
-        lazy_stores: Vec<(FieldRef, bool)>,
+        /// Stores into Kotlin delegate fields, and the delegate stored when it is a known one.
+        delegate_stores: Vec<(FieldRef, Option<kotlin_delegates::Delegate>)>,
     }
     let handler_executors = if ext.thread_handoffs { handoffs::handler_executor_descriptors(table) } else { Vec::new() };
     let (refs, stores) = rayon::join(
@@ -437,7 +438,7 @@ pub fn collect<'a>(
                     }
                     if ext.collection_models {
                         r.collection_stores.extend(collection_field_stores(body));
-                        r.lazy_stores.extend(lazy_field_stores(body));
+                        r.delegate_stores.extend(delegate_field_stores(table, body));
                     }
                     r
                 })
@@ -450,7 +451,7 @@ pub fn collect<'a>(
                     a.executor_arguments.extend(b.executor_arguments);
                     a.field_stores.extend(b.field_stores);
                     a.collection_stores.extend(b.collection_stores);
-                    a.lazy_stores.extend(b.lazy_stores);
+                    a.delegate_stores.extend(b.delegate_stores);
                     a
                 })
         },
@@ -463,7 +464,7 @@ pub fn collect<'a>(
     let executor_fields = executor_fields(table, &handlers, &stores.executor_stores, &stores.executor_arguments, &upstream.executors);
     let read_lock_fields = only_ever(table, stores.field_stores);
     let synchronized_views = only_ever(table, stores.collection_stores);
-    let unsafe_lazies = only_ever(table, stores.lazy_stores);
+    let delegate_fields = one_value_each(table, stores.delegate_stores);
     let methods: Vec<&'static MethodRef> = methods.into_iter().map(|m| m.0).collect();
     let fields: Vec<&'static FieldRef> = fields.into_iter().map(|f| f.0).collect();
     let calls = methods.par_iter().map(|&m| (address(m), call_facts(table, ignore, m, ext))).collect();
@@ -475,7 +476,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), back_references: Default::default(), handlers, scope_fields, executor_fields, synchronized_views, unsafe_lazies, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), back_references: Default::default(), handlers, scope_fields, executor_fields, synchronized_views, delegate_fields, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
 }
 
 /// What each executor field runs its tasks on, by (declaring class, name). A field (or a

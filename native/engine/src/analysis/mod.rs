@@ -16,7 +16,7 @@ mod flows;
 mod future_listeners;
 pub mod kept_schedulers;
 mod kotlin_collections;
-mod kotlin_lazy;
+mod kotlin_delegates;
 mod kotlin_text;
 pub mod handler_callbacks;
 pub mod handler_fields;

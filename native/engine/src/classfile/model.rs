@@ -415,6 +415,16 @@ impl Body {
         self.insns.iter().any(|i| matches!(i, Insn::GetField(f) | Insn::GetStatic(f) if f.class == class && f.name == name))
     }
 
+    /// The instruction at or before `at` that pushed the value instruction `at` leaves on the
+    /// stack, looking through the casts applied to it and the no-ops kotlinc leaves where it
+    /// inlined a function (`observable`).
+    pub fn before_casts(&self, mut at: usize) -> usize {
+        while at > 0 && matches!(self.insns[at], Insn::CheckCast | Insn::Nop) {
+            at -= 1;
+        }
+        at
+    }
+
     /// The call made by instruction `at`, if it is one.
     pub fn call_at(&self, at: Option<usize>) -> Option<&'static MethodRef> {
         match at.map(|i| &self.insns[i]) {

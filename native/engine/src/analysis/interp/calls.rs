@@ -53,7 +53,7 @@ impl<'a, 'e> Interp<'a, 'e> {
         let field_target = self.field_receiver_target(kind, named, &args);
         let container = match field_target {
             Some(t) if cf.container.is_some() && models::leaves_to_code(self.env.table, &t, self.env.extensions) => None,
-            _ => cf.container.or_else(|| self.unsafe_lazy_value(named, &args)),
+            _ => cf.container.or_else(|| self.delegate_access(named, &args)),
         };
 
         // 1. reads of every argument

@@ -4,7 +4,7 @@ use crate::classfile::model::{Insn, MethodRef, ACC_FINAL};
 
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
-use super::super::kotlin_lazy;
+use super::super::kotlin_delegates;
 use super::super::models::{self, ArgumentAccess, ContainerAccess};
 use crate::sym::Sym;
 use super::ownership::{escape_value, own, Holders};
@@ -86,16 +86,17 @@ impl<'a, 'e> Interp<'a, 'e> {
         }
     }
 
-    /// Asking a Kotlin lazy field only ever given an unsafe lazy for its value may run its
-    /// initializer: a write of the lazy (see `kotlin_lazy`).
-    pub(super) fn unsafe_lazy_value(&self, named: &MethodRef, args: &[Expr]) -> Option<ContainerAccess> {
-        if !self.env.extensions.collection_models || !kotlin_lazy::asks_value(named) {
+    /// Asking a Kotlin property's delegate that keeps its value with no lock, kept in a field
+    /// only ever given such a delegate: a read or a write of it (see `kotlin_delegates`).
+    pub(super) fn delegate_access(&self, named: &MethodRef, args: &[Expr]) -> Option<ContainerAccess> {
+        if !self.env.extensions.collection_models || !kotlin_delegates::may_ask_delegate(named) {
             return None;
         }
         let Some(Expr::Path(receiver)) = args.first() else { return None };
         let Some(Step::Field { class, name }) = receiver.steps.last() else { return None };
         let declaring = self.env.table.resolve_field(*class, *name);
-        self.env.facts.unsafe_lazies.contains(&(declaring, *name)).then_some(ContainerAccess::Write)
+        let delegate = self.env.facts.delegate_fields.get(&(declaring, *name))?;
+        kotlin_delegates::access(named, *delegate)
     }
 
     /// The read `toString` makes of the object at `path`, of type `descriptor`, when that is a

@@ -1,4 +1,4 @@
-package kfixtures.lazy_properties
+package kfixtures.delegated_properties
 
 import java.util.concurrent.Executors
 
@@ -68,4 +68,43 @@ class ChosenMode(mode: LazyThreadSafetyMode) {
     }
 
     fun parseNow(text: String): Int = parser.parse(text)
+}
+
+/**
+ * Racy: `notNull`, `observable` and `vetoable` keep the value in a plain field of the delegate; a
+ * pool's task sets the properties while the caller's thread gets them.
+ */
+class Progress {
+    private var done: Int by kotlin.properties.Delegates.notNull()
+    private var label: String by kotlin.properties.Delegates.observable("") { _, _, _ -> }
+    private var best: Int by kotlin.properties.Delegates.vetoable(0) { _, old, new -> new > old }
+    private val pool = Executors.newFixedThreadPool(2)
+
+    fun update(value: Int) {
+        pool.execute {
+            done = value
+            label = "at $value"
+            best = value
+        }
+    }
+
+    fun describe(): String = "$label: $done, best $best"
+}
+
+/** Safe: the properties are set and got under the object's lock. */
+class LockedProgress {
+    private var done: Int by kotlin.properties.Delegates.notNull()
+    private var label: String by kotlin.properties.Delegates.observable("") { _, _, _ -> }
+    private val pool = Executors.newFixedThreadPool(2)
+
+    fun update(value: Int) {
+        pool.execute {
+            synchronized(this) {
+                done = value
+                label = "at $value"
+            }
+        }
+    }
+
+    fun describe(): String = synchronized(this) { "$label: $done" }
 }
