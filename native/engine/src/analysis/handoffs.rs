@@ -39,6 +39,12 @@ pub enum HandoffModel {
     StreamOp,
     /// `Collection.parallelStream()`, `BaseStream.parallel()`.
     MakesParallel,
+    /// A `CompletableFuture` continuation that is not `*Async` (`thenApply`, `thenAccept`,
+    /// `whenComplete`, ...): its functions run on the thread that completes the future, or in
+    /// the caller when it is already done. Followed on a future a task handed to another thread
+    /// completes (`supplyAsync(task).thenAccept(...)`), whose continuations run on that thread;
+    /// the future it returns is completed there too.
+    Continuation,
     /// `Handler.post*`: runs its argument on the thread of the handler's looper.
     HandlerPost,
     /// `new Handler(looper, ...)`, `Handler.createAsync(looper)`: the handler runs what it is
@@ -126,6 +132,13 @@ impl HandoffModel {
         }
     }
 }
+
+/// The continuations of a `CompletionStage` that run where the stage completes (their `*Async`
+/// forms run on an executor).
+const CONTINUATIONS: &[&str] = &[
+    "acceptEither", "applyToEither", "exceptionally", "exceptionallyCompose", "handle", "runAfterBoth", "runAfterEither",
+    "thenAccept", "thenAcceptBoth", "thenApply", "thenCombine", "thenCompose", "thenRun", "whenComplete",
+];
 
 const EXECUTOR_METHODS: &[&str] =
     &["execute", "submit", "invokeAll", "invokeAny", "schedule", "scheduleAtFixedRate", "scheduleWithFixedDelay"];
@@ -239,6 +252,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         _ if name.ends_with("Async") && is(&["java.util.concurrent.CompletableFuture"]) => {
             HandoffModel::Arguments(Target::Background)
         }
+        _ if CONTINUATIONS.contains(&name) && is(&["java.util.concurrent.CompletionStage"]) => HandoffModel::Continuation,
         _ if VIEW_POSTS.contains(&name) && is(&["android.view.View"]) => HandoffModel::Arguments(Target::Main),
         _ if HANDLER_POSTS.contains(&name) && is(&[HANDLER]) => HandoffModel::HandlerPost,
         _ if HANDLER_SENDS.contains(&name) && is(&[HANDLER]) => HandoffModel::HandlerSend,
@@ -320,6 +334,8 @@ pub fn may_hand_to_background(model: HandoffModel) -> bool {
             | HandoffModel::DirectExecutor
             | HandoffModel::ThreadRun
             | HandoffModel::BackgroundDispatcher
+            // Followed only after a handoff to another thread, itself the evidence.
+            | HandoffModel::Continuation
     )
 }
 

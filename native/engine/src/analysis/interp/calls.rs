@@ -11,6 +11,7 @@ use super::super::handoffs::{is_handler_executor_execute, HandoffModel};
 use super::apply::ModelledHandoff;
 use super::super::models::{self, in_read_mode, ContainerAccess, LockEffect, ThreadEffect};
 use super::locks::{apply_lock_effect, apply_lock_thread, lock_identity};
+use super::handoffs::task_future;
 use super::ownership::{own, Holders};
 use super::state::*;
 use super::branches::main_and_current;
@@ -35,8 +36,10 @@ impl<'a, 'e> Interp<'a, 'e> {
         let args = pop_widths(st, &cf.arg_widths, !is_static);
         let ret_kind = cf.return_kind;
         let resolved = cf.resolved;
-        // A reactive operator without a known scheduler is a call like any other.
-        let handoff = HandoffModel::at_call(cf.handoff, self.env.table, &self.env.facts.schedulers, &self.body.insns, self.pc);
+        // A reactive operator without a known scheduler is a call like any other; so is a
+        // continuation of a future no task handed here completes.
+        let handoff = HandoffModel::at_call(cf.handoff, self.env.table, &self.env.facts.schedulers, &self.body.insns, self.pc)
+            .filter(|&model| model != HandoffModel::Continuation || task_future(st, args.first()).is_some());
         let ret = self.temp();
         st.own.set(&ret, None);
         st.attrs.set(&ret, None);

@@ -147,6 +147,15 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             HandoffModel::MakesParallel => st.attrs.set(ret, Some(Attr::ParallelStream)),
+            HandoffModel::Continuation => {
+                // On the future of a task handed here to another thread (the model is kept at
+                // the call only then): the functions run on the task's thread after it, and end
+                // when it is waited for through the future this returns.
+                if let Some(code) = task_future(st, receiver()) {
+                    self.applying_as(Some(JoinedThread::made_at(code)), |me| me.hand_all(st, params, Target::Background, true, false));
+                    st.attrs.set(ret, Some(Attr::ThreadOf(code)));
+                }
+            }
             HandoffModel::HandlerPost => {
                 // A looper runs its messages one at a time, on its one thread.
                 if let Some(target) = receiver().and_then(|r| self.handler_target(st, r)) {
@@ -786,4 +795,13 @@ fn kotlin_function_adapted(lambda: &MethodRef, captured: &[Expr]) -> Option<u32>
         && is_lambda_body_name(lambda.name.as_str())
         && lambda.descriptor.as_str().starts_with("(Lkotlin/jvm/functions/Function");
     adapts.then_some(*made)
+}
+
+/// The code made at the instruction this value's task runs, when the value is the future of a
+/// task handed here to another thread (`CompletableFuture.supplyAsync(task)`, see `joins.rs`).
+pub(super) fn task_future(st: &State, future: Option<&Expr>) -> Option<u32> {
+    match future.and_then(|f| attr_e(st, f)) {
+        Some(Attr::ThreadOf(code)) => Some(code),
+        _ => None,
+    }
 }
