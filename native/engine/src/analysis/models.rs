@@ -387,7 +387,19 @@ const MORE_CONTAINER_WRITES: &[Row] = &[
         classes: &["androidx.collection.SimpleArrayMap", "androidx.collection.SparseArrayCompat", "androidx.collection.LongSparseArray", "androidx.collection.ArraySet"],
         methods: &["append", "clear", "put", "putAll", "remove", "removeAt", "setValueAt", "add", "addAll"],
     },
+    // Kotlin's own deque, a `MutableList` (not a `java.util.Deque`), named by its Kotlin
+    // methods; its `List` ones are listed too, for runs without the standard library.
+    Row {
+        classes: &[KOTLIN_ARRAY_DEQUE],
+        methods: &[
+            "add", "addAll", "addFirst", "addLast", "clear", "remove", "removeAll", "removeAt", "removeFirst",
+            "removeFirstOrNull", "removeLast", "removeLastOrNull", "retainAll", "set",
+        ],
+    },
 ];
+
+/// Kotlin's standard library's `ArrayDeque`, not thread-safe.
+const KOTLIN_ARRAY_DEQUE: &str = "kotlin.collections.ArrayDeque";
 
 /// Extension: JDK objects that are not thread-safe and are used like containers: what changes
 /// their state is a write, what only looks at it a read. A text format's `format` and `parse`
@@ -578,6 +590,13 @@ const MORE_CONTAINER_READS: &[Row] = &[
         classes: &["androidx.collection.SimpleArrayMap", "androidx.collection.SparseArrayCompat", "androidx.collection.LongSparseArray", "androidx.collection.ArraySet"],
         methods: &["contains", "containsKey", "containsValue", "get", "indexOfKey", "indexOfValue", "isEmpty", "keyAt", "size", "valueAt"],
     },
+    Row {
+        classes: &[KOTLIN_ARRAY_DEQUE],
+        methods: &[
+            "contains", "containsAll", "first", "firstOrNull", "get", "getSize", "indexOf", "isEmpty", "iterator", "last",
+            "lastIndexOf", "lastOrNull", "listIterator", "size", "toArray", "toString",
+        ],
+    },
 ];
 
 /// Extension: thread-safe containers the reference misses (every `Vector` method is
@@ -700,7 +719,7 @@ pub enum ContainerAccess {
 /// format) is analysed from its code.
 fn is_library_class(callee: &MethodRef) -> bool {
     let class = callee.class.as_str();
-    ["java.util.", "androidx.collection.", "java.lang.StringBuilder", "java.text.", "java.security.", "javax.crypto."]
+    ["java.util.", "androidx.collection.", KOTLIN_ARRAY_DEQUE, "java.lang.StringBuilder", "java.text.", "java.security.", "javax.crypto."]
         .iter()
         .any(|p| class.starts_with(p))
 }
