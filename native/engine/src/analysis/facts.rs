@@ -13,6 +13,7 @@ use crate::sym::Sym;
 
 use super::extensions::Extensions;
 use super::handler_fields;
+use super::access_order;
 use super::kotlin_delegates;
 use super::handoffs::{self, ExecutorKind, ExecutorValue, HandoffModel, Target};
 use super::models::{self, ArgumentAccess, ContainerAccess, LockEffect, ThreadEffect};
@@ -236,6 +237,17 @@ fn collection_field_stores(body: &Body) -> Vec<(FieldRef, bool)> {
         .collect()
 }
 
+/// Every store in `body` into a field declared as a map of the library (whose declared type does
+/// not say whether it is access-ordered), and what it stores (see `access_order`).
+fn map_field_stores(body: &Body) -> Vec<(FieldRef, access_order::MapMade)> {
+    body.field_stores(|d| MAP_FIELD_TYPES.contains(&d))
+        .map(|(f, before)| (*f, before.map_or(access_order::MapMade::Other, |at| access_order::made_at(body, body.before_casts(at)))))
+        .collect()
+}
+
+/// The declared types of map fields that may hold an access-ordered `LinkedHashMap`.
+const MAP_FIELD_TYPES: &[&str] = &["Ljava/util/Map;", "Ljava/util/HashMap;", "Ljava/util/LinkedHashMap;", "Ljava/util/AbstractMap;"];
+
 /// Every store in `body` into a field that may keep a Kotlin property's delegate, and the
 /// delegate stored when it is one that keeps its value with no lock.
 fn delegate_field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, Option<kotlin_delegates::Delegate>)> {
@@ -341,6 +353,12 @@ pub struct Facts {
     /// standard-library delegate that keeps its value with no lock (see `kotlin_delegates`), by
     /// (declaring class, name).
     pub delegate_fields: FxHashMap<(Sym, Sym), kotlin_delegates::Delegate>,
+    /// Collection models: the classes a constructor of which makes its object an access-ordered
+    /// `LinkedHashMap` (see `access_order`), sorted.
+    pub ordered_classes: Vec<&'static str>,
+    /// Collection models: the map fields only ever given an access-ordered `LinkedHashMap`, by
+    /// (declaring class, name).
+    pub access_ordered_fields: FxHashSet<(Sym, Sym)>,
     /// Lock precision: fields only ever given a read lock (`r = rwLock.readLock()`), by
     /// (declaring class, name): `lock()` on one is a read-mode acquisition.
     pub read_lock_fields: FxHashSet<(Sym, Sym)>,
@@ -394,6 +412,10 @@ pub fn collect<'a>(
         collection_stores: Vec<(FieldRef, bool)>,
         /// Stores into Kotlin delegate fields, and the delegate stored when it is a known one.
         delegate_stores: Vec<(FieldRef, Option<kotlin_delegates::Delegate>)>,
+        /// Stores into map fields, and what they store as far as access order goes.
+        map_stores: Vec<(FieldRef, access_order::MapMade)>,
+        /// The classes a constructor of which makes its object an access-ordered map.
+        ordered_classes: Vec<&'static str>,
     }
     let handler_executors = if ext.thread_handoffs { handoffs::handler_executor_descriptors(table) } else { Vec::new() };
     let (refs, stores) = rayon::join(
@@ -439,6 +461,10 @@ pub fn collect<'a>(
                     if ext.collection_models {
                         r.collection_stores.extend(collection_field_stores(body));
                         r.delegate_stores.extend(delegate_field_stores(table, body));
+                        r.map_stores.extend(map_field_stores(body));
+                        if method.name.as_str() == "<init>" && access_order::constructor_orders_by_access(table, method.class, body) {
+                            r.ordered_classes.push(method.class.as_str());
+                        }
                     }
                     r
                 })
@@ -452,6 +478,8 @@ pub fn collect<'a>(
                     a.field_stores.extend(b.field_stores);
                     a.collection_stores.extend(b.collection_stores);
                     a.delegate_stores.extend(b.delegate_stores);
+                    a.map_stores.extend(b.map_stores);
+                    a.ordered_classes.extend(b.ordered_classes);
                     a
                 })
         },
@@ -465,6 +493,15 @@ pub fn collect<'a>(
     let read_lock_fields = only_ever(table, stores.field_stores);
     let synchronized_views = only_ever(table, stores.collection_stores);
     let delegate_fields = one_value_each(table, stores.delegate_stores);
+    let mut ordered_classes = stores.ordered_classes;
+    ordered_classes.sort_unstable();
+    ordered_classes.dedup();
+    let ordered = |made| match made {
+        access_order::MapMade::AccessOrdered => true,
+        access_order::MapMade::New(class) => access_order::is_ordered_class(table, class, &ordered_classes),
+        access_order::MapMade::Other => false,
+    };
+    let access_ordered_fields = only_ever(table, stores.map_stores.into_iter().map(|(f, made)| (f, ordered(made))).collect());
     let methods: Vec<&'static MethodRef> = methods.into_iter().map(|m| m.0).collect();
     let fields: Vec<&'static FieldRef> = fields.into_iter().map(|f| f.0).collect();
     let calls = methods.par_iter().map(|&m| (address(m), call_facts(table, ignore, m, ext))).collect();
@@ -476,7 +513,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), back_references: Default::default(), handlers, scope_fields, executor_fields, synchronized_views, delegate_fields, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), back_references: Default::default(), handlers, scope_fields, executor_fields, synchronized_views, delegate_fields, ordered_classes, access_ordered_fields, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
 }
 
 /// What each executor field runs its tasks on, by (declaring class, name). A field (or a

@@ -1,4 +1,5 @@
 //! The RacerD analysis: domains, transfer functions, scheduling and reporting.
+mod access_order;
 pub mod android;
 pub mod annotations;
 pub mod back_references;

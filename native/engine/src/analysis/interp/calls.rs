@@ -58,6 +58,10 @@ impl<'a, 'e> Interp<'a, 'e> {
             Some(t) if cf.container.is_some() && models::leaves_to_code(self.env.table, &t, self.env.extensions) => None,
             _ => cf.container.or_else(|| self.delegate_access(named, &args)),
         };
+        let container = match container {
+            Some(ContainerAccess::Read) if self.reordering_lookup(named, &args) => Some(ContainerAccess::Write),
+            access => access,
+        };
 
         // 1. reads of every argument
         for a in &args {

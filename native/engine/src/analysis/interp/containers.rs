@@ -4,6 +4,7 @@ use crate::classfile::model::{Insn, MethodRef, ACC_FINAL};
 
 use super::super::domain::*;
 use super::super::facts::{self, CallFacts};
+use super::super::access_order;
 use super::super::kotlin_delegates;
 use super::super::models::{self, ArgumentAccess, ContainerAccess};
 use crate::sym::Sym;
@@ -97,6 +98,22 @@ impl<'a, 'e> Interp<'a, 'e> {
         let declaring = self.env.table.resolve_field(*class, *name);
         let delegate = self.env.facts.delegate_fields.get(&(declaring, *name))?;
         kotlin_delegates::access(named, *delegate)
+    }
+
+    /// Whether the lookup `named` is in an access-ordered `LinkedHashMap`, which it changes by
+    /// moving the entry it finds (see `access_order`): a map of a class whose constructor asks
+    /// for access order, or in a field only ever given one.
+    pub(super) fn reordering_lookup(&self, named: &MethodRef, args: &[Expr]) -> bool {
+        if !self.env.extensions.collection_models || !access_order::reorders(named) {
+            return false;
+        }
+        let facts = &self.env.facts;
+        if access_order::is_ordered_class(self.env.table, named.class, &facts.ordered_classes) {
+            return true;
+        }
+        let Some(Expr::Path(receiver)) = args.first() else { return false };
+        let Some(Step::Field { class, name }) = receiver.steps.last() else { return false };
+        facts.access_ordered_fields.contains(&(self.env.table.resolve_field(*class, *name), *name))
     }
 
     /// The read `toString` makes of the object at `path`, of type `descriptor`, when that is a
