@@ -439,10 +439,27 @@ const MUTABLE_OBJECT_WRITES: &[Row] = &[
     },
     Row { classes: &["java.security.MessageDigest"], methods: &["digest", "reset", "update"] },
     Row { classes: &["javax.crypto.Cipher"], methods: &["doFinal", "init", "update", "updateAAD"] },
+    Row { classes: &["java.security.Signature"], methods: &["initSign", "initVerify", "sign", "update", "verify"] },
+    Row { classes: &["java.util.zip.CRC32", "java.util.zip.Adler32", "java.util.zip.CRC32C"], methods: &["reset", "update"] },
+    // The XML processors: "not thread-safe" (`DocumentBuilder`, `Transformer`, `Validator`),
+    // "neither thread-safe nor reentrant" (`XPath`, `XPathExpression`); each keeps the state of
+    // the document it is working on.
+    Row { classes: &["javax.xml.parsers.DocumentBuilder", "javax.xml.parsers.SAXParser"], methods: &["parse", "reset", "setEntityResolver", "setErrorHandler"] },
+    Row {
+        classes: &["javax.xml.transform.Transformer"],
+        methods: &["clearParameters", "reset", "setErrorListener", "setOutputProperties", "setOutputProperty", "setParameter", "setURIResolver", "transform"],
+    },
+    Row {
+        classes: &["javax.xml.xpath.XPath"],
+        methods: &["compile", "evaluate", "evaluateExpression", "reset", "setNamespaceContext", "setXPathFunctionResolver", "setXPathVariableResolver"],
+    },
+    Row { classes: &["javax.xml.xpath.XPathExpression"], methods: &["evaluate", "evaluateExpression"] },
+    Row { classes: &["javax.xml.validation.Validator"], methods: &["reset", "setErrorHandler", "setFeature", "setProperty", "setResourceResolver", "validate"] },
 ];
 
 /// Extension: what only looks at the objects of [`MUTABLE_OBJECT_WRITES`].
 const MUTABLE_OBJECT_READS: &[Row] = &[
+    Row { classes: &["java.util.zip.CRC32", "java.util.zip.Adler32", "java.util.zip.CRC32C"], methods: &["getValue"] },
     Row {
         classes: &["java.lang.StringBuilder"],
         methods: &[
@@ -719,7 +736,7 @@ pub enum ContainerAccess {
 /// format) is analysed from its code.
 fn is_library_class(callee: &MethodRef) -> bool {
     let class = callee.class.as_str();
-    ["java.util.", "androidx.collection.", KOTLIN_ARRAY_DEQUE, "java.lang.StringBuilder", "java.text.", "java.security.", "javax.crypto."]
+    ["java.util.", "androidx.collection.", KOTLIN_ARRAY_DEQUE, "java.lang.StringBuilder", "java.text.", "java.security.", "javax.crypto.", "javax.xml."]
         .iter()
         .any(|p| class.starts_with(p))
 }
