@@ -237,10 +237,19 @@ fn collection_field_stores(body: &Body) -> Vec<(FieldRef, bool)> {
         .collect()
 }
 
+/// Whether every store into field `f` is in the analysed code and in its own class (or nest): a
+/// private or final field of an analysed class. What a fact about such a field says is then
+/// the same whether its module is analysed alone or with the modules using it, which the
+/// interpreter keeps by asking it only of code of the field's own top-level class.
+fn own_class_field(table: &ClassTable, f: &FieldRef) -> bool {
+    super::field_classes::fact_field(table, f).is_some()
+}
+
 /// Every store in `body` into a field declared as a map of the library (whose declared type does
 /// not say whether it is access-ordered), and what it stores (see `access_order`).
-fn map_field_stores(body: &Body) -> Vec<(FieldRef, access_order::MapMade)> {
+fn map_field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, access_order::MapMade)> {
     body.field_stores(|d| MAP_FIELD_TYPES.contains(&d))
+        .filter(|(f, _)| own_class_field(table, f))
         .map(|(f, before)| (*f, before.map_or(access_order::MapMade::Other, |at| access_order::made_at(body, body.before_casts(at)))))
         .collect()
 }
@@ -252,6 +261,7 @@ const MAP_FIELD_TYPES: &[&str] = &["Ljava/util/Map;", "Ljava/util/HashMap;", "Lj
 /// delegate stored when it is one that keeps its value with no lock.
 fn delegate_field_stores(table: &ClassTable, body: &Body) -> Vec<(FieldRef, Option<kotlin_delegates::Delegate>)> {
     body.field_stores(kotlin_delegates::may_keep_delegate)
+        .filter(|(f, _)| own_class_field(table, f))
         .map(|(f, before)| (*f, before.and_then(|at| kotlin_delegates::made_at(table, body, body.before_casts(at)))))
         .collect()
 }
@@ -461,7 +471,7 @@ pub fn collect<'a>(
                     if ext.collection_models {
                         r.collection_stores.extend(collection_field_stores(body));
                         r.delegate_stores.extend(delegate_field_stores(table, body));
-                        r.map_stores.extend(map_field_stores(body));
+                        r.map_stores.extend(map_field_stores(table, body));
                         if method.name.as_str() == "<init>" && access_order::constructor_orders_by_access(table, method.class, body) {
                             r.ordered_classes.push(method.class.as_str());
                         }
@@ -493,7 +503,9 @@ pub fn collect<'a>(
     let read_lock_fields = only_ever(table, stores.field_stores);
     let synchronized_views = only_ever(table, stores.collection_stores);
     let delegate_fields = one_value_each(table, stores.delegate_stores);
+    // Upstream modules' too, which their summary files list.
     let mut ordered_classes = stores.ordered_classes;
+    ordered_classes.extend(upstream.access_ordered.iter().map(|c| c.as_str()));
     ordered_classes.sort_unstable();
     ordered_classes.dedup();
     let ordered = |made| match made {

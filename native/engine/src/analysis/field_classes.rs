@@ -254,7 +254,7 @@ pub fn lambdas(stored: &Stores) -> FieldLambdas {
 
 /// The (declaring class, name) of a field a fact can be about: private or final, of an analysed
 /// class. Most stores name a field of the class they name, whose flags then settle it.
-fn fact_field(table: &ClassTable, f: &FieldRef) -> Option<(Sym, Sym)> {
+pub(super) fn fact_field(table: &ClassTable, f: &FieldRef) -> Option<(Sym, Sym)> {
     let (declaring, header) = match table.field(f.class, f.name) {
         Some(header) => (f.class, header),
         None => {

@@ -54,6 +54,9 @@ pub struct ModuleSchedulers {
     /// by declaring class and name, sorted: a pool's too, so that a downstream store into one
     /// meets what the upstream stores gave it.
     pub executors: Vec<(Sym, Sym, ExecutorKind)>,
+    /// The classes of the module whose constructor makes their object an access-ordered
+    /// `LinkedHashMap` (`access_order.rs`), sorted: a downstream lookup in one is a write.
+    pub access_ordered: Vec<Sym>,
 }
 
 impl ModuleSchedulers {
@@ -63,6 +66,7 @@ impl ModuleSchedulers {
         self.fields.extend(other.fields.iter().copied());
         self.handlers.merge(&other.handlers);
         self.executors.extend(other.executors.iter().copied());
+        self.access_ordered.extend(other.access_ordered.iter().copied());
     }
 
     /// Whether it says nothing of schedulers (its handlers and executors aside: they need no
@@ -214,7 +218,7 @@ impl KeptSchedulers {
         let mut fields: Vec<(Sym, Sym, Scheduler)> =
             self.fields.iter().filter(|((class, _), _)| own(*class)).map(|(&(class, name), &s)| (class, name, s)).collect();
         fields.sort();
-        ModuleSchedulers { provided: self.provided.clone(), fields, handlers: ModuleHandlers::default(), executors: Vec::new() }
+        ModuleSchedulers { provided: self.provided.clone(), fields, ..ModuleSchedulers::default() }
     }
 
     /// The scheduler a method returns, when it keeps one (for its summary).

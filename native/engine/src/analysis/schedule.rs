@@ -313,6 +313,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let mut kept_schedulers = schedulers.exported(own);
     kept_schedulers.handlers = facts.handlers.exported(own);
     kept_schedulers.executors = facts.exported_executors(own);
+    kept_schedulers.access_ordered = facts.ordered_classes.iter().map(|c| Sym::new(c)).filter(|&c| own(c)).collect();
     let without_code = schedulers
         .kept_without_code(|m| by_ref.contains_key(m) || inputs.upstream.contains_key(m))
         .into_iter()

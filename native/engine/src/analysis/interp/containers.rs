@@ -7,6 +7,7 @@ use super::super::facts::{self, CallFacts};
 use super::super::access_order;
 use super::super::kotlin_delegates;
 use super::super::models::{self, ArgumentAccess, ContainerAccess};
+use crate::issue::top_level_class;
 use crate::sym::Sym;
 use super::ownership::{escape_value, own, Holders};
 use super::state::*;
@@ -94,9 +95,8 @@ impl<'a, 'e> Interp<'a, 'e> {
             return None;
         }
         let Some(Expr::Path(receiver)) = args.first() else { return None };
-        let Some(Step::Field { class, name }) = receiver.steps.last() else { return None };
-        let declaring = self.env.table.resolve_field(*class, *name);
-        let delegate = self.env.facts.delegate_fields.get(&(declaring, *name))?;
+        let field = self.own_class_field_at(receiver)?;
+        let delegate = self.env.facts.delegate_fields.get(&field)?;
         kotlin_delegates::access(named, *delegate)
     }
 
@@ -112,8 +112,17 @@ impl<'a, 'e> Interp<'a, 'e> {
             return true;
         }
         let Some(Expr::Path(receiver)) = args.first() else { return false };
-        let Some(Step::Field { class, name }) = receiver.steps.last() else { return false };
-        facts.access_ordered_fields.contains(&(self.env.table.resolve_field(*class, *name), *name))
+        self.own_class_field_at(receiver).is_some_and(|field| facts.access_ordered_fields.contains(&field))
+    }
+
+    /// The field, by (declaring class, name), that `path` ends in, when it is one of this
+    /// method's own top-level class: facts found from the stores into a private or final field
+    /// are asked only there, where every module that has this code also has those stores.
+    fn own_class_field_at(&self, path: &Path) -> Option<(Sym, Sym)> {
+        let Some(Step::Field { class, name }) = path.steps.last() else { return None };
+        let declaring = self.env.table.resolve_field(*class, *name);
+        let same_file = top_level_class(declaring.as_str()) == top_level_class(self.input.mref.class.as_str());
+        same_file.then_some((declaring, *name))
     }
 
     /// The read `toString` makes of the object at `path`, of type `descriptor`, when that is a
