@@ -131,6 +131,15 @@ fn upstream_executor_fields_run_their_tasks_as_their_stores_say() {
     assert_eq!(reported_in(&alone, "com.acme.b.Journal"), vec![("spread", "this.mPooled")]);
 }
 
+/// `b`'s `Thumbnails` looks up entries in `a`'s LRU cache, whose constructor asks for access
+/// order: `a`'s summary file lists the class, so each lookup is a write of the cache, as in the
+/// whole analysis (an unlocked lookup races with itself; the locked one does not).
+#[test]
+fn lookups_in_an_upstream_access_ordered_map_are_writes() {
+    let alone = pair_b_alone("access-order");
+    assert_eq!(reported_in(&alone, "com.acme.b.Thumbnails"), vec![("recent", "this.mRecent")], "{:#?}", alone.issues);
+}
+
 /// `b`'s `Ledger` gives tasks to `a`'s direct executors, a static field given one and the
 /// instance of a class whose `execute` runs its task: `a`'s summary file says so (the field's
 /// kind, the class header's `execute`), and those tasks run in the calling thread, as in the
