@@ -46,8 +46,9 @@ pub fn asks_access_order(body: &Body, at: usize) -> bool {
 }
 
 /// Whether `body`, a constructor of `class`, makes its object an access-ordered `LinkedHashMap`.
+/// Asked of every constructor: the hierarchy is looked up only for one that asks.
 pub fn constructor_orders_by_access(table: &ClassTable, class: Sym, body: &Body) -> bool {
-    table.is_subtype_of_any(class, &[LINKED_HASH_MAP]) && (0..body.insns.len()).any(|at| asks_access_order(body, at))
+    (0..body.insns.len()).any(|at| asks_access_order(body, at)) && table.is_subtype_of_any(class, &[LINKED_HASH_MAP])
 }
 
 /// Whether the lookup `named` moves the entry it finds in an access-ordered map.

@@ -147,14 +147,13 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
             }
             HandoffModel::MakesParallel => st.attrs.set(ret, Some(Attr::ParallelStream)),
+            // On the future of a task handed here to another thread (the call keeps the model
+            // only then): the functions run on the task's thread after it, and end when it is
+            // waited for through the future this returns.
             HandoffModel::Continuation => {
-                // On the future of a task handed here to another thread (the model is kept at
-                // the call only then): the functions run on the task's thread after it, and end
-                // when it is waited for through the future this returns.
-                if let Some(code) = task_future(st, receiver()) {
-                    self.applying_as(Some(JoinedThread::made_at(code)), |me| me.hand_all(st, params, Target::Background, true, false));
-                    st.attrs.set(ret, Some(Attr::ThreadOf(code)));
-                }
+                let Some(code) = task_future(st, receiver()) else { return };
+                self.applying_as(Some(JoinedThread::made_at(code)), |me| me.hand_all(st, params, Target::Background, true, false));
+                st.attrs.set(ret, Some(Attr::ThreadOf(code)));
             }
             HandoffModel::HandlerPost => {
                 // A looper runs its messages one at a time, on its one thread.
