@@ -140,6 +140,16 @@ fn lookups_in_an_upstream_access_ordered_map_are_writes() {
     assert_eq!(reported_in(&alone, "com.acme.b.Thumbnails"), vec![("recent", "this.mRecent")], "{:#?}", alone.issues);
 }
 
+/// `b`'s `Profile` continues the future `a`'s `Loader.load` returns: `a`'s summary file says it
+/// is the future of a task handed to another thread, so the continuation runs there and its
+/// write races with the read, as in the whole analysis; the continuation of the future
+/// `Loader.known` makes complete runs in the caller.
+#[test]
+fn continuations_of_an_upstream_task_future_run_on_the_task_thread() {
+    let alone = pair_b_alone("task-futures");
+    assert_eq!(reported_in(&alone, "com.acme.b.Profile"), vec![("refresh", "this.mName"), ("name", "this.mName")], "{:#?}", alone.issues);
+}
+
 /// `b`'s `Ledger` gives tasks to `a`'s direct executors, a static field given one and the
 /// instance of a class whose `execute` runs its task: `a`'s summary file says so (the field's
 /// kind, the class header's `execute`), and those tasks run in the calling thread, as in the

@@ -193,10 +193,12 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         if ext.thread_handoffs { super::handler_callbacks::collect(table, bodies.par_iter().flatten().flatten()) } else { Default::default() };
     phase(start, "method facts");
     // Upstream methods whose summaries hand code to a background thread, theirs or their
-    // callers' (looked at once, not at every call).
+    // callers' (a continuation of the task future one returns), looked at once, not at every
+    // call.
     let upstream_hands: FxHashSet<MethodRef> = if inputs.extensions.thread_handoffs {
         let hands_formal = |s: &Summary| s.param_handoffs.iter().any(|h| h.target == super::domain::Target::Background);
-        inputs.upstream.iter().filter(|(_, s)| has_handed_background(s) || hands_formal(s)).map(|(m, _)| *m).collect()
+        let task_future = |s: &Summary| s.return_attribute == Some(super::domain::Attr::TaskFuture);
+        inputs.upstream.iter().filter(|(_, s)| has_handed_background(s) || hands_formal(s) || task_future(s)).map(|(m, _)| *m).collect()
     } else {
         FxHashSet::default()
     };

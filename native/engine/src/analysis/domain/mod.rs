@@ -130,6 +130,10 @@ pub enum Attr {
     /// An executor that runs its tasks at once, in the calling thread
     /// (`MoreExecutors.directExecutor()`), which a method may return.
     DirectExecutor,
+    /// The `CompletableFuture` of a task a callee handed to another thread and did not wait
+    /// for, as the callee returns it (`return supplyAsync(task)`, or a continuation of one): a
+    /// continuation given it runs on the task's thread (thread-handoffs extension).
+    TaskFuture,
 }
 
 impl Attr {

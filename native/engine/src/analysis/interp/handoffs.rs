@@ -151,8 +151,15 @@ impl<'a, 'e> Interp<'a, 'e> {
             // only then): the functions run on the task's thread after it, and end when it is
             // waited for through the future this returns.
             HandoffModel::Continuation => {
-                let Some(code) = task_future(st, receiver()) else { return };
-                self.applying_as(Some(JoinedThread::made_at(code)), |me| me.hand_all(st, params, Target::Background, true, false));
+                let thread = match task_future(st, receiver()) {
+                    Some(TaskOrigin::MadeAt(code)) => Some((code, Some(JoinedThread::made_at(code)))),
+                    // A callee's task: the continuation is the first of it seen here, so this
+                    // call names the thread it runs on from now on.
+                    Some(TaskOrigin::Callee) => Some((self.pc as u32, self.thread_runs(st, self.pc as u32))),
+                    None => None,
+                };
+                let Some((code, joined)) = thread else { return };
+                self.applying_as(joined, |me| me.hand_all(st, params, Target::Background, true, false));
                 st.attrs.set(ret, Some(Attr::ThreadOf(code)));
             }
             HandoffModel::HandlerPost => {
@@ -796,11 +803,32 @@ fn kotlin_function_adapted(lambda: &MethodRef, captured: &[Expr]) -> Option<u32>
     adapts.then_some(*made)
 }
 
-/// The code made at the instruction this value's task runs, when the value is the future of a
-/// task handed here to another thread (`CompletableFuture.supplyAsync(task)`, see `joins.rs`).
-pub(super) fn task_future(st: &State, future: Option<&Expr>) -> Option<u32> {
+/// Where the task whose future a value is was handed to another thread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum TaskOrigin {
+    /// Here: the task is the code made at this instruction
+    /// (`CompletableFuture.supplyAsync(task)`, see `joins.rs`).
+    MadeAt(u32),
+    /// In a callee that returned its future without waiting for it ([`Attr::TaskFuture`]).
+    Callee,
+}
+
+/// Where the task this value is the future of was handed to another thread, if it is one.
+pub(super) fn task_future(st: &State, future: Option<&Expr>) -> Option<TaskOrigin> {
     match future.and_then(|f| attr_e(st, f)) {
-        Some(Attr::ThreadOf(code)) => Some(code),
+        Some(Attr::ThreadOf(code)) => Some(TaskOrigin::MadeAt(code)),
+        Some(Attr::TaskFuture) => Some(TaskOrigin::Callee),
         _ => None,
     }
+}
+
+/// What a method's summary says of the value it returns that is the future of a task it
+/// handed to another thread (its own, or a callee's, or a continuation of one): a task
+/// future, for a method declared to return a `CompletableFuture` or a `CompletionStage`.
+/// None when the value is not such a future: the attribute names an instruction of the
+/// method (`Attr::is_local`).
+pub(super) fn returned_task_future(returned: Attr, descriptor: &str) -> Option<Attr> {
+    let future = descriptor.ends_with(")Ljava/util/concurrent/CompletableFuture;")
+        || descriptor.ends_with(")Ljava/util/concurrent/CompletionStage;");
+    (matches!(returned, Attr::ThreadOf(_) | Attr::TaskFuture) && future).then_some(Attr::TaskFuture)
 }

@@ -683,8 +683,13 @@ impl<'a, 'e> Interp<'a, 'e> {
             locks = locks.saturating_sub(1);
         }
         let return_ownership = exit.ret_own.unwrap_or(Own::Unowned);
-        // A handed value names an instruction of this method only.
-        let return_attribute = exit.ret_attr.flatten().filter(|a| !a.is_local());
+        // A handed value names an instruction of this method only; the future of a task it
+        // handed over tells its callers where their continuations run.
+        let returned = exit.ret_attr.flatten();
+        let task_future = returned
+            .filter(|_| ext.thread_handoffs)
+            .and_then(|a| handoffs::returned_task_future(a, self.input.mref.descriptor.as_str()));
+        let return_attribute = task_future.or(returned.filter(|a| !a.is_local()));
         // A boolean that is true where the method holds a lock it does not hold where it is
         // false says whether the lock was taken, as `tryLock()`'s answer does.
         let answers_lock = ext.lock_precision && exit.answers.flatten().is_some_and(LocksByAnswer::tells_lock_held);

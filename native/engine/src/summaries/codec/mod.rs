@@ -216,6 +216,7 @@ fn attr_code(a: Option<Attr>) -> i8 {
         Some(Attr::Scheduler(Scheduler { target: Target::Main, .. })) => 15,
         Some(Attr::ReadLockHeld) => 16,
         Some(Attr::DirectExecutor) => 17,
+        Some(Attr::TaskFuture) => 18,
     }
 }
 
@@ -270,6 +271,7 @@ fn attr_of(c: i8) -> Option<Attr> {
         15 => Some(Attr::Scheduler(Scheduler { target: Target::Main, serial: false })),
         16 => Some(Attr::ReadLockHeld),
         17 => Some(Attr::DirectExecutor),
+        18 => Some(Attr::TaskFuture),
         _ => None,
     }
 }
@@ -376,6 +378,7 @@ mod tests {
             Attr::Scheduler(Scheduler { target: Target::Main, serial: false }),
             Attr::ReadLockHeld,
             Attr::DirectExecutor,
+            Attr::TaskFuture,
         ];
         for a in all {
             assert_eq!(attr_of(attr_code(Some(a))), Some(a), "{a:?}");
