@@ -108,3 +108,37 @@ class LockedProgress {
 
     fun describe(): String = synchronized(this) { "$label: $done" }
 }
+
+/**
+ * Racy: the code given to `observable` and `vetoable` runs where the property is set, on the pool's
+ * thread: its count of changes races with the caller's read of it.
+ */
+class CountedChanges {
+    private var changes = 0
+    private var title: String by kotlin.properties.Delegates.observable("") { _, _, _ -> changes++ }
+    private var limit: Int by kotlin.properties.Delegates.vetoable(0) { _, _, new -> changes += 1; new >= 0 }
+    private val pool = Executors.newFixedThreadPool(2)
+
+    fun retitle(value: String) {
+        pool.execute { title = value }
+    }
+
+    fun relimit(value: Int) {
+        pool.execute { synchronized(this) { limit = value } }
+    }
+
+    fun changes(): Int = changes
+}
+
+/** Safe: the observer counts under the lock it is set under, and the count is read under it. */
+class LockedChanges {
+    private var changes = 0
+    private var title: String by kotlin.properties.Delegates.observable("") { _, _, _ -> changes++ }
+    private val pool = Executors.newFixedThreadPool(2)
+
+    fun retitle(value: String) {
+        pool.execute { synchronized(this) { title = value } }
+    }
+
+    fun changes(): Int = synchronized(this) { changes }
+}

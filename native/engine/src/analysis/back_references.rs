@@ -143,18 +143,21 @@ fn helper_field_at(
     if m.class != holder || reassigns_slot(body, 0) {
         return None;
     }
-    let Insn::Invoke { kind: InvokeKind::Special, method: made } = body.insns.get(at.checked_sub(1)?)? else { return None };
+    // The helper made just before the store, cast to the field's type or not (kotlinc casts an
+    // `observable` delegate to `ReadWriteProperty`).
+    let made_at = body.before_casts(at.checked_sub(1)?);
+    let Insn::Invoke { kind: InvokeKind::Special, method: made } = body.insns.get(made_at)? else { return None };
     if made.name.as_str() != "<init>" || !same_source_file(table, holder, made.class) || is_static(table, m) {
         return None;
     }
     // The field's object is `this`, its value the new helper; the arguments given `this`.
-    let makers = super::operands::argument_makers(body, |i| i + 1 == at || i == at);
+    let makers = super::operands::argument_makers(body, |i| i == made_at || i == at);
     let is_this = |maker: &Option<usize>| matches!(maker.map(|j| &body.insns[j]), Some(Insn::Load { slot: 0, wide: false }));
     match makers.get(&at)?.as_slice() {
-        [object, value] if is_this(object) && *value == Some(at - 1) => {}
+        [object, value] if is_this(object) && *value == Some(made_at) => {}
         _ => return None,
     }
-    let given_this: Vec<usize> = makers.get(&(at - 1))?.iter().enumerate().filter(|(_, m)| is_this(m)).map(|(k, _)| k).collect();
+    let given_this: Vec<usize> = makers.get(&made_at)?.iter().enumerate().filter(|(_, m)| is_this(m)).map(|(k, _)| k).collect();
     let mut fields = kept.get(made)?.iter().filter(|(k, _)| given_this.contains(k)).map(|(_, field)| *field);
     match (fields.next(), fields.next()) {
         (Some(field), None) => Some((made.class, field)),

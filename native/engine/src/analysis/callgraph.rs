@@ -81,6 +81,9 @@ pub struct Scan<'a> {
     pub handler_callbacks: &'a HandlerCallbacks,
     /// Schedulers kept in fields and returned by methods (reactive chains).
     pub schedulers: &'a super::kept_schedulers::KeptSchedulers,
+    /// The callbacks of the observed Kotlin delegates made in each top-level class, which
+    /// setting one of its delegated properties runs (see `kotlin_delegates`).
+    pub observer_callbacks: &'a FxHashMap<Sym, Vec<MethodRef>>,
     pub extensions: Extensions,
 }
 
@@ -273,6 +276,12 @@ impl Scan<'_> {
                     }
                 }
                 Insn::Invoke { method, kind } => {
+                    if super::kotlin_delegates::sets_property(method) {
+                        let own = Sym::new(top_level_class(self.methods[i].mref.class.as_str()));
+                        for callback in self.observer_callbacks.get(&own).into_iter().flatten() {
+                            edge_to(self.analysed_index(callback));
+                        }
+                    }
                     let meaning = *meanings.entry(ByAddress(method)).or_insert_with(|| self.meaning(method));
                     // `thread.run()` runs only code this method made the thread with (its edge is there).
                     let handoff = HandoffModel::at_call(meaning.handoff, table, self.schedulers, &body.insns, at)

@@ -12,10 +12,14 @@
 //! - `Delegates.notNull()`, `Delegates.observable(...)` and `Delegates.vetoable(...)` (the last two
 //!   inlined into a subclass of `ObservableProperty` in the caller's module), which keep the value
 //!   in a plain field: getting the property reads the delegate, setting it writes the delegate,
-//!   as a plain property's getter and setter read and write its field.
+//!   as a plain property's getter and setter read and write its field. Setting an `observable`
+//!   or `vetoable` one also runs the code it was given, which kotlinc puts in the subclass's
+//!   `afterChange` or `beforeChange` ([`observer_callbacks`]): the library's `setValue` calls
+//!   them on the setter's thread.
 
-use crate::classfile::model::{Body, Insn, MethodRef};
+use crate::classfile::model::{Body, Insn, MethodRef, ACC_ABSTRACT, ACC_BRIDGE};
 use crate::hierarchy::ClassTable;
+use crate::sym::Sym;
 
 use super::models::ContainerAccess;
 
@@ -33,8 +37,11 @@ const OBSERVABLE_PROPERTY: &str = "kotlin.properties.ObservableProperty";
 pub enum Delegate {
     /// `lazy(LazyThreadSafetyMode.NONE) { ... }`.
     UnsafeLazy,
-    /// `Delegates.notNull()`, `observable(...)`, `vetoable(...)`.
+    /// `Delegates.notNull()`.
     PlainProperty,
+    /// `Delegates.observable(...)`, `vetoable(...)`: an object of this subclass of
+    /// `ObservableProperty`, whose callbacks run when the property is set.
+    Observed(Sym),
 }
 
 /// Whether a field of descriptor `descriptor` may keep a delegated property's delegate.
@@ -49,7 +56,7 @@ pub fn made_at(table: &ClassTable, body: &Body, at: usize) -> Option<Delegate> {
     match name {
         "notNull" if class == "kotlin.properties.Delegates" => Some(Delegate::PlainProperty),
         // `observable` and `vetoable`, inlined: a new object of a subclass the module holds.
-        "<init>" if table.is_subtype_of_any(method.class, &[OBSERVABLE_PROPERTY]) => Some(Delegate::PlainProperty),
+        "<init>" if table.is_subtype_of_any(method.class, &[OBSERVABLE_PROPERTY]) => Some(Delegate::Observed(method.class)),
         _ if makes_unsafe_lazy(body, at) => Some(Delegate::UnsafeLazy),
         _ => None,
     }
@@ -81,10 +88,38 @@ fn makes_unsafe_lazy(body: &Body, at: usize) -> bool {
 pub fn access(named: &MethodRef, delegate: Delegate) -> Option<ContainerAccess> {
     match (named.class.as_str(), named.name.as_str(), named.descriptor.as_str(), delegate) {
         ("kotlin.Lazy", "getValue", "()Ljava/lang/Object;", Delegate::UnsafeLazy) => Some(ContainerAccess::Write),
-        ("kotlin.properties.ReadWriteProperty", "getValue", _, Delegate::PlainProperty) => Some(ContainerAccess::Read),
-        ("kotlin.properties.ReadWriteProperty", "setValue", _, Delegate::PlainProperty) => Some(ContainerAccess::Write),
+        ("kotlin.properties.ReadWriteProperty", "getValue", _, Delegate::PlainProperty | Delegate::Observed(_)) => {
+            Some(ContainerAccess::Read)
+        }
+        ("kotlin.properties.ReadWriteProperty", "setValue", _, Delegate::PlainProperty | Delegate::Observed(_)) => {
+            Some(ContainerAccess::Write)
+        }
         _ => None,
     }
+}
+
+/// Whether `named` sets a delegated property (`ReadWriteProperty.setValue`), which runs an
+/// observed delegate's callbacks.
+pub fn sets_property(named: &MethodRef) -> bool {
+    named.class.as_str() == "kotlin.properties.ReadWriteProperty" && named.name.as_str() == "setValue"
+}
+
+/// The callbacks of `class`, a subclass of `ObservableProperty`, that setting its property runs:
+/// the `beforeChange` and `afterChange` it declares with code (kotlinc puts the code given to
+/// `vetoable` and `observable` there).
+pub fn observer_callbacks(table: &ClassTable, class: Sym) -> Vec<MethodRef> {
+    let Some(c) = table.get(class) else { return Vec::new() };
+    c.methods
+        .iter()
+        .filter(|m| matches!(m.name.as_str(), "beforeChange" | "afterChange") && m.flags & (ACC_ABSTRACT | ACC_BRIDGE) == 0)
+        .map(|m| MethodRef { class, name: m.name, descriptor: m.descriptor })
+        .collect()
+}
+
+/// Whether `class` is a subclass of `ObservableProperty` (an `observable` or `vetoable`
+/// delegate kotlinc made).
+pub fn is_observed_delegate(table: &ClassTable, class: Sym) -> bool {
+    table.is_subtype_of_any(class, &[OBSERVABLE_PROPERTY])
 }
 
 /// Whether `named` may ask a delegate (see [`access`]): checked before the receiver's field is.

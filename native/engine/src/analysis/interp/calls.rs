@@ -86,6 +86,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         } else if let Some(access) = container.filter(|_| !is_static) {
             // 3-4. container writes/reads
             returned = self.container_call(st, cf, access, &args, &ret).map(Expr::Path);
+            if access == ContainerAccess::Write {
+                self.run_observers(st, named, &args);
+            }
         } else {
             // 5a. interface call
             if kind == InvokeKind::Interface && cf.interface_candidate && field_target.is_none() {

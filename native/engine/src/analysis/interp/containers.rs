@@ -11,6 +11,7 @@ use crate::issue::top_level_class;
 use crate::sym::Sym;
 use super::ownership::{escape_value, own, Holders};
 use super::state::*;
+use super::apply::ModelledHandoff;
 use super::{Callee, Interp};
 
 impl<'a, 'e> Interp<'a, 'e> {
@@ -98,6 +99,28 @@ impl<'a, 'e> Interp<'a, 'e> {
         let field = self.own_class_field_at(receiver)?;
         let delegate = self.env.facts.delegate_fields.get(&field)?;
         kotlin_delegates::access(named, *delegate)
+    }
+
+    /// Setting a Kotlin property kept by an observed delegate (`Delegates.observable`,
+    /// `vetoable`) runs the delegate's callbacks there, on the delegate object, given the
+    /// property and the new value (see `kotlin_delegates`).
+    pub(super) fn run_observers(&mut self, st: &mut State, named: &MethodRef, args: &[Expr]) {
+        if !self.env.extensions.collection_models || !kotlin_delegates::sets_property(named) {
+            return;
+        }
+        let Some(Expr::Path(receiver)) = args.first() else { return };
+        let Some(field) = self.own_class_field_at(receiver) else { return };
+        let Some(&kotlin_delegates::Delegate::Observed(class)) = self.env.facts.delegate_fields.get(&field) else { return };
+        // setValue(thisRef, property, value); a callback takes (property, old value, new value).
+        let [delegate, _, property, value] = args else { return };
+        let old = Expr::opaque(Vec::new(), None, Own::Unowned);
+        let callback_args = [delegate.clone(), property.clone(), old, value.clone()];
+        for callback in kotlin_delegates::observer_callbacks(self.env.table, class) {
+            if let Callee::Summary(s) = (self.env.callee)(&callback) {
+                let ret = self.temp();
+                self.apply_summary(st, &callback, s, &callback_args, &ret, ModelledHandoff::None);
+            }
+        }
     }
 
     /// Whether the lookup `named` is in an access-ordered `LinkedHashMap`, which it changes by
