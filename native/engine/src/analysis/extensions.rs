@@ -139,7 +139,8 @@ pub struct Extensions {
     /// Threads: in a thread's own `run()` (`thread_runs`), the objects its object's own fields
     /// hold, when those fields are only ever given new objects made for them or null
     /// (`this.state = new State()`), are that thread's too: accesses to their fields race with
-    /// the rest of the class, not each other.
+    /// the rest of the class, not each other. Objects the code only ever makes to be a
+    /// `ThreadLocal`'s value are their thread's too: their fields are safe steps.
     pub thread_kept_objects: bool,
     /// Threads: a thread the method makes and starts and then joins (`join()`) before every
     /// return, a task it hands to an executor and waits for (its future's `get()`, the

@@ -15,6 +15,7 @@ use super::extensions::Extensions;
 use super::handler_fields;
 use super::access_order;
 use super::kotlin_delegates;
+use super::thread_locals;
 use super::handoffs::{self, ExecutorKind, ExecutorValue, HandoffModel, Target};
 use super::models::{self, ArgumentAccess, ContainerAccess, LockEffect, ThreadEffect};
 
@@ -327,6 +328,9 @@ pub struct Facts {
     /// Safety of fields by (declaring class, name), for steps of substituted paths: safe
     /// when any reference to the field is (a step does not keep the class it was named through).
     pub safe_steps: FxHashMap<(Sym, Sym), bool>,
+    /// Classes whose objects the analysed code only ever makes to be a thread's `ThreadLocal`
+    /// value (thread-kept-objects extension): their fields are safe steps.
+    pub thread_local_classes: FxHashSet<Sym>,
     /// Thread handoffs: the code run by the `Runnable`/`Callable` objects (and the callbacks of
     /// the registered callback objects, `registrations.rs`) allocated in the bodies, by allocated
     /// class (filled in by the scheduler, which needs it first).
@@ -426,6 +430,9 @@ pub fn collect<'a>(
         map_stores: Vec<(FieldRef, access_order::MapMade)>,
         /// The classes a constructor of which makes its object an access-ordered map.
         ordered_classes: Vec<&'static str>,
+        /// Allocations of analysed classes, and the lambdas given to `ThreadLocal.withInitial`.
+        allocations: Vec<thread_locals::Made>,
+        initial_lambdas: Vec<&'static MethodRef>,
     }
     let handler_executors = if ext.thread_handoffs { handoffs::handler_executor_descriptors(table) } else { Vec::new() };
     let (refs, stores) = rayon::join(
@@ -476,6 +483,11 @@ pub fn collect<'a>(
                             r.ordered_classes.push(method.class.as_str());
                         }
                     }
+                    if ext.thread_kept_objects {
+                        let (made, lambdas) = thread_locals::allocations(table, method, body);
+                        r.allocations.extend(made);
+                        r.initial_lambdas.extend(lambdas);
+                    }
                     r
                 })
                 .reduce(Stores::default, |mut a, b| {
@@ -490,6 +502,8 @@ pub fn collect<'a>(
                     a.delegate_stores.extend(b.delegate_stores);
                     a.map_stores.extend(b.map_stores);
                     a.ordered_classes.extend(b.ordered_classes);
+                    a.allocations.extend(b.allocations);
+                    a.initial_lambdas.extend(b.initial_lambdas);
                     a
                 })
         },
@@ -517,7 +531,17 @@ pub fn collect<'a>(
     let methods: Vec<&'static MethodRef> = methods.into_iter().map(|m| m.0).collect();
     let fields: Vec<&'static FieldRef> = fields.into_iter().map(|f| f.0).collect();
     let calls = methods.par_iter().map(|&m| (address(m), call_facts(table, ignore, m, ext))).collect();
-    let field_facts: Vec<(&FieldRef, FieldFacts)> = fields.par_iter().map(|&f| (f, field_facts(table, f, ext))).collect();
+    let initial_lambdas = stores.initial_lambdas.into_iter().collect();
+    let thread_local_classes = thread_locals::confined_classes(table, &stores.allocations, &initial_lambdas);
+    let field_facts: Vec<(&FieldRef, FieldFacts)> = fields
+        .par_iter()
+        .map(|&f| {
+            let mut ff = field_facts(table, f, ext);
+            // An object only ever a thread's own value is confined to it, as a `@ThreadConfined` one.
+            ff.safe |= thread_local_classes.contains(&ff.declaring);
+            (f, ff)
+        })
+        .collect();
     // References through different classes (a `@ThreadConfined` subclass and its superclass)
     // share a step: joined, so the answer does not depend on the sets' iteration order.
     let mut safe_steps: FxHashMap<(Sym, Sym), bool> = FxHashMap::default();
@@ -525,7 +549,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), back_references: Default::default(), handlers, scope_fields, executor_fields, synchronized_views, delegate_fields, ordered_classes, access_ordered_fields, read_lock_fields, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), back_references: Default::default(), handlers, scope_fields, executor_fields, synchronized_views, delegate_fields, ordered_classes, access_ordered_fields, read_lock_fields, thread_local_classes, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
 }
 
 /// What each executor field runs its tasks on, by (declaring class, name). A field (or a

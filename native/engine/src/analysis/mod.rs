@@ -34,3 +34,4 @@ pub mod reactive;
 pub mod scc;
 pub mod schedule;
 pub mod shared_keys;
+mod thread_locals;

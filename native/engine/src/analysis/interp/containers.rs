@@ -211,6 +211,9 @@ impl<'a, 'e> Interp<'a, 'e> {
             if self.env.extensions.collection_models && facts::is_confined_field(self.env.table, *class, *name) {
                 return None;
             }
+            if self.env.facts.thread_local_classes.contains(class) {
+                return None;
+            }
         }
         let own_pre = own(st, path);
         let kind = match access {
