@@ -62,3 +62,36 @@ class LockedByCallers {
 
     fun size(): Int = synchronized(lock) { size }
 }
+
+// Internal state that the module's code, in another class, touches only under the owner's lock:
+// its accessors are reported through those callers, as a package-private helper is: nothing.
+@ThreadSafe
+class Channel {
+    internal val lock = Any()
+    internal var closed = false
+}
+
+@ThreadSafe
+class ChannelSink(private val channel: Channel) {
+    fun close() {
+        synchronized(channel.lock) { channel.closed = true }
+    }
+
+    fun write(): Boolean = synchronized(channel.lock) { !channel.closed }
+}
+
+// The same with one caller that does not take the lock: the getter runs without it there.
+@ThreadSafe
+class LeakyChannel {
+    internal val lock = Any()
+    internal var closed = false
+}
+
+@ThreadSafe
+class LeakySink(private val channel: LeakyChannel) {
+    fun close() {
+        synchronized(channel.lock) { channel.closed = true }
+    }
+
+    fun peek(): Boolean = !channel.closed
+}

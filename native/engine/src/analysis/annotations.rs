@@ -205,7 +205,9 @@ pub fn source_name<'m>(class: &ClassHeader, m: &'m MethodHeader, ext: Extensions
     }
 }
 
-fn is_kotlin_internal(class: &ClassHeader, m: &MethodHeader) -> bool {
+/// A Kotlin `internal` function or property accessor: public in the class file, but callable by
+/// its module's code only, under a name that carries the module's (`findTask$kotlinx_coroutines_core`).
+pub fn is_kotlin_internal(class: &ClassHeader, m: &MethodHeader) -> bool {
     let name = m.name.as_str();
     m.flags & ACC_SYNTHETIC == 0 && name.contains('$') && !is_lambda_body_name(name) && class.is_kotlin()
 }

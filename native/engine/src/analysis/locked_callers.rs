@@ -1,5 +1,6 @@
 //! Package-private helpers that every caller calls with a lock held (extension
-//! `locked_callers`). Code outside its package cannot call such a method, so the analysed code
+//! `locked_callers`). Code outside its package cannot call such a method, nor code outside its
+//! module a Kotlin `internal` one (with `kotlin_internal`), so the analysed code
 //! holds all its callers (and all the callers of the methods it overrides, through which it
 //! may be called): when each call is made from a `synchronized` method, inside a
 //! `synchronized` block, between `lock()` and `unlock()`, or from another such helper, the
@@ -37,6 +38,7 @@ pub(super) fn called_only_under_lock(
     by_ref: &FxHashMap<MethodRef, usize>,
     takes_no_lock: impl Fn(usize, usize) -> bool + Sync,
     looper_callers: bool,
+    kotlin_internal: bool,
 ) -> Vec<bool> {
     let header = |i: usize| &classes[methods[i].class].methods[methods[i].index].header;
     // Each candidate with the methods it overrides: an override is reached through calls to
@@ -46,13 +48,16 @@ pub(super) fn called_only_under_lock(
         .map(|i| {
             let e = &methods[i];
             let releases = || bodies[e.class][e.index].as_ref().is_some_and(releases_a_lock);
-            if !is_candidate(classes, e, header(i)) || !takes_no_lock(e.class, e.index) || releases() {
+            if !is_candidate(classes, e, header(i), kotlin_internal) || !takes_no_lock(e.class, e.index) || releases() {
                 return None;
             }
             overridden_methods(table, by_ref, &e.mref)
         })
         .collect();
     let mut candidate: Vec<bool> = overriding.iter().map(Option::is_some).collect();
+    // Any package of the module may call a Kotlin internal candidate.
+    let module_wide = kotlin_internal
+        && (0..methods.len()).any(|i| candidate[i] && header(i).flags & ACC_PUBLIC != 0);
     // Only code of a method's own package may call it when it is package-private or private,
     // or name it in a method reference (the JVM's access rule): the bodies of other packages
     // need no scan. The packages of the methods a candidate overrides count too, since a call
@@ -77,7 +82,7 @@ pub(super) fn called_only_under_lock(
         .into_par_iter()
         .map_init(FxHashMap::<ByAddress<MethodRef>, Option<usize>>::default, |resolved, caller| {
             let e = &methods[caller];
-            if !packages.contains(package_of(e.mref.class.as_str())) {
+            if !module_wide && !packages.contains(package_of(e.mref.class.as_str())) {
                 return Default::default();
             }
             let synchronized = header(caller).flags & ACC_SYNCHRONIZED != 0;
@@ -196,11 +201,14 @@ fn held_helpers(candidate: &[bool], calls: &[Call]) -> Vec<bool> {
 /// that takes or releases a lock itself, checked by the caller). Private
 /// ones are never reported for themselves; they carry a lock from their callers to the
 /// helpers they call.
-fn is_candidate(classes: &[std::sync::Arc<Class>], e: &MethodEntry, h: &MethodHeader) -> bool {
-    if !e.analysed || h.flags & (ACC_PUBLIC | ACC_PROTECTED | ACC_SYNTHETIC | ACC_BRIDGE | ACC_SYNCHRONIZED) != 0 {
+fn is_candidate(classes: &[std::sync::Arc<Class>], e: &MethodEntry, h: &MethodHeader, kotlin_internal: bool) -> bool {
+    let class = &classes[e.class].header;
+    let internal = kotlin_internal && h.flags & ACC_PUBLIC != 0 && super::annotations::is_kotlin_internal(class, h);
+    let hidden = h.flags & (ACC_PUBLIC | ACC_PROTECTED) == 0 || internal;
+    if !e.analysed || !hidden || h.flags & (ACC_SYNTHETIC | ACC_BRIDGE | ACC_SYNCHRONIZED) != 0 {
         return false;
     }
-    !matches!(h.name.as_str(), "<init>" | "<clinit>") && !classes[e.class].header.is_interface()
+    !matches!(h.name.as_str(), "<init>" | "<clinit>") && !class.is_interface()
 }
 
 /// The analysed methods `m` overrides (those of its supertypes with its name and descriptor),

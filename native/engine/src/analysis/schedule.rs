@@ -253,7 +253,9 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     }
     if inputs.extensions.locked_callers {
         let looper = inputs.extensions.looper_callers;
-        let held = super::locked_callers::called_only_under_lock(table, inputs.classes, &methods, &bodies, &by_ref, takes_no_lock, looper);
+        let internal = inputs.extensions.kotlin_internal;
+        let held =
+            super::locked_callers::called_only_under_lock(table, inputs.classes, &methods, &bodies, &by_ref, takes_no_lock, looper, internal);
         for (e, held) in methods.iter_mut().zip(held) {
             e.callers_hold_lock |= held;
         }
