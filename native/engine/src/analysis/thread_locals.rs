@@ -121,18 +121,34 @@ fn is_with_initial(m: &MethodRef) -> bool {
     m.name.as_str() == "withInitial" && m.class.as_str() == THREAD_LOCAL
 }
 
+/// How far after the store of a new object its `set` is looked for: the statement after it, as
+/// code that makes a thread's value writes it (a bound, so that a long method with many locals
+/// is not walked again for each).
+const SET_WITHIN: usize = 16;
+
 /// Whether the local `slot`, stored at `store`, is given to `ThreadLocal.set` before it is stored
-/// again: `chain = new Chain(); local.set(chain);`.
+/// again: `chain = new Chain(); local.set(chain);`, also through the copies of the local that
+/// kotlinc makes for an inlined lambda (`Chain().also { local.set(it) }`).
 fn stored_then_set(body: &Body, store: usize, slot: u16) -> bool {
-    for (at, insn) in body.insns.iter().enumerate().skip(store + 1) {
+    let mut holding = vec![slot];
+    let window = body.insns.iter().enumerate().skip(store + 1).take(SET_WITHIN);
+    let mut copied_to = None;
+    for (at, insn) in window {
         match insn {
-            Insn::Store { slot: s, .. } | Insn::Iinc { slot: s } if *s == slot => return false,
-            Insn::Load { slot: s, .. } if *s == slot => {
-                if matches!(body.insns.get(at + 1), Some(Insn::Invoke { method, .. }) if sets_thread_value(method)) {
-                    return true;
-                }
+            Insn::Load { slot: s, .. } if holding.contains(s) => match body.insns.get(at + 1) {
+                Some(Insn::Invoke { method, .. }) if sets_thread_value(method) => return true,
+                Some(Insn::Store { slot: copy, .. }) => copied_to = Some(*copy),
+                _ => {}
+            },
+            Insn::Store { slot: s, .. } if copied_to == Some(*s) => {
+                holding.push(*s);
+                copied_to = None;
             }
+            Insn::Store { slot: s, .. } | Insn::Iinc { slot: s } if holding.contains(s) => holding.retain(|h| h != s),
             _ => {}
+        }
+        if holding.is_empty() {
+            return false;
         }
     }
     false
