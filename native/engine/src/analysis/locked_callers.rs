@@ -14,9 +14,8 @@
 //! call runs there, and is reported through them, where their messages are sent.
 //!
 //! Decided from the bytecode before any method is analysed (the demand depends on it), and
-//! only where the code says so plainly: a lock region is followed in instruction order, so a
-//! call after an early `return` out of a `synchronized` block counts as unlocked, never the
-//! other way.
+//! only where the code says so plainly: the locks held at a call are those held on every path
+//! to it ([`held_locks`]), never more.
 
 use rayon::prelude::*;
 
@@ -123,8 +122,8 @@ fn is_message_handler(table: &ClassTable, m: &MethodRef) -> bool {
 type Call = (usize, usize, bool);
 
 /// The calls of `body` (method `caller`) to candidates, each with whether it holds a lock
-/// (the caller is `synchronized`, or the call is inside a monitor or `lock()` region, followed in
-/// instruction order), a virtual call counted for every override it may run too; and the
+/// (the caller is `synchronized`, or every path to the call holds a monitor or a `lock()`), a
+/// virtual call counted for every override it may run too; and the
 /// candidates it takes as method references.
 fn scan_calls(
     body: &Body,
@@ -136,20 +135,16 @@ fn scan_calls(
 ) -> (Vec<Call>, Vec<usize>) {
     let overriding = |c: usize| overriders.get(&c).map(Vec::as_slice).unwrap_or(&[]);
     let (mut calls, mut referenced) = (Vec::new(), Vec::new());
-    let mut depth = 0u32;
-    for insn in &body.insns {
+    let held = held_locks(body);
+    for (at, insn) in body.insns.iter().enumerate() {
         match insn {
-            Insn::MonitorEnter => depth += 1,
-            Insn::MonitorExit => depth = depth.saturating_sub(1),
-            Insn::Invoke { method, .. } if is_lock_call(method, "lock") || is_lock_call(method, "lockInterruptibly") => depth += 1,
-            Insn::Invoke { method, .. } if is_lock_call(method, "unlock") => depth = depth.saturating_sub(1),
-            Insn::Invoke { method, kind } => {
+            Insn::Invoke { method, kind } if !is_lock_effect(method) => {
                 let Some(c) = analysed(method) else { continue };
                 let dispatched = match kind {
                     InvokeKind::Virtual | InvokeKind::Interface => overriding(c),
                     _ => &[],
                 };
-                let locked = synchronized || depth > 0;
+                let locked = synchronized || held.get(at).is_some_and(|&n| n > 0);
                 let targets = std::iter::once(&c).chain(dispatched).filter(|&&target| candidate[target]);
                 calls.extend(targets.map(|&target| (target, caller, locked)));
             }
@@ -236,6 +231,56 @@ fn overridden_methods(table: &ClassTable, by_ref: &FxHashMap<MethodRef, usize>, 
 
 /// Whether a body ends a monitor region or calls `unlock()`: a helper that releases its caller's
 /// lock does what follows without it, which its callers' summaries would not show.
+/// The locks held when each instruction of `body` starts, on every path that reaches it (the
+/// least count over them): from the method's entry, and into a handler from every instruction
+/// of its range. A `synchronized` block left early by a `return` (Kotlin's `synchronized(x) { if
+/// (done) return }`) still holds its monitor on the branch that stays. Instructions no path
+/// reaches hold none. Empty when the body takes no lock.
+fn held_locks(body: &Body) -> Vec<u32> {
+    let insns = &body.insns;
+    let takes = insns.iter().any(|i| matches!(i, Insn::MonitorEnter) || matches!(i, Insn::Invoke { method, .. } if is_lock_effect(method)));
+    if !takes || insns.is_empty() {
+        return Vec::new();
+    }
+    let mut held: Vec<Option<u32>> = vec![None; insns.len()];
+    held[0] = Some(0);
+    let mut work = vec![0usize];
+    loop {
+        while let Some(i) = work.pop() {
+            let n = held[i].unwrap_or(0);
+            let after = match &insns[i] {
+                Insn::MonitorEnter => n + 1,
+                Insn::MonitorExit => n.saturating_sub(1),
+                Insn::Invoke { method, .. } if is_lock_call(method, "lock") || is_lock_call(method, "lockInterruptibly") => n + 1,
+                Insn::Invoke { method, .. } if is_lock_call(method, "unlock") => n.saturating_sub(1),
+                _ => n,
+            };
+            super::cfg::for_each_successor(insns, i, |s| {
+                if held[s].map_or(true, |old| after < old) {
+                    held[s] = Some(after);
+                    work.push(s);
+                }
+            });
+        }
+        for h in &body.handlers {
+            let range = (h.start as usize).min(insns.len())..(h.end as usize).min(insns.len());
+            let (Some(least), Some(entry)) = (held[range].iter().flatten().min().copied(), held.get_mut(h.target as usize)) else { continue };
+            if entry.map_or(true, |old| least < old) {
+                *entry = Some(least);
+                work.push(h.target as usize);
+            }
+        }
+        if work.is_empty() {
+            break;
+        }
+    }
+    held.into_iter().map(|n| n.unwrap_or(0)).collect()
+}
+
+fn is_lock_effect(m: &MethodRef) -> bool {
+    is_lock_call(m, "lock") || is_lock_call(m, "lockInterruptibly") || is_lock_call(m, "unlock")
+}
+
 fn releases_a_lock(body: &Body) -> bool {
     body.insns.iter().any(|insn| match insn {
         Insn::MonitorExit => true,
