@@ -95,3 +95,22 @@ class LeakySink(private val channel: LeakyChannel) {
 
     fun peek(): Boolean = !channel.closed
 }
+
+// Racy: an internal function the class's own package calls under the lock, and another package
+// of the module without it.
+@ThreadSafe
+class Gate {
+    internal val lock = Any()
+    private var count = 0
+
+    internal fun bump() {
+        count++ // expect (default mode): Gate bump$main this.count
+    }
+}
+
+@ThreadSafe
+class GateKeeper(private val gate: Gate) {
+    fun pass() {
+        synchronized(gate.lock) { gate.bump() }
+    }
+}

@@ -83,7 +83,7 @@ pub struct Scan<'a> {
     pub schedulers: &'a super::kept_schedulers::KeptSchedulers,
     /// The callbacks of the observed Kotlin delegates made in each top-level class, which
     /// setting one of its delegated properties runs (see `kotlin_delegates`).
-    pub observer_callbacks: &'a FxHashMap<Sym, Vec<MethodRef>>,
+    pub observer_callbacks: &'a FxHashMap<&'static str, Vec<MethodRef>>,
     pub extensions: Extensions,
 }
 
@@ -277,8 +277,8 @@ impl Scan<'_> {
                 }
                 Insn::Invoke { method, kind } => {
                     if super::kotlin_delegates::sets_property(method) {
-                        let own = Sym::new(top_level_class(self.methods[i].mref.class.as_str()));
-                        for callback in self.observer_callbacks.get(&own).into_iter().flatten() {
+                        let own = top_level_class(self.methods[i].mref.class.as_str());
+                        for callback in self.observer_callbacks.get(own).into_iter().flatten() {
                             edge_to(self.analysed_index(callback));
                         }
                     }

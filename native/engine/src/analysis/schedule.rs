@@ -222,10 +222,10 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         Default::default()
     };
     // The callbacks of observed Kotlin delegates, by the top-level class that made them.
-    let mut observer_callbacks: FxHashMap<Sym, Vec<MethodRef>> = FxHashMap::default();
+    let mut observer_callbacks: FxHashMap<&'static str, Vec<MethodRef>> = FxHashMap::default();
     if inputs.extensions.collection_models {
         for c in inputs.classes.iter().filter(|c| super::kotlin_delegates::is_observed_delegate(table, c.header.name)) {
-            let own = Sym::new(crate::issue::top_level_class(c.header.name.as_str()));
+            let own = crate::issue::top_level_class(c.header.name.as_str());
             observer_callbacks.entry(own).or_default().extend(super::kotlin_delegates::observer_callbacks(table, c.header.name));
         }
     }
