@@ -114,3 +114,39 @@ class GateKeeper(private val gate: Gate) {
         synchronized(gate.lock) { gate.bump() }
     }
 }
+
+// A published internal function: public in the class file under its source name, for the
+// module's public inline functions, which call it under the heap's lock. Other modules call it
+// only through their inlined copies of those: a held helper, reported through its callers
+// (nothing).
+@ThreadSafe
+class Heap {
+    private var top = 0
+
+    @PublishedApi
+    internal fun pushImpl() {
+        top++
+    }
+
+    inline fun push() = synchronized(this) { pushImpl() }
+
+    fun size(): Int = synchronized(this) { top }
+}
+
+// Racy: one of the inline functions calls it without the lock. Its write races with every
+// access to the field.
+@ThreadSafe
+class LeakyHeap {
+    private var top = 0
+
+    @PublishedApi
+    internal fun pushImpl() {
+        top++ // expect: LeakyHeap pushImpl, push, pushBare and size, this.top
+    }
+
+    inline fun push() = synchronized(this) { pushImpl() }
+
+    inline fun pushBare() = pushImpl()
+
+    fun size(): Int = synchronized(this) { top }
+}

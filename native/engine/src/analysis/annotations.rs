@@ -212,6 +212,14 @@ pub fn is_kotlin_internal(class: &ClassHeader, m: &MethodHeader) -> bool {
     m.flags & ACC_SYNTHETIC == 0 && name.contains('$') && !is_lambda_body_name(name) && class.is_kotlin()
 }
 
+/// A Kotlin `internal` function marked `@PublishedApi`: public in the class file under its source
+/// name, so that the module's public inline functions may call it. Code of other modules calls it
+/// only through those functions' inlined bodies, copies of calls the module's own code makes
+/// ("effectively public", Kotlin's reference, where only inline functions may use it).
+pub fn is_published_internal(class: &ClassHeader, m: &MethodHeader) -> bool {
+    m.flags & ACC_SYNTHETIC == 0 && m.has_annotation("kotlin.PublishedApi") && class.is_kotlin()
+}
+
 /// 8.2 and 4.3: names of synthetic methods that are never analysed.
 pub fn is_synthetic_name(name: Sym) -> bool {
     let n = name.as_str();

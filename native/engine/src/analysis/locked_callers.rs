@@ -198,7 +198,9 @@ fn held_helpers(candidate: &[bool], calls: &[Call]) -> Vec<bool> {
 /// helpers they call.
 fn is_candidate(classes: &[std::sync::Arc<Class>], e: &MethodEntry, h: &MethodHeader, kotlin_internal: bool) -> bool {
     let class = &classes[e.class].header;
-    let internal = kotlin_internal && h.flags & ACC_PUBLIC != 0 && super::annotations::is_kotlin_internal(class, h);
+    let internal = kotlin_internal
+        && h.flags & ACC_PUBLIC != 0
+        && (super::annotations::is_kotlin_internal(class, h) || super::annotations::is_published_internal(class, h));
     let hidden = h.flags & (ACC_PUBLIC | ACC_PROTECTED) == 0 || internal;
     if !e.analysed || !hidden || h.flags & (ACC_SYNTHETIC | ACC_BRIDGE | ACC_SYNCHRONIZED) != 0 {
         return false;
