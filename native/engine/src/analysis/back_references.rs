@@ -242,7 +242,8 @@ fn is_static(table: &ClassTable, m: &MethodRef) -> bool {
     header.map_or(true, |h| h.flags & ACC_STATIC != 0)
 }
 
-fn reassigns_slot(body: &Body, slot: u16) -> bool {
+/// Whether `body` assigns local `slot` anywhere.
+pub(super) fn reassigns_slot(body: &Body, slot: u16) -> bool {
     body.insns.iter().any(|i| matches!(i, Insn::Store { slot: s, .. } | Insn::Iinc { slot: s } if *s == slot))
 }
 

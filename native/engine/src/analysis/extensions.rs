@@ -107,6 +107,10 @@ pub struct Extensions {
     /// own fields are not on any thread (an object a static pool lends, an iterator locking
     /// the collection that made it).
     pub foreign_locks: bool,
+    /// Threads (with `foreign_locks`): a field the constructors set from their parameter
+    /// holds another's object, as the outer object is (`given_fields`): a lock on it is on
+    /// another object, and an access through it is none of the own object's fields.
+    pub given_field_locks: bool,
     /// Locks: an access knows the lock it is made under when that is one lock of known
     /// identity (a monitor of `this`, of a field's object, a lock held in a field); a write
     /// under a known lock other than the one a field's `@GuardedBy` names breaks the annotation.
@@ -306,6 +310,7 @@ impl Extensions {
         field_receiver_dispatch: true,
         object_monitors: true,
         foreign_locks: true,
+        given_field_locks: true,
         lock_identities: true,
         different_locks: false,
         high_confidence: false,
@@ -357,6 +362,7 @@ impl Extensions {
         field_receiver_dispatch: false,
         object_monitors: false,
         foreign_locks: false,
+        given_field_locks: false,
         lock_identities: false,
         different_locks: false,
         high_confidence: false,

@@ -379,6 +379,9 @@ pub struct Facts {
     /// What the analysed code's static stores say (see [`StaticStores`]): filled in by the
     /// scheduler, which sees every body.
     pub statics: StaticStores,
+    /// The fields holding an object their class's constructor was given (foreign-locks
+    /// extension; see `given_fields`): filled in by the scheduler, which sees every body.
+    pub given_fields: super::given_fields::GivenFields,
     /// Schedulers kept in fields and returned by methods (reactive chains, thread handoffs).
     pub schedulers: super::kept_schedulers::KeptSchedulers,
     /// Android models: where the content observers made with a handler of a known thread (or
@@ -549,7 +552,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), back_references: Default::default(), handlers, scope_fields, executor_fields, synchronized_views, delegate_fields, ordered_classes, access_ordered_fields, read_lock_fields, thread_local_classes, statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), back_references: Default::default(), handlers, scope_fields, executor_fields, synchronized_views, delegate_fields, ordered_classes, access_ordered_fields, read_lock_fields, thread_local_classes, given_fields: FxHashSet::default(), statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
 }
 
 /// What each executor field runs its tasks on, by (declaring class, name). A field (or a

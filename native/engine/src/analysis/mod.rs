@@ -15,6 +15,7 @@ pub mod facts;
 pub mod field_classes;
 mod flows;
 mod future_listeners;
+pub mod given_fields;
 pub mod kept_schedulers;
 mod kotlin_collections;
 mod kotlin_delegates;

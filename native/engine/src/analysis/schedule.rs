@@ -46,6 +46,9 @@ pub struct Analysis {
     pub pooled_inherited: FxHashMap<Sym, Vec<MethodRef>>,
     /// The fields only ever given a synchronized view (see [`super::facts::Facts`]).
     pub synchronized_views: FxHashSet<(Sym, Sym)>,
+    /// The fields holding an object their class's constructor was given (see
+    /// [`super::given_fields`]): accesses through them are not to the own object's fields.
+    pub given_fields: super::given_fields::GivenFields,
     /// What the summary file says of the schedulers this module keeps.
     pub kept_schedulers: super::kept_schedulers::ModuleSchedulers,
     /// The summaries of methods without code that say what they return: an interface method
@@ -340,6 +343,12 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         inputs.classes.iter().map(|c| &*c.header),
         methods.par_iter().filter_map(|e| bodies[e.class][e.index].as_ref().map(|b| (&e.mref, b))),
     );
+    if inputs.extensions.foreign_locks && inputs.extensions.given_field_locks {
+        facts.given_fields = super::given_fields::given_fields(
+            table,
+            methods.par_iter().filter_map(|e| bodies[e.class][e.index].as_ref().map(|b| (&e.mref, b))),
+        );
+    }
     free_unreachable_bodies(&mut bodies, &methods, &edges, may_need);
     phase(start, "bodies no round needs freed");
     let cells: Vec<OnceCell<Arc<Summary>>> = (0..methods.len()).map(|_| OnceCell::new()).collect();
@@ -474,6 +483,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     // The bodies never analysed and the tables of the run: freeing them is a serial stretch
     // of a few percent of the run, done off the way.
     let synchronized_views = std::mem::take(&mut facts.synchronized_views);
+    let given_fields = std::mem::take(&mut facts.given_fields);
     std::thread::spawn(move || drop((bodies, facts, edges, order, keys, shapes)));
-    Analysis { methods, summaries, by_ref, pooled_inherited, synchronized_views, kept_schedulers, without_code }
+    Analysis { methods, summaries, by_ref, pooled_inherited, synchronized_views, given_fields, kept_schedulers, without_code }
 }

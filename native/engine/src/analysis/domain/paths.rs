@@ -150,9 +150,6 @@ impl Path {
     }
     /// Whether the path is reached from the method's own object: rooted at `this`, not
     /// through the outer instance of an inner class (`this.count`, `this.queue.size`).
-    pub fn is_from_own_object(&self) -> bool {
-        self.base == Base::This && !self.steps.first().is_some_and(Step::is_outer_instance)
-    }
     pub fn with(&self, step: Step) -> Option<Path> {
         if self.steps.len() >= MAX_PATH_STEPS {
             return None;

@@ -138,7 +138,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                         }
                         let ext = self.env.extensions;
                         let lock = args.first().and_then(|r| lock_identity(r, ext.lock_identities));
-                        apply_lock_effect(st, effect, ext.callee_releases, lock, ext.foreign_locks)
+                        apply_lock_effect(st, effect, ext.callee_releases, lock, self.foreign_lock(args.first(), lock))
                     }
                 }
                 None if cf.ignored => {}

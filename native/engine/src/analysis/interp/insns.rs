@@ -214,7 +214,8 @@ impl<'a, 'e> Interp<'a, 'e> {
                     exit_own_monitor(st);
                 }
                 let ext = self.env.extensions;
-                apply_lock_effect(st, effect, ext.callee_releases, lock_identity(&v, ext.lock_identities), ext.foreign_locks);
+                let lock = lock_identity(&v, ext.lock_identities);
+                apply_lock_effect(st, effect, ext.callee_releases, lock, self.foreign_lock(Some(&v), lock));
                 if own_monitor && effect == LockEffect::Acquire {
                     enter_own_monitor(st);
                 }

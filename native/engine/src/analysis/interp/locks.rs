@@ -103,7 +103,7 @@ fn acquire_foreign(st: &mut State) {
 }
 
 /// Whether a lock is on another object than the method's own (see [`acquire_foreign`]).
-pub(super) fn is_foreign_lock(lock: LockPath) -> bool {
+fn is_foreign_lock(lock: LockPath) -> bool {
     let path = lock.path();
     match path.base {
         Base::Static(_) => true,
@@ -120,11 +120,28 @@ pub(super) fn join_threads((a, a_foreign): (Threads, bool), (b, b_foreign): (Thr
     (threads, threads == Threads::AnyThread && foreign(a, a_foreign) && foreign(b, b_foreign))
 }
 
+impl<'a, 'e> Interp<'a, 'e> {
+    /// With `foreign_locks`, whether the lock on `value` (of identity `lock`, when known) is
+    /// on another object than the method's own (see [`acquire_foreign`]): a static one, the
+    /// outer object, or (`given_field_locks`) the object a field its constructor set from a
+    /// parameter holds, or one reached through it. None without the extension.
+    pub(super) fn foreign_lock(&self, value: Option<&Expr>, lock: Option<LockPath>) -> Option<bool> {
+        let ext = self.env.extensions;
+        if !ext.foreign_locks {
+            return None;
+        }
+        let class = self.input.mref.class;
+        let given = |p: &Path| super::super::given_fields::is_through_given_field(p, class, &self.env.facts.given_fields);
+        let through_given = matches!(value, Some(Expr::Path(p)) if given(p));
+        Some(lock.is_some_and(is_foreign_lock) || through_given)
+    }
+}
+
 /// `track_releases`: count the releases of locks the method did not take (callee-releases
 /// extension), for its summary. `lock` is the lock's identity, when known (see
-/// [`lock_identity`]); with `foreign_locks`, a lock on another object is evidence of other
-/// threads for that object only (see [`acquire_foreign`]).
-pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect, track_releases: bool, lock: Option<LockPath>, foreign_locks: bool) {
+/// [`lock_identity`]). `foreign`: with `foreign_locks`, whether the lock is on another object,
+/// which a lock is evidence of other threads for (see [`acquire_foreign`]); None without it.
+pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect, track_releases: bool, lock: Option<LockPath>, foreign: Option<bool>) {
     let acquires = matches!(effect, LockEffect::Acquire | LockEffect::AcquireRead);
     match effect {
         LockEffect::Acquire => acquire_known(st, lock),
@@ -138,9 +155,9 @@ pub(super) fn apply_lock_effect(st: &mut State, effect: LockEffect, track_releas
         LockEffect::ReleaseAny if st.locks > 0 => release(st, 1, track_releases),
         LockEffect::ReleaseAny => release_read(st, 1, track_releases),
     }
-    if !foreign_locks {
+    if foreign.is_none() {
         apply_lock_thread(st);
-    } else if acquires && lock.is_some_and(is_foreign_lock) {
+    } else if acquires && foreign == Some(true) {
         acquire_foreign(st);
     } else if acquires || st.threads == Threads::NoThread {
         // A release says no more than the acquire before it, if any.
