@@ -98,6 +98,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         android_threads: extensions.android_threads,
         binder_services: extensions.android_threads && extensions.binder_services,
         thread_runs: extensions.thread_runs,
+        copied_synchronized: extensions.copied_synchronized,
     };
     let ignore = ignored_classes(&request.options.ignore_classes, &table, &classes)?;
     // Code that makes no scheduler and reads no dispatcher keeps none in its fields (see

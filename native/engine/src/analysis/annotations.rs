@@ -24,6 +24,8 @@ pub struct AnnotationConfig {
     pub binder_services: bool,
     /// A `Thread` subclass's own `run()` runs on that thread (`thread_runs`).
     pub thread_runs: bool,
+    /// A `synchronized` override of certain library methods is no evidence (`copied_synchronized`).
+    pub copied_synchronized: bool,
 }
 
 fn enable_checks_false_only(a: &Annotation) -> bool {
@@ -104,13 +106,37 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
         || confined_hit.is_some()
     {
         Threads::AnyThreadButSelf
-    } else if header.flags & ACC_SYNCHRONIZED != 0 || marked_thread_safe || background.is_some() {
+    } else if synchronized_as_evidence(table, config, m, header) || marked_thread_safe || background.is_some() {
         Threads::AnyThread
     } else {
         Threads::NoThread
     };
     MethodFacts { initial_threads, marked_thread_safe, thread_safe_method, assumed_thread_safe: assumed.is_some(), runs_own_thread }
 }
+
+/// Whether `m` is `synchronized`, and says so of its own accord: with `copied_synchronized`, an
+/// override of one of [`SYNCHRONIZED_BY_DECLARATION`] copies its declaration's modifier, as the
+/// subclasses of `FilterInputStream` and the exceptions that skip their stack trace do, and is
+/// no evidence that other threads use the object. Its monitor still protects what it accesses.
+fn synchronized_as_evidence(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef, header: &MethodHeader) -> bool {
+    let copied = || {
+        SYNCHRONIZED_BY_DECLARATION.iter().any(|&(class, name, descriptor)| {
+            m.name.as_str() == name && m.descriptor.as_str() == descriptor && table.is_subtype_of_any(m.class, &[class])
+        })
+    };
+    header.flags & ACC_SYNCHRONIZED != 0 && !(config.copied_synchronized && copied())
+}
+
+/// Library methods declared `synchronized` for reasons of their own, not for the objects of
+/// their subclasses to be shared: `InputStream`'s mark and reset (streams are read by one thread
+/// at a time), `Throwable`'s cause and stack trace (set once as the exception is made).
+const SYNCHRONIZED_BY_DECLARATION: &[(&str, &str, &str)] = &[
+    ("java.io.InputStream", "mark", "(I)V"),
+    ("java.io.InputStream", "reset", "()V"),
+    ("java.lang.Throwable", "fillInStackTrace", "()Ljava/lang/Throwable;"),
+    ("java.lang.Throwable", "initCause", "(Ljava/lang/Throwable;)Ljava/lang/Throwable;"),
+    ("java.lang.Throwable", "getCause", "()Ljava/lang/Throwable;"),
+];
 
 /// Whether `m` is `run()` of a strict subclass of `java.lang.Thread`: the code a started
 /// thread runs, on its own object.

@@ -140,6 +140,10 @@ pub struct Extensions {
     /// Threads: a `Thread` subclass's own `run()` runs on its thread, once per object: its
     /// accesses to the object's own fields race with the rest of the class, not each other.
     pub thread_runs: bool,
+    /// Evidence: a `synchronized` override of a library method declared `synchronized` for
+    /// reasons of its own (`InputStream.mark` and `reset`, `Throwable`'s cause and stack trace)
+    /// copies the declaration: no evidence of other threads by itself.
+    pub copied_synchronized: bool,
     /// Threads: in a thread's own `run()` (`thread_runs`), the objects its object's own fields
     /// hold, when those fields are only ever given new objects made for them or null
     /// (`this.state = new State()`), are that thread's too: accesses to their fields race with
@@ -318,6 +322,7 @@ impl Extensions {
         locked_callers: true,
         native_results: true,
         thread_runs: true,
+        copied_synchronized: true,
         thread_kept_objects: true,
         thread_joins: true,
         self_locking_collections: true,
@@ -370,6 +375,7 @@ impl Extensions {
         locked_callers: false,
         native_results: false,
         thread_runs: false,
+        copied_synchronized: false,
         thread_kept_objects: false,
         thread_joins: false,
         self_locking_collections: false,
