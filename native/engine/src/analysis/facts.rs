@@ -436,6 +436,8 @@ pub fn collect<'a>(
         /// Allocations of analysed classes, and the lambdas given to `ThreadLocal.withInitial`.
         allocations: Vec<thread_locals::Made>,
         initial_lambdas: Vec<&'static MethodRef>,
+        /// The object-typed fields stored into, as (class named, descriptor).
+        typed_stores: FxHashSet<(Sym, Sym)>,
     }
     let handler_executors = if ext.thread_handoffs { handoffs::handler_executor_descriptors(table) } else { Vec::new() };
     let (refs, stores) = rayon::join(
@@ -490,6 +492,7 @@ pub fn collect<'a>(
                         let (made, lambdas) = thread_locals::allocations(table, method, body);
                         r.allocations.extend(made);
                         r.initial_lambdas.extend(lambdas);
+                        r.typed_stores.extend(thread_locals::typed_stores(body));
                     }
                     r
                 })
@@ -507,6 +510,7 @@ pub fn collect<'a>(
                     a.ordered_classes.extend(b.ordered_classes);
                     a.allocations.extend(b.allocations);
                     a.initial_lambdas.extend(b.initial_lambdas);
+                    a.typed_stores.extend(b.typed_stores);
                     a
                 })
         },
@@ -535,7 +539,7 @@ pub fn collect<'a>(
     let fields: Vec<&'static FieldRef> = fields.into_iter().map(|f| f.0).collect();
     let calls = methods.par_iter().map(|&m| (address(m), call_facts(table, ignore, m, ext))).collect();
     let initial_lambdas = stores.initial_lambdas.into_iter().collect();
-    let thread_local_classes = thread_locals::confined_classes(table, &stores.allocations, &initial_lambdas);
+    let thread_local_classes = thread_locals::confined_classes(table, &stores.allocations, &initial_lambdas, &stores.typed_stores);
     let field_facts: Vec<(&FieldRef, FieldFacts)> = fields
         .par_iter()
         .map(|&f| {

@@ -7,8 +7,10 @@
 //!
 //! Decided per class, from every allocation the analysed code makes of it, for classes other
 //! modules cannot make (not public): one allocation of another kind, or none seen, leaves the
-//! class as any other. Not followed: the object given away later by the thread that holds it (a
-//! `get()` stored into a shared field), or `this` given away by its own methods.
+//! class as any other, and so does a field of another class declared of its type, which may keep
+//! one thread's object where others reach it (`last = local.get()`). Not followed: the object
+//! given away later through a field of a wider type, an array or a call, or `this` given away by
+//! its own methods.
 
 use crate::classfile::model::*;
 use crate::fxhash::{FxHashMap, FxHashSet};
@@ -71,9 +73,26 @@ pub fn allocations(table: &ClassTable, method: &MethodRef, body: &Body) -> (Vec<
     (made, initial_lambdas)
 }
 
+/// The fields of an object type `body` stores into, as (class named, field descriptor), but the
+/// outer object an inner one keeps (`this$0`): `this` given away by its own class's code.
+pub fn typed_stores(body: &Body) -> impl Iterator<Item = (Sym, Sym)> + '_ {
+    body.insns.iter().filter_map(|insn| match insn {
+        Insn::PutField(f) | Insn::PutStatic(f) if f.descriptor.as_str().starts_with('L') && !f.name.as_str().starts_with("this$") => {
+            Some((f.class, f.descriptor))
+        }
+        _ => None,
+    })
+}
+
 /// The classes whose every allocation `made` lists makes a thread's value, of the classes other
-/// modules cannot make.
-pub fn confined_classes(table: &ClassTable, made: &[Made], initial_lambdas: &FxHashSet<&'static MethodRef>) -> FxHashSet<Sym> {
+/// modules cannot make, that no field of another class declared of their type keeps
+/// (`typed_stores`: the stores of the analysed code, as [`typed_stores`] gives them).
+pub fn confined_classes(
+    table: &ClassTable,
+    made: &[Made],
+    initial_lambdas: &FxHashSet<&'static MethodRef>,
+    typed_stores: &FxHashSet<(Sym, Sym)>,
+) -> FxHashSet<Sym> {
     let mut by_class: FxHashMap<Sym, bool> = FxHashMap::default();
     for m in made {
         let (class, thread_value) = match *m {
@@ -84,7 +103,16 @@ pub fn confined_classes(table: &ClassTable, made: &[Made], initial_lambdas: &FxH
         *by_class.entry(class).or_insert(true) &= thread_value;
     }
     let hidden = |class: Sym| table.get(class).is_some_and(|h| h.flags & ACC_PUBLIC == 0);
-    by_class.into_iter().filter(|&(class, confined)| confined && hidden(class)).map(|(class, _)| class).collect()
+    // A field of the class's own (a link between two of one thread's objects) keeps it confined.
+    let kept_by_others = |class: Sym| {
+        let descriptor = format!("L{};", class.as_str().replace('.', "/"));
+        typed_stores.iter().any(|(owner, d)| *owner != class && d.as_str() == descriptor)
+    };
+    by_class
+        .into_iter()
+        .filter(|&(class, confined)| confined && hidden(class) && !kept_by_others(class))
+        .map(|(class, _)| class)
+        .collect()
 }
 
 /// The constructor call that completes the `new` of `class` at `at`: the first one after it that
