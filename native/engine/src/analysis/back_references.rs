@@ -140,14 +140,15 @@ fn helper_field_at(
     at: usize,
     holder: Sym,
 ) -> Option<(Sym, Sym)> {
-    if m.class != holder || reassigns_slot(body, 0) {
+    if m.class != holder {
         return None;
     }
     // The helper made just before the store, cast to the field's type or not (kotlinc casts an
     // `observable` delegate to `ReadWriteProperty`).
     let made_at = body.before_casts(at.checked_sub(1)?);
     let Insn::Invoke { kind: InvokeKind::Special, method: made } = body.insns.get(made_at)? else { return None };
-    if made.name.as_str() != "<init>" || !same_source_file(table, holder, made.class) || is_static(table, m) {
+    // The walk of the whole body last, for the few stores that pass the rest.
+    if made.name.as_str() != "<init>" || !same_source_file(table, holder, made.class) || is_static(table, m) || reassigns_slot(body, 0) {
         return None;
     }
     // The field's object is `this`, its value the new helper; the arguments given `this`.
