@@ -135,7 +135,8 @@ fn scan_calls(
 ) -> (Vec<Call>, Vec<usize>) {
     let overriding = |c: usize| overriders.get(&c).map(Vec::as_slice).unwrap_or(&[]);
     let (mut calls, mut referenced) = (Vec::new(), Vec::new());
-    let held = held_locks(body);
+    // The dataflow only for a body that calls a candidate.
+    let mut held: Option<Vec<u32>> = None;
     for (at, insn) in body.insns.iter().enumerate() {
         match insn {
             Insn::Invoke { method, kind } if !is_lock_effect(method) => {
@@ -144,8 +145,11 @@ fn scan_calls(
                     InvokeKind::Virtual | InvokeKind::Interface => overriding(c),
                     _ => &[],
                 };
-                let locked = synchronized || held.get(at).is_some_and(|&n| n > 0);
-                let targets = std::iter::once(&c).chain(dispatched).filter(|&&target| candidate[target]);
+                let mut targets = std::iter::once(&c).chain(dispatched).filter(|&&target| candidate[target]).peekable();
+                if targets.peek().is_none() {
+                    continue;
+                }
+                let locked = synchronized || held.get_or_insert_with(|| held_locks(body)).get(at).is_some_and(|&n| n > 0);
                 calls.extend(targets.map(|&target| (target, caller, locked)));
             }
             Insn::InvokeDynamic(DynamicCall { lambda: Some(l), .. }) => {
