@@ -432,7 +432,7 @@ mod tests {
     #[test]
     fn an_unknown_name_is_an_error_listing_the_names() {
         let err = Extensions::ALL.without(&["thread-handof".to_string()]).unwrap_err();
-        assert!(err.starts_with("no analysis extension is named `thread-handof` (known: android-threads, back-references, binder-services, callee-lock-evidence, callee-releases, collection-models, constant-branches, constant-values, converged-loops, direct-executors, end-location-dedup, escape-ownership, "), "{err}");
+        assert!(err.starts_with("no analysis extension is named `thread-handof` (known: android-threads, back-references, binder-services, callee-lock-evidence, callee-releases, collection-models, constant-branches, constant-values, converged-loops, copied-synchronized, direct-executors, end-location-dedup, escape-ownership, "), "{err}");
         assert!(err.contains("thread-handoffs"), "{err}");
     }
 }
