@@ -340,7 +340,7 @@ fn overridden_abstract(table: &ClassTable, m: &MethodRef) -> Vec<MethodRef> {
 /// The scheduler a dependency injector gives the constructor parameter in local `slot`: the one
 /// its qualifier is provided with.
 fn injected(declared: &Method, constructor: &MethodRef, slot: u16, provided: &Provided) -> Option<Scheduler> {
-    let parameter = parameter_at(constructor, slot)?;
+    let parameter = crate::classfile::descriptor::param_at_slot(constructor.descriptor.as_str(), slot)?;
     declared.scheduler_qualifiers.iter().filter(|(p, _)| usize::from(*p) == parameter).find_map(|(_, qualifier)| provided.get(qualifier))
 }
 
@@ -374,17 +374,6 @@ fn is_nullness(annotation: &Annotation) -> bool {
     matches!(annotation.simple_name(), "NotNull" | "NonNull" | "Nonnull" | "Nullable" | "CheckForNull" | "RecentlyNonNull" | "RecentlyNullable")
 }
 
-/// The index of the parameter of instance method `m` held in local `slot`.
-fn parameter_at(m: &MethodRef, slot: u16) -> Option<usize> {
-    let mut at = 1u16;
-    for (i, wide) in crate::classfile::descriptor::param_widths(m.descriptor.as_str()).into_iter().enumerate() {
-        if at == slot {
-            return Some(i);
-        }
-        at += if wide { 2 } else { 1 };
-    }
-    None
-}
 
 /// The defaults Kotlin constructors give their parameters, by the constructor and the
 /// parameter's local slot. kotlinc compiles default values into a synthetic constructor that
