@@ -84,17 +84,6 @@ fn is_given(step: &Step, class: Sym, given: &GivenFields) -> bool {
     matches!(*step, Step::Field { class: declaring, name } if declaring == class && given.contains(&(declaring, name)))
 }
 
-/// Whether `m` is the body of a thread or a task: `run()` of a `Runnable` (a `Thread` is one),
-/// `call()` of a `Callable`. The thread that runs it works on its object, whatever other
-/// object the locks it takes are on: its own fields stay shared (foreign-locks extension).
-pub fn is_thread_body(table: &ClassTable, m: &MethodRef) -> bool {
-    match (m.name.as_str(), m.descriptor.as_str()) {
-        ("run", "()V") => table.is_subtype_of_any(m.class, &["java.lang.Runnable"]),
-        ("call", d) if d.starts_with("()") => table.is_subtype_of_any(m.class, &["java.util.concurrent.Callable"]),
-        _ => false,
-    }
-}
-
 /// Whether constructor `m` calls another constructor of its class on its own object: more
 /// calls to its class's constructors than objects of its class it makes.
 fn delegates(m: &MethodRef, body: &Body) -> bool {

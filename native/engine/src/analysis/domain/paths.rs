@@ -148,8 +148,6 @@ impl Path {
     pub fn of(base: Base) -> Path {
         Path { base, steps: Steps::default() }
     }
-    /// Whether the path is reached from the method's own object: rooted at `this`, not
-    /// through the outer instance of an inner class (`this.count`, `this.queue.size`).
     pub fn with(&self, step: Step) -> Option<Path> {
         if self.steps.len() >= MAX_PATH_STEPS {
             return None;

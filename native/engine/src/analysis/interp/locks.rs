@@ -112,6 +112,17 @@ fn is_foreign_lock(lock: LockPath) -> bool {
     }
 }
 
+/// Whether `m` is the body of a thread or a task: `run()` of a `Runnable` (a `Thread` is one),
+/// `call()` of a `Callable`. The thread that runs it works on its object, whatever other
+/// object the locks it takes are on: its own fields stay shared (foreign-locks extension).
+pub(super) fn is_thread_body(table: &crate::hierarchy::ClassTable, m: &crate::classfile::model::MethodRef) -> bool {
+    match (m.name.as_str(), m.descriptor.as_str()) {
+        ("run", "()V") => table.is_subtype_of_any(m.class, &["java.lang.Runnable"]),
+        ("call", d) if d.starts_with("()") => table.is_subtype_of_any(m.class, &["java.util.concurrent.Callable"]),
+        _ => false,
+    }
+}
+
 /// Joins two `threads` values, each with whether it is `AnyThread` only by foreign locks: the
 /// join is so only if every side that runs on any thread is.
 pub(super) fn join_threads((a, a_foreign): (Threads, bool), (b, b_foreign): (Threads, bool)) -> (Threads, bool) {

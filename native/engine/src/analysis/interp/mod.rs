@@ -706,6 +706,9 @@ impl<'a, 'e> Interp<'a, 'e> {
         let mut param_handoffs = self.param_handoffs;
         param_handoffs.sort();
         param_handoffs.dedup();
+        let mut param_runs = self.param_runs;
+        param_runs.sort();
+        param_runs.dedup();
         // A lock on another object guards what it is taken for: a field of the method's own
         // object accessed under a lock says that object is shared too, unless it is the link of
         // a pool's free list, which the pool's lock guards.
@@ -716,15 +719,12 @@ impl<'a, 'e> Interp<'a, 'e> {
         let (class, given) = (self.input.mref.class, &self.env.facts.given_fields);
         let own_field = |p: &Path| super::given_fields::is_own_field_path(p, class, given) && !pool_link(p);
         let locks_own_field = accesses.iter().any(|a| a.key.lock && own_field(a.key.kind.path()));
-        let mut param_runs = self.param_runs;
-        param_runs.sort();
-        param_runs.dedup();
         let own_fields_unshared = exit.threads == Threads::AnyThread
             && exit.foreign_lock_threads
             && !self.publishes_own_object
             && !self.env.facts.statics.self_holding.contains(&self.input.mref.class)
             && !locks_own_field
-            && !super::given_fields::is_thread_body(self.env.table, &self.input.mref);
+            && !locks::is_thread_body(self.env.table, &self.input.mref);
         Summary {
             threads: exit.threads,
             own_fields_unshared,

@@ -302,10 +302,10 @@ impl<'a> ClassReporter<'a> {
             let summary = &self.analysis.summaries[i];
             let params_own = self.arguments_are_calls_own(i);
             let shared = |a: &&'a Access| !(params_own && matches!(a.key.kind.path().base, Base::Param(_)));
+            let class = self.analysis.methods[i].mref.class;
+            let own_field = |p| super::given_fields::is_own_field_path(p, class, &self.analysis.given_fields);
             for a in summary.accesses.iter().filter(stable).filter(shared).filter(|a| written.may_race(a)) {
                 // Only another object's lock says the method runs on any thread (foreign locks).
-                let class = self.analysis.methods[i].mref.class;
-                let own_field = |p| super::given_fields::is_own_field_path(p, class, &self.analysis.given_fields);
                 let threads = if summary.own_fields_unshared && own_field(a.key.kind.path()) {
                     Threads::NoThread
                 } else {
