@@ -235,8 +235,6 @@ fn overridden_methods(table: &ClassTable, by_ref: &FxHashMap<MethodRef, usize>, 
     unseen.is_none().then_some(out)
 }
 
-/// Whether a body ends a monitor region or calls `unlock()`: a helper that releases its caller's
-/// lock does what follows without it, which its callers' summaries would not show.
 /// The locks held when each instruction of `body` starts, on every path that reaches it (the
 /// least count over them): from the method's entry, and into a handler from every instruction
 /// of its range. A `synchronized` block left early by a `return` (Kotlin's `synchronized(x) { if
@@ -283,10 +281,13 @@ fn held_locks(body: &Body) -> Vec<u32> {
     held.into_iter().map(|n| n.unwrap_or(0)).collect()
 }
 
+/// A `lock()`, `lockInterruptibly()` or `unlock()` call: it changes the locks held, and calls no helper.
 fn is_lock_effect(m: &MethodRef) -> bool {
     is_lock_call(m, "lock") || is_lock_call(m, "lockInterruptibly") || is_lock_call(m, "unlock")
 }
 
+/// Whether a body ends a monitor region or calls `unlock()`: a helper that releases its caller's
+/// lock does what follows without it, which its callers' summaries would not show.
 fn releases_a_lock(body: &Body) -> bool {
     body.insns.iter().any(|insn| match insn {
         Insn::MonitorExit => true,
