@@ -1,8 +1,8 @@
 //! Package-private helpers that every caller calls with a lock held (extension
-//! `locked_callers`). Code outside its package cannot call such a method, nor code outside its
-//! module a Kotlin `internal` one (with `kotlin_internal`), so the analysed code
-//! holds all its callers (and all the callers of the methods it overrides, through which it
-//! may be called): when each call is made from a `synchronized` method, inside a
+//! `locked_callers`). Code outside its package cannot call such a method, nor a protected one
+//! of a class that is not public, nor code outside its module a Kotlin `internal` one (with
+//! `kotlin_internal`), so the analysed code holds all its callers (and all the callers of the
+//! methods it overrides, abstract ones included, through which it may be called): when each call is made from a `synchronized` method, inside a
 //! `synchronized` block, between `lock()` and `unlock()`, or from another such helper, the
 //! method is reported through its callers, as a private method is (the accesses they make
 //! without a lock are theirs).
@@ -23,6 +23,7 @@ use crate::classfile::model::*;
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::hierarchy::ClassTable;
 use crate::interned::ByAddress;
+use crate::sym::Sym;
 
 use super::schedule::{Bodies, MethodEntry};
 
@@ -40,17 +41,26 @@ pub(super) fn called_only_under_lock(
     kotlin_internal: bool,
 ) -> Vec<bool> {
     let header = |i: usize| &classes[methods[i].class].methods[methods[i].index].header;
+    let publicly_inherited = publicly_inherited(table, classes);
     // Each candidate with the methods it overrides: an override is reached through calls to
-    // them, so all must be analysed code, whose calls are seen.
-    let overriding: Vec<Option<Vec<usize>>> = (0..methods.len())
+    // them, so all must be analysed code, whose calls are seen (abstract ones included). For a
+    // protected candidate, none is public, and all are of its package: a module analysed
+    // alone, whose upstream classes are not analysed code, then decides as the whole build.
+    let overriding: Vec<Option<Vec<Overridden>>> = (0..methods.len())
         .into_par_iter()
         .map(|i| {
             let e = &methods[i];
             let releases = || bodies[e.class][e.index].as_ref().is_some_and(releases_a_lock);
-            if !is_candidate(classes, e, header(i), kotlin_internal) || !takes_no_lock(e.class, e.index) || releases() {
+            if !is_candidate(classes, e, header(i), kotlin_internal, &publicly_inherited)
+                || !takes_no_lock(e.class, e.index)
+                || releases()
+            {
                 return None;
             }
-            overridden_methods(table, by_ref, &e.mref)
+            let overridden = overridden_methods(table, &e.mref)?;
+            let package = package_of(e.mref.class.as_str());
+            let hidden = |o: &Overridden| o.flags & ACC_PUBLIC == 0 && package_of(o.method.class.as_str()) == package;
+            (!is_protected_helper(header(i)) || overridden.iter().all(hidden)).then_some(overridden)
         })
         .collect();
     let mut candidate: Vec<bool> = overriding.iter().map(Option::is_some).collect();
@@ -64,22 +74,25 @@ pub(super) fn called_only_under_lock(
     let packages: FxHashSet<&str> = overriding
         .iter()
         .enumerate()
-        .filter_map(|(i, overridden)| Some(std::iter::once(i).chain(overridden.as_ref()?.iter().copied())))
+        .filter_map(|(i, overridden)| {
+            let classes = overridden.as_ref()?.iter().map(|o| o.method.class);
+            Some(std::iter::once(methods[i].mref.class).chain(classes))
+        })
         .flatten()
-        .map(|i| package_of(methods[i].mref.class.as_str()))
+        .map(|class| package_of(class.as_str()))
         .collect();
     // By method: the candidates overriding it, which a virtual call to it may run.
-    let mut overriders: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+    let mut overriders: FxHashMap<MethodRef, Vec<usize>> = FxHashMap::default();
     for (i, overridden) in overriding.into_iter().enumerate() {
         for o in overridden.unwrap_or_default() {
-            overriders.entry(o).or_default().push(i);
+            overriders.entry(o.method).or_default().push(i);
         }
     }
     // The calls each body makes to candidates, and the candidates it uses as method references.
     // Each worker remembers the methods it has resolved (a callee has about ten call sites).
     let scanned: Vec<(Vec<Call>, Vec<usize>)> = (0..methods.len())
         .into_par_iter()
-        .map_init(FxHashMap::<ByAddress<MethodRef>, Option<usize>>::default, |resolved, caller| {
+        .map_init(FxHashMap::<ByAddress<MethodRef>, Resolved>::default, |resolved, caller| {
             let e = &methods[caller];
             if !module_wide && !packages.contains(package_of(e.mref.class.as_str())) {
                 return Default::default();
@@ -87,10 +100,13 @@ pub(super) fn called_only_under_lock(
             let synchronized = header(caller).flags & ACC_SYNCHRONIZED != 0;
             let on_looper = looper_callers && is_message_handler(table, &e.mref);
             bodies[e.class][e.index].as_ref().map_or_else(Default::default, |body| {
-                let mut analysed = |m: &'static MethodRef| {
-                    *resolved.entry(ByAddress(m)).or_insert_with(|| by_ref.get(&table.resolve_method(m).unwrap_or(*m)).copied())
+                let mut resolve = |m: &'static MethodRef| {
+                    *resolved.entry(ByAddress(m)).or_insert_with(|| {
+                        let declared = table.resolve_method(m).unwrap_or(*m);
+                        Resolved { declared, analysed: by_ref.get(&declared).copied() }
+                    })
                 };
-                scan_calls(body, caller, synchronized || on_looper, &mut analysed, &overriders, &candidate)
+                scan_calls(body, caller, synchronized || on_looper, &mut resolve, &overriders, &candidate)
             })
         })
         .collect();
@@ -118,6 +134,19 @@ fn is_message_handler(table: &ClassTable, m: &MethodRef) -> bool {
     }
 }
 
+/// A method a candidate overrides, by the reference calls to it resolve to, with its flags.
+struct Overridden {
+    method: MethodRef,
+    flags: u16,
+}
+
+/// A called method: the one declaring it, and its index when it has analysed code.
+#[derive(Clone, Copy)]
+struct Resolved {
+    declared: MethodRef,
+    analysed: Option<usize>,
+}
+
 /// A call: (callee, caller, whether it holds a lock or runs on a looper).
 type Call = (usize, usize, bool);
 
@@ -129,23 +158,23 @@ fn scan_calls(
     body: &Body,
     caller: usize,
     synchronized: bool,
-    analysed: &mut dyn FnMut(&'static MethodRef) -> Option<usize>,
-    overriders: &FxHashMap<usize, Vec<usize>>,
+    resolve: &mut dyn FnMut(&'static MethodRef) -> Resolved,
+    overriders: &FxHashMap<MethodRef, Vec<usize>>,
     candidate: &[bool],
 ) -> (Vec<Call>, Vec<usize>) {
-    let overriding = |c: usize| overriders.get(&c).map(Vec::as_slice).unwrap_or(&[]);
+    let overriding = |m: &MethodRef| overriders.get(m).map(Vec::as_slice).unwrap_or(&[]);
     let (mut calls, mut referenced) = (Vec::new(), Vec::new());
     // The dataflow only for a body that calls a candidate.
     let mut held: Option<Vec<u32>> = None;
     for (at, insn) in body.insns.iter().enumerate() {
         match insn {
             Insn::Invoke { method, kind } if !is_lock_effect(method) => {
-                let Some(c) = analysed(method) else { continue };
+                let callee = resolve(method);
                 let dispatched = match kind {
-                    InvokeKind::Virtual | InvokeKind::Interface => overriding(c),
+                    InvokeKind::Virtual | InvokeKind::Interface => overriding(&callee.declared),
                     _ => &[],
                 };
-                let mut targets = std::iter::once(&c).chain(dispatched).filter(|&&target| candidate[target]).peekable();
+                let mut targets = callee.analysed.iter().chain(dispatched).filter(|&&target| candidate[target]).peekable();
                 if targets.peek().is_none() {
                     continue;
                 }
@@ -153,9 +182,8 @@ fn scan_calls(
                 calls.extend(targets.map(|&target| (target, caller, locked)));
             }
             Insn::InvokeDynamic(DynamicCall { lambda: Some(l), .. }) => {
-                if let Some(c) = analysed(l) {
-                    referenced.extend(std::iter::once(&c).chain(overriding(c)).filter(|&&m| candidate[m]));
-                }
+                let callee = resolve(l);
+                referenced.extend(callee.analysed.iter().chain(overriding(&callee.declared)).filter(|&&m| candidate[m]));
             }
             _ => {}
         }
@@ -200,37 +228,62 @@ fn held_helpers(candidate: &[bool], calls: &[Call]) -> Vec<bool> {
 /// that takes or releases a lock itself, checked by the caller). Private
 /// ones are never reported for themselves; they carry a lock from their callers to the
 /// helpers they call.
-fn is_candidate(classes: &[std::sync::Arc<Class>], e: &MethodEntry, h: &MethodHeader, kotlin_internal: bool) -> bool {
+///
+/// A protected method of a class that is not public, and that no public class inherits, is
+/// one too: code of another package can neither name the class nor extend it (a subclass
+/// must be of its package), and a protected method it overrides can only be called there on
+/// objects of the caller's own subclasses (JLS 6.6.2), never on this class's (the caller
+/// checks that the methods it overrides are of its package and not public).
+fn is_candidate(
+    classes: &[std::sync::Arc<Class>],
+    e: &MethodEntry,
+    h: &MethodHeader,
+    kotlin_internal: bool,
+    publicly_inherited: &FxHashSet<Sym>,
+) -> bool {
     let class = &classes[e.class].header;
     let internal = kotlin_internal
         && h.flags & ACC_PUBLIC != 0
         && (super::annotations::is_kotlin_internal(class, h) || super::annotations::is_published_internal(class, h));
-    let hidden = h.flags & (ACC_PUBLIC | ACC_PROTECTED) == 0 || internal;
+    let package_class = class.flags & ACC_PUBLIC == 0 && !publicly_inherited.contains(&class.name);
+    let hidden = h.flags & (ACC_PUBLIC | ACC_PROTECTED) == 0 || internal || (is_protected_helper(h) && package_class);
     if !e.analysed || !hidden || h.flags & (ACC_SYNTHETIC | ACC_BRIDGE | ACC_SYNCHRONIZED) != 0 {
         return false;
     }
     !matches!(h.name.as_str(), "<init>" | "<clinit>") && !class.is_interface()
 }
 
-/// The analysed methods `m` overrides (those of its supertypes with its name and descriptor),
-/// or `None` when one of them is not analysed code, whose callers racer does not see.
-fn overridden_methods(table: &ClassTable, by_ref: &FxHashMap<MethodRef, usize>, m: &MethodRef) -> Option<Vec<usize>> {
+fn is_protected_helper(h: &MethodHeader) -> bool {
+    h.flags & ACC_PROTECTED != 0
+}
+
+/// The analysed classes a public analysed class extends, directly or not: code of any package
+/// may call the protected and public methods they declare through that subclass.
+fn publicly_inherited(table: &ClassTable, classes: &[std::sync::Arc<Class>]) -> FxHashSet<Sym> {
+    let mut out = FxHashSet::default();
+    for c in classes.iter().filter(|c| c.header.flags & ACC_PUBLIC != 0) {
+        let mut next = c.header.super_class;
+        while let Some(s) = next.filter(|&s| out.insert(s)) {
+            next = table.get(s).and_then(|h| h.super_class);
+        }
+    }
+    out
+}
+
+/// The methods `m` overrides (those of its supertypes with its name and descriptor), or `None`
+/// when one of them is not of the analysed code, whose callers racer does not see.
+fn overridden_methods(table: &ClassTable, m: &MethodRef) -> Option<Vec<Overridden>> {
     let mut out = Vec::new();
     let unseen = table.find_in_supertypes(m.class, |s| {
         if s == m.class {
             return None;
         }
-        let declares = table.get(s).is_some_and(|h| table.method(h, m.name, m.descriptor).is_some());
-        if !declares {
-            return None;
+        let declared = table.get(s).and_then(|h| table.method(h, m.name, m.descriptor))?;
+        if table.origin(s) != Some(crate::hierarchy::Origin::Analysed) {
+            return Some(());
         }
-        match by_ref.get(&MethodRef { class: s, ..*m }) {
-            Some(&i) => {
-                out.push(i);
-                None
-            }
-            None => Some(()),
-        }
+        out.push(Overridden { method: MethodRef { class: s, ..*m }, flags: declared.flags });
+        None
     });
     unseen.is_none().then_some(out)
 }
