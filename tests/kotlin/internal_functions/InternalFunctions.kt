@@ -150,3 +150,39 @@ class LeakyHeap {
 
     fun size(): Int = synchronized(this) { top }
 }
+
+// Safe: the public functions of an internal class are its module's; the one that bumps the
+// count is only called under the lock.
+internal class HitCounter {
+    private var hits = 0
+
+    @Synchronized
+    fun hit() = bump()
+
+    @Synchronized
+    fun hits(): Int = hits
+
+    fun bump() {
+        hits++ // expect (compat only): HitCounter bump, this.hits
+    }
+}
+
+interface Bumper {
+    fun bump()
+}
+
+// Racy: its `bump` implements a public interface's, which any module may call through the
+// interface, without the lock.
+internal class LeakyHitCounter : Bumper {
+    private var hits = 0
+
+    @Synchronized
+    fun hit() = bump()
+
+    @Synchronized
+    fun hits(): Int = hits
+
+    override fun bump() {
+        hits++ // expect: LeakyHitCounter bump, this.hits
+    }
+}

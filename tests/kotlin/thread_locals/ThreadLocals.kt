@@ -62,3 +62,25 @@ object SharedRenderer {
         chain.push()
     }
 }
+
+// Safe: an internal class (read from its `kotlin.Metadata`) is public in the class file, but the
+// Kotlin code of other modules cannot make it: its thread's, as a private one is.
+internal class InternalChain {
+    private var depth = 0
+
+    @Synchronized
+    fun depth() = depth
+
+    fun push() {
+        depth++
+    }
+}
+
+object InternalRenderer {
+    private val chains = ThreadLocal<InternalChain>()
+
+    fun push() {
+        val chain = chains.get() ?: InternalChain().also { chains.set(it) }
+        chain.push()
+    }
+}

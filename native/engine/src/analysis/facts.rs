@@ -539,7 +539,7 @@ pub fn collect<'a>(
     let fields: Vec<&'static FieldRef> = fields.into_iter().map(|f| f.0).collect();
     let calls = methods.par_iter().map(|&m| (address(m), call_facts(table, ignore, m, ext))).collect();
     let initial_lambdas = stores.initial_lambdas.into_iter().collect();
-    let thread_local_classes = thread_locals::confined_classes(table, &stores.allocations, &initial_lambdas, &stores.typed_stores);
+    let thread_local_classes = thread_locals::confined_classes(table, &stores.allocations, &initial_lambdas, &stores.typed_stores, ext.kotlin_internal);
     let field_facts: Vec<(&FieldRef, FieldFacts)> = fields
         .par_iter()
         .map(|&f| {
@@ -629,6 +629,7 @@ mod tests {
             fields: fields.iter().map(|&name| FieldHeader { name, flags: 0, annotations: Vec::new() }).collect(),
             methods: Vec::new(),
             source_file: None,
+            kotlin_internal: false,
         })
     }
 

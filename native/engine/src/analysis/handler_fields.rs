@@ -473,6 +473,7 @@ mod tests {
             fields: Vec::new(),
             methods: getters.iter().map(|g| method(g)).collect(),
             source_file: None,
+            kotlin_internal: false,
         })
     }
 

@@ -60,7 +60,15 @@ pub(super) fn called_only_under_lock(
             let overridden = overridden_methods(table, &e.mref)?;
             let package = package_of(e.mref.class.as_str());
             let hidden = |o: &Overridden| o.flags & ACC_PUBLIC == 0 && package_of(o.method.class.as_str()) == package;
-            (!is_protected_helper(header(i)) || overridden.iter().all(hidden)).then_some(overridden)
+            let internal_class = |o: &Overridden| table.get(o.method.class).is_some_and(|c| c.kotlin_internal);
+            let reached_only_here = if is_protected_helper(header(i)) {
+                overridden.iter().all(hidden)
+            } else if is_internal_class_member(&classes[e.class].header, header(i)) {
+                overridden.iter().all(internal_class)
+            } else {
+                true
+            };
+            reached_only_here.then_some(overridden)
         })
         .collect();
     let mut candidate: Vec<bool> = overriding.iter().map(Option::is_some).collect();
@@ -244,13 +252,22 @@ fn is_candidate(
     let class = &classes[e.class].header;
     let internal = kotlin_internal
         && h.flags & ACC_PUBLIC != 0
-        && (super::annotations::is_kotlin_internal(class, h) || super::annotations::is_published_internal(class, h));
+        && (super::annotations::is_kotlin_internal(class, h)
+            || super::annotations::is_published_internal(class, h)
+            || is_internal_class_member(class, h));
     let package_class = class.flags & ACC_PUBLIC == 0 && !publicly_inherited.contains(&class.name);
     let hidden = h.flags & (ACC_PUBLIC | ACC_PROTECTED) == 0 || internal || (is_protected_helper(h) && package_class);
     if !e.analysed || !hidden || h.flags & (ACC_SYNTHETIC | ACC_BRIDGE | ACC_SYNCHRONIZED) != 0 {
         return false;
     }
     !matches!(h.name.as_str(), "<init>" | "<clinit>") && !class.is_interface()
+}
+
+/// A public method of a Kotlin `internal` class: the Kotlin code of other modules cannot name
+/// its class. It may still be reached from them through a method it overrides, which the
+/// caller checks is of an internal class too.
+fn is_internal_class_member(class: &ClassHeader, h: &MethodHeader) -> bool {
+    class.kotlin_internal && h.flags & ACC_PUBLIC != 0 && h.flags & ACC_SYNTHETIC == 0
 }
 
 fn is_protected_helper(h: &MethodHeader) -> bool {

@@ -85,13 +85,15 @@ pub fn typed_stores(body: &Body) -> impl Iterator<Item = (Sym, Sym)> + '_ {
 }
 
 /// The classes whose every allocation `made` lists makes a thread's value, of the classes other
-/// modules cannot make, that no field of another class declared of their type keeps
-/// (`typed_stores`: the stores of the analysed code, as [`typed_stores`] gives them).
+/// modules cannot make (not public, or with `kotlin_internal` a Kotlin `internal` class), that
+/// no field of another class declared of their type keeps (`typed_stores`: the stores of the
+/// analysed code, as [`typed_stores`] gives them).
 pub fn confined_classes(
     table: &ClassTable,
     made: &[Made],
     initial_lambdas: &FxHashSet<&'static MethodRef>,
     typed_stores: &FxHashSet<(Sym, Sym)>,
+    kotlin_internal: bool,
 ) -> FxHashSet<Sym> {
     let mut by_class: FxHashMap<Sym, bool> = FxHashMap::default();
     for m in made {
@@ -102,7 +104,7 @@ pub fn confined_classes(
         };
         *by_class.entry(class).or_insert(true) &= thread_value;
     }
-    let hidden = |class: Sym| table.get(class).is_some_and(|h| h.flags & ACC_PUBLIC == 0);
+    let hidden = |class: Sym| table.get(class).is_some_and(|h| h.flags & ACC_PUBLIC == 0 || (kotlin_internal && h.kotlin_internal));
     // A field of the class's own (a link between two of one thread's objects) keeps it confined.
     let kept_by_others = |class: Sym| {
         let descriptor = format!("L{};", class.as_str().replace('.', "/"));

@@ -63,6 +63,7 @@ pub fn lower_class(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
 fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
     let name = binary_name(&cf.this_class);
     let mut annotations = Vec::new();
+    let mut kotlin_internal = false;
     let mut source_file = None;
     let mut inline_lines = InlineLines::default();
     for attr in &cf.attributes {
@@ -70,6 +71,7 @@ fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
             AttributeData::SourceFile(f) => source_file = Some(Sym::new(f)),
             AttributeData::SourceDebugExtension(smap) if with_bodies => inline_lines = InlineLines::parse(smap),
             AttributeData::RuntimeVisibleAnnotations(a) | AttributeData::RuntimeInvisibleAnnotations(a) => {
+                kotlin_internal |= a.iter().any(declares_internal_class);
                 annotations.extend(a.iter().map(lower_annotation))
             }
             _ => {}
@@ -102,6 +104,7 @@ fn lower_class_uncached(cf: &ClassFile<'_>, with_bodies: bool) -> Class {
         fields,
         methods: methods.iter().map(|m| m.header.clone()).collect(),
         source_file,
+        kotlin_internal,
     };
     Class { header: std::sync::Arc::new(header), methods, references: CodeReferences::default() }
 }
@@ -116,14 +119,47 @@ fn annotations_of(attrs: &[AttributeInfo<'_>]) -> Vec<Annotation> {
     out
 }
 
+/// The type kotlinc marks its classes with; its protocol-buffer strings (`d1`, `d2`) are read
+/// once, in [`declares_internal_class`], and not kept.
+const KOTLIN_METADATA: &str = "kotlin/Metadata";
+
+fn is_kotlin_metadata(a: &CbAnnotation<'_>) -> bool {
+    matches!(&a.type_descriptor.field_type, cafebabe::descriptors::FieldType::Object(c) if &**c == KOTLIN_METADATA)
+}
+
+/// Whether `a` is Kotlin metadata declaring its class `internal` (see `kotlin_metadata`).
+fn declares_internal_class(a: &CbAnnotation<'_>) -> bool {
+    if !is_kotlin_metadata(a) {
+        return false;
+    }
+    let element = |name: &str| a.elements.iter().find(|e| e.name == name).map(|e| &e.value);
+    let kind = match element("k") {
+        Some(AnnotationElementValue::IntConstant(k)) => *k,
+        _ => return false,
+    };
+    let d1: Vec<String> = match element("d1") {
+        Some(AnnotationElementValue::ArrayValue(items)) => items
+            .iter()
+            .filter_map(|v| match v {
+                AnnotationElementValue::StringConstant(s) => Some(s.to_string()),
+                _ => None,
+            })
+            .collect(),
+        _ => return false,
+    };
+    super::kotlin_metadata::declares_internal_class(kind, &d1)
+}
+
 fn lower_annotation(a: &CbAnnotation<'_>) -> Annotation {
     let type_name = match &a.type_descriptor.field_type {
         cafebabe::descriptors::FieldType::Object(c) => binary_name(c),
         other => Sym::new(&other.to_string()),
     };
+    let metadata = is_kotlin_metadata(a);
     let elements = a
         .elements
         .iter()
+        .filter(|e| !(metadata && matches!(&*e.name, "d1" | "d2")))
         .map(|e| {
             let value = match &e.value {
                 AnnotationElementValue::BooleanConstant(b) => AnnotationValue::Bool(*b != 0),

@@ -194,6 +194,10 @@ pub struct ClassHeader {
     pub methods: Vec<MethodHeader>,
     #[serde(default)]
     pub source_file: Option<Sym>,
+    /// Declared `internal` in Kotlin (read from its `kotlin.Metadata`): public in the class
+    /// file, but the Kotlin code of other modules cannot name it.
+    #[serde(default)]
+    pub kotlin_internal: bool,
 }
 
 impl ClassHeader {

@@ -26,6 +26,7 @@ pub fn bundled_headers() -> Vec<ClassHeader> {
                 fields: vec![],
                 methods: vec![],
                 source_file: None,
+                kotlin_internal: false,
             })
         })
         .collect()

@@ -383,6 +383,7 @@ mod tests {
             fields: Vec::new(),
             methods: vec![run],
             source_file: None,
+            kotlin_internal: false,
         })
     }
 

@@ -248,6 +248,7 @@ mod tests {
             fields: Vec::new(),
             methods: Vec::new(),
             source_file: None,
+            kotlin_internal: false,
         }
     }
 

@@ -28,7 +28,7 @@ use crate::fxhash::{FxHashMap, FxHashSet};
 
 pub const FORMAT: &str = "racer-summaries";
 /// Bump whenever the meaning or shape of the file changes (1 was JSON).
-pub const FORMAT_VERSION: u32 = 32;
+pub const FORMAT_VERSION: u32 = 33;
 /// Chunks encoded (in parallel) before they are set aside: enough to keep both threads busy
 /// past the odd large chunk, few enough that their encoded bytes stay small.
 const CHUNKS_PER_BATCH: usize = 32;
