@@ -466,24 +466,30 @@ pub fn collect<'a>(
         || {
             storing
                 .fold(Stores::default, |mut r, (method, body, on_main)| {
+                    // Most bodies store into no field: the rules that look at stores skip them.
+                    let stores_fields = body.insns.iter().any(|i| matches!(i, Insn::PutField(_) | Insn::PutStatic(_)));
                     if ext.thread_handoffs {
                         let code = handler_fields::Code { method, body, on_main };
-                        r.handler_stores.extend(handler_fields::handler_stores(table, code));
+                        if stores_fields {
+                            r.handler_stores.extend(handler_fields::handler_stores(table, code));
+                            r.scope_fields.extend(handoffs::scope_fields(table, kept, body));
+                            r.executor_stores.extend(handoffs::executor_field_stores(table, &handler_executors, code));
+                        }
                         r.handler_arguments.extend(handler_fields::handler_arguments(table, code));
                         if handler_fields::returns_handler(method) {
                             r.handler_getters.push((*method, handler_fields::returned_fields(body)));
                         }
-                        r.scope_fields.extend(handoffs::scope_fields(table, kept, body));
-                        r.executor_stores.extend(handoffs::executor_field_stores(table, &handler_executors, code));
                         r.executor_arguments.extend(handoffs::executor_arguments(table, &handler_executors, code));
                     }
-                    if ext.lock_precision {
+                    if ext.lock_precision && stores_fields {
                         r.field_stores.extend(lock_field_stores(table, body));
                     }
                     if ext.collection_models {
-                        r.collection_stores.extend(collection_field_stores(body));
-                        r.delegate_stores.extend(delegate_field_stores(table, body));
-                        r.map_stores.extend(map_field_stores(table, body));
+                        if stores_fields {
+                            r.collection_stores.extend(collection_field_stores(body));
+                            r.delegate_stores.extend(delegate_field_stores(table, body));
+                            r.map_stores.extend(map_field_stores(table, body));
+                        }
                         if method.name.as_str() == "<init>" && access_order::constructor_orders_by_access(table, method.class, body) {
                             r.ordered_classes.push(method.class.as_str());
                         }
@@ -492,7 +498,9 @@ pub fn collect<'a>(
                         let (made, lambdas) = thread_locals::allocations(table, method, body);
                         r.allocations.extend(made);
                         r.initial_lambdas.extend(lambdas);
-                        r.typed_stores.extend(thread_locals::typed_stores(body));
+                        if stores_fields {
+                            r.typed_stores.extend(thread_locals::typed_stores(body));
+                        }
                     }
                     r
                 })
