@@ -186,3 +186,36 @@ internal class LeakyHitCounter : Bumper {
         hits++ // expect: LeakyHitCounter bump, this.hits
     }
 }
+
+// Safe: a protected function of an internal class, which only its subclasses, all of this module,
+// may call; its one call holds the lock.
+internal abstract class SlotOwner {
+    private var slots = 0
+
+    @Synchronized
+    fun allocate() = grow()
+
+    @Synchronized
+    fun count(): Int = slots
+
+    protected fun grow() {
+        slots++ // expect (compat only): SlotOwner grow, this.slots
+    }
+}
+
+internal class Slots : SlotOwner()
+
+// Racy: the same in a public class, whose subclasses in other modules may call `grow` bare.
+abstract class OpenSlotOwner {
+    private var slots = 0
+
+    @Synchronized
+    fun allocate() = grow()
+
+    @Synchronized
+    fun count(): Int = slots
+
+    protected fun grow() {
+        slots++ // expect: OpenSlotOwner grow, this.slots
+    }
+}

@@ -41,7 +41,7 @@ pub(super) fn called_only_under_lock(
     kotlin_internal: bool,
 ) -> Vec<bool> {
     let header = |i: usize| &classes[methods[i].class].methods[methods[i].index].header;
-    let publicly_inherited = publicly_inherited(table, classes);
+    let publicly_inherited = publicly_inherited(table, classes, kotlin_internal);
     // Each candidate with the methods it overrides: an override is reached through calls to
     // them, so all must be analysed code, whose calls are seen (abstract ones included). For a
     // protected candidate, none is public, and all are of its package: a module analysed
@@ -59,8 +59,8 @@ pub(super) fn called_only_under_lock(
             }
             let overridden = overridden_methods(table, &e.mref)?;
             let package = package_of(e.mref.class.as_str());
-            let hidden = |o: &Overridden| o.flags & ACC_PUBLIC == 0 && package_of(o.method.class.as_str()) == package;
-            let internal_class = |o: &Overridden| table.get(o.method.class).is_some_and(|c| c.kotlin_internal);
+            let internal_class = |o: &Overridden| kotlin_internal && table.get(o.method.class).is_some_and(|c| c.kotlin_internal);
+            let hidden = |o: &Overridden| o.flags & ACC_PUBLIC == 0 && (package_of(o.method.class.as_str()) == package || internal_class(o));
             let reached_only_here = if is_protected_helper(header(i)) {
                 overridden.iter().all(hidden)
             } else if is_internal_class_member(&classes[e.class].header, header(i)) {
@@ -72,9 +72,10 @@ pub(super) fn called_only_under_lock(
         })
         .collect();
     let mut candidate: Vec<bool> = overriding.iter().map(Option::is_some).collect();
-    // Any package of the module may call a Kotlin internal candidate.
+    // Any package of the module may call a Kotlin internal candidate, or a protected one of an
+    // internal class (from a subclass).
     let module_wide = kotlin_internal
-        && (0..methods.len()).any(|i| candidate[i] && header(i).flags & ACC_PUBLIC != 0);
+        && (0..methods.len()).any(|i| candidate[i] && (header(i).flags & ACC_PUBLIC != 0 || classes[methods[i].class].header.kotlin_internal));
     // Only code of a method's own package may call it when it is package-private or private,
     // or name it in a method reference (the JVM's access rule): the bodies of other packages
     // need no scan. The packages of the methods a candidate overrides count too, since a call
@@ -241,7 +242,10 @@ fn held_helpers(candidate: &[bool], calls: &[Call]) -> Vec<bool> {
 /// one too: code of another package can neither name the class nor extend it (a subclass
 /// must be of its package), and a protected method it overrides can only be called there on
 /// objects of the caller's own subclasses (JLS 6.6.2), never on this class's (the caller
-/// checks that the methods it overrides are of its package and not public).
+/// checks that the methods it overrides are not public, and of its package or, with
+/// `kotlin_internal`, of internal classes). With `kotlin_internal`, so is a protected method of a
+/// Kotlin `internal` class that no class other modules may name inherits: Kotlin lets only
+/// subclasses call it, and the subclasses of an internal class are its module's.
 fn is_candidate(
     classes: &[std::sync::Arc<Class>],
     e: &MethodEntry,
@@ -255,7 +259,7 @@ fn is_candidate(
         && (super::annotations::is_kotlin_internal(class, h)
             || super::annotations::is_published_internal(class, h)
             || is_internal_class_member(class, h));
-    let package_class = class.flags & ACC_PUBLIC == 0 && !publicly_inherited.contains(&class.name);
+    let package_class = !named_by_other_modules(class, kotlin_internal) && !publicly_inherited.contains(&class.name);
     let hidden = h.flags & (ACC_PUBLIC | ACC_PROTECTED) == 0 || internal || (is_protected_helper(h) && package_class);
     if !e.analysed || !hidden || h.flags & (ACC_SYNTHETIC | ACC_BRIDGE | ACC_SYNCHRONIZED) != 0 {
         return false;
@@ -274,11 +278,17 @@ fn is_protected_helper(h: &MethodHeader) -> bool {
     h.flags & ACC_PROTECTED != 0
 }
 
-/// The analysed classes a public analysed class extends, directly or not: code of any package
-/// may call the protected and public methods they declare through that subclass.
-fn publicly_inherited(table: &ClassTable, classes: &[std::sync::Arc<Class>]) -> FxHashSet<Sym> {
+/// Whether code of other modules may name `class`: a public class, unless (with
+/// `kotlin_internal`) Kotlin declared it `internal`.
+fn named_by_other_modules(class: &ClassHeader, kotlin_internal: bool) -> bool {
+    class.flags & ACC_PUBLIC != 0 && !(kotlin_internal && class.kotlin_internal)
+}
+
+/// The analysed classes that a class other modules may name extends, directly or not: code of
+/// any package may call the protected and public methods they declare through that subclass.
+fn publicly_inherited(table: &ClassTable, classes: &[std::sync::Arc<Class>], kotlin_internal: bool) -> FxHashSet<Sym> {
     let mut out = FxHashSet::default();
-    for c in classes.iter().filter(|c| c.header.flags & ACC_PUBLIC != 0) {
+    for c in classes.iter().filter(|c| named_by_other_modules(&c.header, kotlin_internal)) {
         let mut next = c.header.super_class;
         while let Some(s) = next.filter(|&s| out.insert(s)) {
             next = table.get(s).and_then(|h| h.super_class);
