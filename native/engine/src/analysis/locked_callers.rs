@@ -1,9 +1,11 @@
 //! Package-private helpers that every caller calls with a lock held (extension
 //! `locked_callers`). Code outside its package cannot call such a method, nor a protected one
 //! of a class that is not public, nor code outside its module a Kotlin `internal` one (with
-//! `kotlin_internal`), so the analysed code holds all its callers (and all the callers of the
-//! methods it overrides, abstract ones included, through which it may be called): when each call is made from a `synchronized` method, inside a
-//! `synchronized` block, between `lock()` and `unlock()`, or from another such helper, the
+//! `kotlin_internal`: an internal function, or a function of an internal class), so the
+//! analysed code holds all its callers (and all the callers of the methods it overrides,
+//! abstract ones included, through which it may be called): when each call is made from a
+//! `synchronized` method, inside a `synchronized` block, between `lock()` and `unlock()`, or
+//! from another such helper, the
 //! method is reported through its callers, as a private method is (the accesses they make
 //! without a lock are theirs).
 //!
@@ -43,9 +45,11 @@ pub(super) fn called_only_under_lock(
     let header = |i: usize| &classes[methods[i].class].methods[methods[i].index].header;
     let publicly_inherited = publicly_inherited(table, classes, kotlin_internal);
     // Each candidate with the methods it overrides: an override is reached through calls to
-    // them, so all must be analysed code, whose calls are seen (abstract ones included). For a
-    // protected candidate, none is public, and all are of its package: a module analysed
-    // alone, whose upstream classes are not analysed code, then decides as the whole build.
+    // them, so all must be analysed code, whose calls are seen (abstract ones included), and
+    // no other module may call them. For a protected candidate none is public, and each is of
+    // its package or of a Kotlin internal class; for a public function of an internal class
+    // each is of an internal class. Then they are of the candidate's module, and a module
+    // analysed alone, whose upstream classes are not analysed code, decides as the whole build.
     let overriding: Vec<Option<Vec<Overridden>>> = (0..methods.len())
         .into_par_iter()
         .map(|i| {
@@ -254,13 +258,13 @@ fn is_candidate(
     publicly_inherited: &FxHashSet<Sym>,
 ) -> bool {
     let class = &classes[e.class].header;
+    let hidden_class = !named_by_other_modules(class, kotlin_internal) && !publicly_inherited.contains(&class.name);
     let internal = kotlin_internal
         && h.flags & ACC_PUBLIC != 0
         && (super::annotations::is_kotlin_internal(class, h)
             || super::annotations::is_published_internal(class, h)
-            || is_internal_class_member(class, h));
-    let package_class = !named_by_other_modules(class, kotlin_internal) && !publicly_inherited.contains(&class.name);
-    let hidden = h.flags & (ACC_PUBLIC | ACC_PROTECTED) == 0 || internal || (is_protected_helper(h) && package_class);
+            || (is_internal_class_member(class, h) && hidden_class));
+    let hidden = h.flags & (ACC_PUBLIC | ACC_PROTECTED) == 0 || internal || (is_protected_helper(h) && hidden_class);
     if !e.analysed || !hidden || h.flags & (ACC_SYNTHETIC | ACC_BRIDGE | ACC_SYNCHRONIZED) != 0 {
         return false;
     }
