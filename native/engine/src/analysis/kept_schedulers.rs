@@ -374,7 +374,6 @@ fn is_nullness(annotation: &Annotation) -> bool {
     matches!(annotation.simple_name(), "NotNull" | "NonNull" | "Nonnull" | "Nullable" | "CheckForNull" | "RecentlyNonNull" | "RecentlyNullable")
 }
 
-
 /// The defaults Kotlin constructors give their parameters, by the constructor and the
 /// parameter's local slot. kotlinc compiles default values into a synthetic constructor that
 /// takes a mask after the parameters, stores each default left out into the parameter's own

@@ -258,7 +258,7 @@ fn is_candidate(
     publicly_inherited: &FxHashSet<Sym>,
 ) -> bool {
     let class = &classes[e.class].header;
-    let hidden_class = !named_by_other_modules(class, kotlin_internal) && !publicly_inherited.contains(&class.name);
+    let hidden_class = class.hidden_from_other_modules(kotlin_internal) && !publicly_inherited.contains(&class.name);
     let internal = kotlin_internal
         && h.flags & ACC_PUBLIC != 0
         && (super::annotations::is_kotlin_internal(class, h)
@@ -282,17 +282,11 @@ fn is_protected_helper(h: &MethodHeader) -> bool {
     h.flags & ACC_PROTECTED != 0
 }
 
-/// Whether code of other modules may name `class`: a public class, unless (with
-/// `kotlin_internal`) Kotlin declared it `internal`.
-fn named_by_other_modules(class: &ClassHeader, kotlin_internal: bool) -> bool {
-    class.flags & ACC_PUBLIC != 0 && !(kotlin_internal && class.kotlin_internal)
-}
-
 /// The analysed classes that a class other modules may name extends, directly or not: code of
 /// any package may call the protected and public methods they declare through that subclass.
 fn publicly_inherited(table: &ClassTable, classes: &[std::sync::Arc<Class>], kotlin_internal: bool) -> FxHashSet<Sym> {
     let mut out = FxHashSet::default();
-    for c in classes.iter().filter(|c| named_by_other_modules(&c.header, kotlin_internal)) {
+    for c in classes.iter().filter(|c| !c.header.hidden_from_other_modules(kotlin_internal)) {
         let mut next = c.header.super_class;
         while let Some(s) = next.filter(|&s| out.insert(s)) {
             next = table.get(s).and_then(|h| h.super_class);
@@ -388,7 +382,50 @@ fn is_lock_call(m: &MethodRef, name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::held_helpers;
+    use super::{held_helpers, publicly_inherited};
+    use crate::classfile::model::*;
+    use crate::hierarchy::{ClassTable, Origin};
+    use crate::sym::Sym;
+    use std::sync::Arc;
+
+    fn class(name: &str, super_class: &str, public: bool, kotlin_internal: bool) -> Arc<Class> {
+        let header = ClassHeader {
+            name: Sym::new(name),
+            flags: if public { ACC_PUBLIC } else { 0 },
+            super_class: Some(Sym::new(super_class)),
+            interfaces: Vec::new(),
+            annotations: Vec::new(),
+            fields: Vec::new(),
+            methods: Vec::new(),
+            source_file: None,
+            kotlin_internal,
+        };
+        Arc::new(Class { header: Arc::new(header), methods: Vec::new(), references: Default::default() })
+    }
+
+    /// An internal class that a public (Java) class extends is reached from other modules
+    /// through it; one that only internal classes extend is not, unless internal classes are
+    /// taken as public (`kotlin_internal` off).
+    #[test]
+    fn classes_inherited_by_classes_other_modules_name() {
+        let classes = [
+            class("p.Base", "java.lang.Object", true, true),
+            class("p.JavaSub", "p.Base", true, false),
+            class("p.Base2", "java.lang.Object", true, true),
+            class("p.Sub2", "p.Base2", true, true),
+            class("p.Hidden", "java.lang.Object", false, false),
+            class("p.HiddenSub", "p.Hidden", false, false),
+        ];
+        let mut table = ClassTable::new();
+        for c in &classes {
+            table.insert(c.header.clone(), Origin::Analysed);
+        }
+        table.freeze();
+        let inherited = publicly_inherited(&table, &classes, true);
+        let named = |n: &str| inherited.contains(&Sym::new(n));
+        assert!(named("p.Base") && !named("p.Base2") && !named("p.Hidden"));
+        assert!(publicly_inherited(&table, &classes, false).contains(&Sym::new("p.Base2")));
+    }
 
     /// Method 0 is no candidate; 1 is called by it with the lock held, 2 by 1 without; 3 by 0
     /// without; 4 and 5 only call each other; 6 only calls itself; 7 is called with the lock

@@ -104,7 +104,7 @@ pub fn confined_classes(
         };
         *by_class.entry(class).or_insert(true) &= thread_value;
     }
-    let hidden = |class: Sym| table.get(class).is_some_and(|h| h.flags & ACC_PUBLIC == 0 || (kotlin_internal && h.kotlin_internal));
+    let hidden = |class: Sym| table.get(class).is_some_and(|h| h.hidden_from_other_modules(kotlin_internal));
     // A field of the class's own (a link between two of one thread's objects) keeps it confined.
     let kept_by_others = |class: Sym| {
         let descriptor = format!("L{};", class.as_str().replace('.', "/"));

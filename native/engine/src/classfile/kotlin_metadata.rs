@@ -22,11 +22,11 @@ const INTERNAL: u64 = 0;
 
 /// Whether a class's metadata, its kind `k` and `d1` strings, declares it `internal`; false
 /// when they are not a class's or cannot be read.
-pub fn declares_internal_class(k: i32, d1: &[String]) -> bool {
+pub fn declares_internal_class(k: i32, d1: &[&str]) -> bool {
     k == CLASS_KIND && class_flags(d1).is_some_and(|flags| (flags >> 1) & 0b111 == INTERNAL)
 }
 
-fn class_flags(d1: &[String]) -> Option<u64> {
+fn class_flags(d1: &[&str]) -> Option<u64> {
     let bytes = metadata_bytes(d1)?;
     let mut input = Reader { bytes: &bytes, at: 0 };
     // The string table, length-delimited before the class.
@@ -36,7 +36,7 @@ fn class_flags(d1: &[String]) -> Option<u64> {
 }
 
 /// The bytes of `d1` in byte mode: each character after the marker is one byte.
-fn metadata_bytes(d1: &[String]) -> Option<Vec<u8>> {
+fn metadata_bytes(d1: &[&str]) -> Option<Vec<u8>> {
     let mut chars = d1.iter().flat_map(|s| s.chars());
     if chars.next()? != BYTE_MODE_MARKER {
         return None;
@@ -95,6 +95,10 @@ impl Reader<'_> {
 mod tests {
     use super::*;
 
+    fn internal(k: i32, d1: &[String]) -> bool {
+        declares_internal_class(k, &d1.iter().map(String::as_str).collect::<Vec<_>>())
+    }
+
     fn d1(bytes: &[u8]) -> Vec<String> {
         vec![std::iter::once('\0').chain(bytes.iter().map(|&b| char::from(b))).collect()]
     }
@@ -106,24 +110,24 @@ mod tests {
 
     #[test]
     fn the_visibility_is_read_from_the_class_flags() {
-        assert!(declares_internal_class(1, &class(&[0x08, 0x00, 0x18, 0x00])));
+        assert!(internal(1, &class(&[0x08, 0x00, 0x18, 0x00])));
         // Private, then public.
-        assert!(!declares_internal_class(1, &class(&[0x08, 0x02])));
-        assert!(!declares_internal_class(1, &class(&[0x08, 0x06])));
+        assert!(!internal(1, &class(&[0x08, 0x02])));
+        assert!(!internal(1, &class(&[0x08, 0x06])));
         // No flags written: the default, public.
-        assert!(!declares_internal_class(1, &class(&[0x18, 0x00])));
+        assert!(!internal(1, &class(&[0x18, 0x00])));
         // A field before the flags, and flags above 127 (an annotated internal class).
-        assert!(declares_internal_class(1, &class(&[0x12, 0x01, 0x41, 0x08, 0x81, 0x04])));
+        assert!(internal(1, &class(&[0x12, 0x01, 0x41, 0x08, 0x81, 0x04])));
     }
 
     #[test]
     fn what_is_not_a_class_in_byte_mode_is_not_internal() {
-        assert!(!declares_internal_class(2, &class(&[0x08, 0x00])));
-        assert!(!declares_internal_class(1, &["\u{1}\u{8}\u{0}".to_string()]));
-        assert!(!declares_internal_class(1, &[]));
+        assert!(!internal(2, &class(&[0x08, 0x00])));
+        assert!(!internal(1, &["\u{1}\u{8}\u{0}".to_string()]));
+        assert!(!internal(1, &[]));
         // A string table longer than the bytes.
-        assert!(!declares_internal_class(1, &d1(&[0x40, 0x0a])));
+        assert!(!internal(1, &d1(&[0x40, 0x0a])));
         // A character that is no byte.
-        assert!(!declares_internal_class(1, &["\0\u{100}".to_string()]));
+        assert!(!internal(1, &["\0\u{100}".to_string()]));
     }
 }

@@ -137,11 +137,11 @@ fn declares_internal_class(a: &CbAnnotation<'_>) -> bool {
         Some(AnnotationElementValue::IntConstant(k)) => *k,
         _ => return false,
     };
-    let d1: Vec<String> = match element("d1") {
+    let d1: Vec<&str> = match element("d1") {
         Some(AnnotationElementValue::ArrayValue(items)) => items
             .iter()
             .filter_map(|v| match v {
-                AnnotationElementValue::StringConstant(s) => Some(s.to_string()),
+                AnnotationElementValue::StringConstant(s) => Some(&**s),
                 _ => None,
             })
             .collect(),

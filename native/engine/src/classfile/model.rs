@@ -207,6 +207,11 @@ impl ClassHeader {
     pub fn has_annotation(&self, name: &str) -> bool {
         self.annotations.iter().any(|a| a.matches(name))
     }
+    /// Whether only code of its own module may name it: a class that is not public, or (with
+    /// `kotlin_internal`, the extension) one Kotlin declared `internal`.
+    pub fn hidden_from_other_modules(&self, kotlin_internal: bool) -> bool {
+        self.flags & ACC_PUBLIC == 0 || (kotlin_internal && self.kotlin_internal)
+    }
     /// Compiled by kotlinc, which marks every class it writes with `kotlin.Metadata`.
     pub fn is_kotlin(&self) -> bool {
         self.has_annotation("kotlin.Metadata")
