@@ -207,6 +207,11 @@ pub struct Extensions {
     /// executor)`, `Futures.transform(...)`) runs on the executor given, or on the thread that
     /// completes the future.
     pub future_listeners: bool,
+    /// Thread handoffs: `AccessController.doPrivileged(action)` (and `Subject.doAs`) runs the
+    /// action's `run()` at once, in the calling thread, under its locks, as a call made there
+    /// would: an action made for the call (a lambda, a `new C(...)`), not the caller's own
+    /// object.
+    pub privileged_actions: bool,
     /// Reporting, the high-confidence mode (RacerDX's stability, spec 11.1): an access through
     /// a field its method assigns takes no part in reporting. Off unless an option turns it on,
     /// in either mode: it drops true races too.
@@ -335,6 +340,7 @@ impl Extensions {
         weak_references: true,
         direct_executors: true,
         future_listeners: true,
+        privileged_actions: true,
     };
 
     pub const NONE: Extensions = Extensions {
@@ -388,6 +394,7 @@ impl Extensions {
         weak_references: false,
         direct_executors: false,
         future_listeners: false,
+        privileged_actions: false,
     };
 }
 

@@ -78,6 +78,9 @@ pub enum HandoffModel {
     /// `MoreExecutors.directExecutor()`: an executor that runs what it is given at once, in the
     /// calling thread.
     DirectExecutor,
+    /// `AccessController.doPrivileged(action, ...)`, `Subject.doAs(subject, action)`: the
+    /// action's `run()` runs before the call returns, in the calling thread.
+    Privileged,
     /// Kotlin's `Dispatchers.IO` and `Dispatchers.Default`: dispatchers of background pools.
     BackgroundDispatcher,
     /// Kotlin's coroutine builders (`launch`, `async`, `withContext`): the block, the argument at
@@ -179,7 +182,9 @@ pub fn enabled_handoff_model(table: &ClassTable, named: &MethodRef, ext: &super:
         return None;
     }
     let listener = HandoffModel::Registration(super::registrations::WithoutHandler::CompletingThread);
-    handoff_model(table, named).filter(|&m| m != listener || ext.future_listeners)
+    handoff_model(table, named)
+        .filter(|&m| m != listener || ext.future_listeners)
+        .filter(|&m| m != HandoffModel::Privileged || ext.privileged_actions)
 }
 
 pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffModel> {
@@ -206,6 +211,9 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
     }
     if let Some(looper) = handler_subclass_looper(table, named) {
         return Some(HandoffModel::HandlerSubclassInit(looper));
+    }
+    if runs_privileged_action(named) {
+        return Some(HandoffModel::Privileged);
     }
     let model = match name {
         "<init>" if class == "java.lang.Thread" => HandoffModel::ThreadConstructor,
@@ -332,11 +340,26 @@ pub fn may_hand_to_background(model: HandoffModel) -> bool {
             | HandoffModel::MainExecutor
             | HandoffModel::HandlerExecutor
             | HandoffModel::DirectExecutor
+            | HandoffModel::Privileged
             | HandoffModel::ThreadRun
             | HandoffModel::BackgroundDispatcher
             // Followed only after a handoff to another thread, itself the evidence.
             | HandoffModel::Continuation
     )
+}
+
+/// The names of the interfaces of privileged actions, whose `run()` `AccessController` calls.
+const PRIVILEGED_ACTIONS: [&str; 2] = ["java.security.PrivilegedAction", "java.security.PrivilegedExceptionAction"];
+
+/// `AccessController.doPrivileged(action, ...)` and `doPrivilegedWithCombiner(action, ...)`,
+/// `Subject.doAs(subject, action)` and `doAsPrivileged(subject, action, context)`: calls that
+/// run the action they are given at once, in the calling thread, and return what it returns.
+fn runs_privileged_action(named: &MethodRef) -> bool {
+    match (named.class.as_str(), named.name.as_str()) {
+        ("java.security.AccessController", "doPrivileged" | "doPrivilegedWithCombiner") => true,
+        ("javax.security.auth.Subject", "doAs" | "doAsPrivileged") => true,
+        _ => false,
+    }
 }
 
 /// `new HandlerExecutor(handler)` (the framework's), `ExecutorCompat.create(handler)`
@@ -449,8 +472,18 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
         .find_map(|&(name, descriptor)| {
             table.resolve_method(&MethodRef { class, name, descriptor }).filter(|r| r.class.as_str() != "java.lang.Thread")
         })
+        .or_else(|| privileged_action_body(table, class))
         .or_else(|| super::reactive::function_body(table, class))
         .or_else(|| super::flows::flow_class_body(table, class))
+}
+
+/// The `run()` of a privileged action class, which `AccessController.doPrivileged` calls (a
+/// generic action's bridge, which calls its typed `run()`).
+fn privileged_action_body(table: &ClassTable, class: Sym) -> Option<MethodRef> {
+    static RUN: once_cell::sync::Lazy<(Sym, Sym)> = once_cell::sync::Lazy::new(|| (Sym::new("run"), Sym::new("()Ljava/lang/Object;")));
+    let (name, descriptor) = *RUN;
+    let run = table.resolve_method(&MethodRef { class, name, descriptor })?;
+    table.is_subtype_of_any(class, &PRIVILEGED_ACTIONS).then_some(run)
 }
 
 /// The methods an object of `class` runs when handed over: its one body (see

@@ -134,6 +134,9 @@ impl<'a, 'e> Interp<'a, 'e> {
                     self.apply_in_place(st, &code);
                 }
             }
+            // The action runs before the call returns, as if called here. Not this object's
+            // own `run()`: see `run_privileged_actions`.
+            HandoffModel::Privileged => self.run_privileged_actions(st, params),
             HandoffModel::StreamOp => {
                 if receiver().and_then(|r| attr_e(st, r)) == Some(Attr::ParallelStream) {
                     // The operation's functions run on many threads, all done before the
@@ -558,6 +561,16 @@ impl<'a, 'e> Interp<'a, 'e> {
                 self.apply_in_place(st, &code);
             }
         }
+    }
+
+    /// `AccessController.doPrivileged(action)`: an action made here (a lambda, a `new C(...)`)
+    /// runs as if called here. This object's own `run()` (`doPrivileged(this)`) is left to be
+    /// reported as the method it is: such a class picks what `run()` does by a field its
+    /// callers set first (Derby's `actionCode`), which the summary of `run()` does not tell
+    /// apart, so every caller would take on every action's accesses.
+    fn run_privileged_actions(&mut self, st: &mut State, params: &[Expr]) {
+        let made_here: Vec<Expr> = params.iter().filter(|v| !v.is_this()).cloned().collect();
+        self.run_while_waiting(st, &made_here);
     }
 
     fn apply_in_place(&mut self, st: &State, code: &Handed) {
