@@ -473,8 +473,30 @@ pub fn body_of_class(table: &ClassTable, class: Sym) -> Option<MethodRef> {
             table.resolve_method(&MethodRef { class, name, descriptor }).filter(|r| r.class.as_str() != "java.lang.Thread")
         })
         .or_else(|| privileged_action_body(table, class))
+        .map(|body| bridged_method(table, body))
         .or_else(|| super::reactive::function_body(table, class))
         .or_else(|| super::flows::flow_class_body(table, class))
+}
+
+/// The method a bridge javac writes forwards to (a generic `Callable<T>`'s `call()Object`
+/// calls its `call()T`): the one other method of its class with its name and parameters, not
+/// a bridge. `m` itself when it is no bridge, or when that method is not one. The code then
+/// runs it without the bridge's call, which traces would show as a second `call()`.
+fn bridged_method(table: &ClassTable, m: MethodRef) -> MethodRef {
+    let Some(header) = table.get(m.class) else { return m };
+    let is_bridge = |h: &MethodHeader| h.flags & ACC_BRIDGE != 0;
+    if !table.method(header, m.name, m.descriptor).is_some_and(is_bridge) {
+        return m;
+    }
+    let params = |d: &str| d.split_once(')').map(|(p, _)| p.to_owned());
+    let wanted = params(m.descriptor.as_str());
+    let mut targets = header.methods.iter().filter(|h| {
+        h.name == m.name && h.descriptor != m.descriptor && !is_bridge(h) && params(h.descriptor.as_str()) == wanted
+    });
+    match (targets.next(), targets.next()) {
+        (Some(target), None) => MethodRef { class: m.class, name: target.name, descriptor: target.descriptor },
+        _ => m,
+    }
 }
 
 /// The `run()` of a privileged action class, which `AccessController.doPrivileged` calls (a
