@@ -19,9 +19,9 @@ class Registry {
     }
 
     internal var name: String
-        get() = label // expect (default mode): Registry getName$main this.label
+        get() = label // nothing: no code of the module calls this accessor
         set(value) {
-            label = value // expect (default mode): Registry setName$main this.label
+            label = value // nothing: no code of the module calls this accessor
         }
 }
 
@@ -217,5 +217,50 @@ abstract class OpenSlotOwner {
 
     protected fun grow() {
         slots++ // expect: OpenSlotOwner grow, this.slots
+    }
+}
+
+// Racy: an internal property's setter, called by another class of the module without the lock.
+@ThreadSafe
+class CalledAccessors {
+    internal var label: String = "" // expect: CalledAccessors setLabel$main this.label
+
+    @Synchronized
+    fun reset() {
+        label = ""
+    }
+}
+
+class AccessorCaller {
+    fun rename(target: CalledAccessors) {
+        target.label = "renamed"
+    }
+}
+
+// Safe: the same property, whose accessors no code of the module calls (its class reads and
+// writes the field itself): they never run.
+@ThreadSafe
+class DeadAccessors {
+    internal var label: String = ""
+
+    @Synchronized
+    fun reset() {
+        label = ""
+    }
+}
+
+// Racy: `run` of an internal class implements `Runnable`'s, which an executor may call without
+// the lock, though the one call this module makes holds it.
+internal class Ticker : Runnable {
+    private var ticks = 0
+
+    @Synchronized
+    fun tick() = run()
+
+    @Synchronized
+    fun ticks(): Int = ticks
+
+    override fun run() {
+        ticks++ // expect: Ticker run this.ticks
     }
 }

@@ -62,6 +62,14 @@ pub(super) fn called_only_under_lock(
                 return None;
             }
             let overridden = overridden_methods(table, &e.mref)?;
+            // A public or protected method may override one of a supertype whose methods racer
+            // does not know (`java.lang.Object`'s, the bundled JDK table's, a class off the
+            // classpath), which code it does not see calls: `toString()`, `run()`. Not a Kotlin
+            // internal function, whose name carries its module's.
+            let exported = header(i).flags & (ACC_PUBLIC | ACC_PROTECTED) != 0;
+            if exported && !is_mangled_internal(&classes[e.class].header, header(i)) && may_override_unseen(table, &e.mref) {
+                return None;
+            }
             let package = package_of(e.mref.class.as_str());
             let internal_class = |o: &Overridden| kotlin_internal && table.get(o.method.class).is_some_and(|c| c.kotlin_internal);
             let hidden = |o: &Overridden| o.flags & ACC_PUBLIC == 0 && (package_of(o.method.class.as_str()) == package || internal_class(o));
@@ -131,7 +139,24 @@ pub(super) fn called_only_under_lock(
             candidate[c] = false;
         }
     }
-    held_helpers(&candidate, &calls)
+    // The accessor of a Kotlin internal property (or of a property of an internal class) that
+    // nothing in its module calls never runs: only its module's code may call it, and the
+    // property's own class reads and writes its field directly. Not one `@PublishedApi` marks,
+    // which other modules' copies of the module's inline functions call. Only accessors: a
+    // module that calls another's internal functions against the language's rule (kotlinx's
+    // debug module calls the core's probes) does so for functions that do work.
+    let dead_accessor: Vec<bool> = (0..methods.len())
+        .map(|i| {
+            let (e, class, h) = (&methods[i], &classes[methods[i].class].header, header(i));
+            let internal = is_mangled_internal(class, h) || (class.kotlin_internal && h.flags & (ACC_PUBLIC | ACC_PROTECTED) != 0);
+            kotlin_internal
+                && candidate[i]
+                && internal
+                && !super::annotations::is_published_internal(class, h)
+                && bodies[e.class][e.index].as_ref().is_some_and(|b| is_field_accessor(b, e.mref.class))
+        })
+        .collect();
+    held_helpers(&candidate, &calls, &dead_accessor)
 }
 
 /// Whether `m` is a message handler: `handleMessage(Message)` of a `Handler` subclass, or of a
@@ -205,9 +230,10 @@ fn scan_calls(
 }
 
 /// The least fixpoint: a candidate with calls joins once each of them holds a lock or comes
-/// from a method already in, so helpers that only call each other never do. A worklist: each
-/// candidate counts its calls still unaccounted for.
-fn held_helpers(candidate: &[bool], calls: &[Call]) -> Vec<bool> {
+/// from a method already in, so helpers that only call each other never do; one of
+/// `uncalled_never_runs` (a Kotlin internal function) joins when nothing calls it. A worklist:
+/// each candidate counts its calls still unaccounted for.
+fn held_helpers(candidate: &[bool], calls: &[Call], uncalled_never_runs: &[bool]) -> Vec<bool> {
     let mut called = vec![false; candidate.len()];
     let mut unaccounted = vec![0u32; candidate.len()];
     let mut waiting_on: Vec<Vec<usize>> = vec![Vec::new(); candidate.len()];
@@ -222,7 +248,8 @@ fn held_helpers(candidate: &[bool], calls: &[Call]) -> Vec<bool> {
         }
     }
     let mut held = vec![false; candidate.len()];
-    let mut ready: Vec<usize> = (0..candidate.len()).filter(|&m| candidate[m] && called[m] && unaccounted[m] == 0).collect();
+    let mut ready: Vec<usize> =
+        (0..candidate.len()).filter(|&m| candidate[m] && (called[m] || uncalled_never_runs[m]) && unaccounted[m] == 0).collect();
     while let Some(m) = ready.pop() {
         if std::mem::replace(&mut held[m], true) {
             continue;
@@ -293,6 +320,63 @@ fn publicly_inherited(table: &ClassTable, classes: &[std::sync::Arc<Class>], kot
         }
     }
     out
+}
+
+/// Whether `body` only reads or writes a field of its own object of `class` (a property's getter
+/// or setter, the setter after Kotlin's check of its parameter).
+fn is_field_accessor(body: &Body, class: Sym) -> bool {
+    let insns: Vec<&Insn> = body.insns.iter().filter(|i| !matches!(i, Insn::Nop)).collect();
+    let own = |f: &FieldRef| f.class == class;
+    let checked = |m: &MethodRef| m.class.as_str() == "kotlin.jvm.internal.Intrinsics" && m.name.as_str().starts_with("check");
+    let setter = |rest: &[&Insn]| {
+        matches!(rest, [Insn::Load { slot: 0, .. }, Insn::Load { slot: 1, .. }, Insn::PutField(f), Insn::Return { value: None }] if own(f))
+    };
+    match insns.as_slice() {
+        [Insn::Load { slot: 0, .. }, Insn::GetField(f), Insn::Return { value: Some(_) }] => own(f),
+        [Insn::Load { slot: 1, .. }, Insn::Const { .. }, Insn::Invoke { method, .. }, rest @ ..] => checked(method) && setter(rest),
+        rest => setter(rest),
+    }
+}
+
+/// A Kotlin `internal` function, whose name carries its module's (`close$okhttp`): it overrides
+/// no method of another module.
+fn is_mangled_internal(class: &ClassHeader, h: &MethodHeader) -> bool {
+    super::annotations::is_kotlin_internal(class, h)
+}
+
+/// The methods of `java.lang.Object` a class may override: the bundled JDK table lists no methods.
+const OBJECT_METHODS: &[(&str, &str)] = &[
+    ("toString", "()Ljava/lang/String;"),
+    ("equals", "(Ljava/lang/Object;)Z"),
+    ("hashCode", "()I"),
+    ("clone", "()Ljava/lang/Object;"),
+    ("finalize", "()V"),
+];
+
+/// JDK types that declare no method of their own to override (`Object`'s are above).
+const WITHOUT_METHODS: &[&str] = &["java.lang.Object", "java.io.Serializable", "java.lang.Cloneable", "java.util.RandomAccess", "java.util.EventListener"];
+
+/// Whether `m` may override a method racer cannot see: one of `java.lang.Object`'s, or one of a
+/// supertype missing from the table (a library off the classpath) or known by name only (the
+/// bundled JDK table: `Runnable`, `Thread`, `Comparable`), whose callers it does not see.
+fn may_override_unseen(table: &ClassTable, m: &MethodRef) -> bool {
+    if OBJECT_METHODS.contains(&(m.name.as_str(), m.descriptor.as_str())) {
+        return true;
+    }
+    let mut seen: FxHashSet<Sym> = FxHashSet::default();
+    let mut next = vec![m.class];
+    while let Some(c) = next.pop() {
+        if !seen.insert(c) || WITHOUT_METHODS.contains(&c.as_str()) {
+            continue;
+        }
+        let Some(h) = table.get(c) else { return true };
+        if table.origin(c) != Some(crate::hierarchy::Origin::Analysed) && h.methods.is_empty() {
+            return true;
+        }
+        next.extend(h.super_class);
+        next.extend(h.interfaces.iter().copied());
+    }
+    false
 }
 
 /// The methods `m` overrides (those of its supertypes with its name and descriptor), or `None`
@@ -382,7 +466,7 @@ fn is_lock_call(m: &MethodRef, name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{held_helpers, publicly_inherited};
+    use super::{held_helpers, is_field_accessor, publicly_inherited};
     use crate::classfile::model::*;
     use crate::hierarchy::{ClassTable, Origin};
     use crate::sym::Sym;
@@ -434,6 +518,42 @@ mod tests {
     fn helpers_join_from_locked_calls_and_held_callers_only() {
         let candidate = [false, true, true, true, true, true, true, true];
         let calls = [(1, 0, true), (2, 1, false), (3, 0, false), (4, 5, false), (5, 4, false), (6, 6, false), (7, 0, true), (7, 7, false)];
-        assert_eq!(held_helpers(&candidate, &calls), [false, true, true, false, false, false, false, true]);
+        assert_eq!(held_helpers(&candidate, &calls, &[false; 8]), [false, true, true, false, false, false, false, true]);
+    }
+
+    fn body(insns: Vec<Insn>) -> Body {
+        Body { lines: vec![0; insns.len()], insns, max_locals: 2, handlers: Vec::new() }
+    }
+
+    /// A getter, a setter (after Kotlin's check of its parameter) of the class's own field; not a
+    /// setter of another class's field, nor one that does more.
+    #[test]
+    fn field_accessors_are_a_getter_or_a_setter_of_an_own_field() {
+        let own = crate::interned::field_ref(FieldRef { class: Sym::new("p.C"), name: Sym::new("f"), descriptor: Sym::new("I") });
+        let other = crate::interned::field_ref(FieldRef { class: Sym::new("p.D"), ..*own });
+        let check = crate::interned::method_ref(MethodRef {
+            class: Sym::new("kotlin.jvm.internal.Intrinsics"),
+            name: Sym::new("checkNotNullParameter"),
+            descriptor: Sym::new("(Ljava/lang/Object;Ljava/lang/String;)V"),
+        });
+        let load = |slot| Insn::Load { slot, wide: false };
+        let ret = |value| Insn::Return { value };
+        let class = Sym::new("p.C");
+        assert!(is_field_accessor(&body(vec![load(0), Insn::GetField(own), ret(Some(false))]), class));
+        assert!(is_field_accessor(&body(vec![load(0), load(1), Insn::PutField(own), ret(None)]), class));
+        let checked = vec![load(1), Insn::Const { value: ConstVal::Null, wide: false }, Insn::Invoke { kind: InvokeKind::Static, method: check }];
+        assert!(is_field_accessor(&body([checked, vec![load(0), load(1), Insn::PutField(own), ret(None)]].concat()), class));
+        assert!(!is_field_accessor(&body(vec![load(0), load(1), Insn::PutField(other), ret(None)]), class));
+        assert!(!is_field_accessor(&body(vec![load(0), Insn::GetField(own), Insn::Pop, load(0), Insn::GetField(own), ret(Some(false))]), class));
+    }
+
+    /// Method 1 is a helper nothing calls; 2 is one too, whose uncalled state says it never runs;
+    /// 3 says so too, but is called without the lock; 4 says so and only 2 calls it.
+    #[test]
+    fn uncalled_helpers_join_only_when_they_never_run() {
+        let candidate = [false, true, true, true, true];
+        let calls = [(3, 0, false), (4, 2, false)];
+        let never_runs = [false, false, true, true, true];
+        assert_eq!(held_helpers(&candidate, &calls, &never_runs), [false, false, true, false, true]);
     }
 }
