@@ -7,7 +7,9 @@
 //! `synchronized` method, inside a `synchronized` block, between `lock()` and `unlock()`, or
 //! from another such helper, the
 //! method is reported through its callers, as a private method is (the accesses they make
-//! without a lock are theirs).
+//! without a lock are theirs). An internal property's accessor that nothing calls never runs,
+//! and is not reported at all. A public or protected helper must override nothing racer cannot
+//! see (`Object`'s methods, a JDK interface's), which code it does not see may call.
 //!
 //! With `looper_callers`, a call from a message handler (a `Handler` subclass's or a
 //! `Handler.Callback`'s `handleMessage`) counts as such a call too: the handler's looper runs
@@ -231,7 +233,7 @@ fn scan_calls(
 
 /// The least fixpoint: a candidate with calls joins once each of them holds a lock or comes
 /// from a method already in, so helpers that only call each other never do; one of
-/// `uncalled_never_runs` (a Kotlin internal function) joins when nothing calls it. A worklist:
+/// `uncalled_never_runs` (a Kotlin internal property's accessor) joins when nothing calls it. A worklist:
 /// each candidate counts its calls still unaccounted for.
 fn held_helpers(candidate: &[bool], calls: &[Call], uncalled_never_runs: &[bool]) -> Vec<bool> {
     let mut called = vec![false; candidate.len()];
