@@ -939,6 +939,36 @@ pub(crate) fn looper_thread(table: &ClassTable, method: &MethodRef, on_main: boo
 mod tests {
     use super::*;
 
+    /// A generic action's bridge `run()Object` runs its typed `run()String`; a class with no
+    /// bridge, or with two typed candidates, keeps the method asked for.
+    #[test]
+    fn handed_code_runs_the_method_a_bridge_forwards_to() {
+        let class = |name: &str, methods: Vec<MethodHeader>| {
+            std::sync::Arc::new(ClassHeader {
+                name: Sym::new(name),
+                flags: ACC_PUBLIC,
+                super_class: Some(Sym::new("java.lang.Object")),
+                interfaces: vec![Sym::new("java.security.PrivilegedAction")],
+                annotations: Vec::new(),
+                fields: Vec::new(),
+                methods,
+                source_file: None,
+                kotlin_internal: false,
+            })
+        };
+        let bridge = MethodHeader::plain("run", "()Ljava/lang/Object;", ACC_PUBLIC | ACC_BRIDGE | ACC_SYNTHETIC);
+        let typed = |d: &str| MethodHeader::plain("run", d, ACC_PUBLIC);
+        let mut table = ClassTable::new();
+        table.insert(class("p.Typed", vec![bridge.clone(), typed("()Ljava/lang/String;")]), crate::hierarchy::Origin::Analysed);
+        table.insert(class("p.Raw", vec![typed("()Ljava/lang/Object;")]), crate::hierarchy::Origin::Analysed);
+        table.insert(class("p.Two", vec![bridge, typed("()Ljava/lang/String;"), typed("()Ljava/lang/Integer;")]), crate::hierarchy::Origin::Analysed);
+        table.freeze();
+        let body = |c: &str| body_of_class(&table, Sym::new(c)).map(|m| m.descriptor.as_str().to_owned());
+        assert_eq!(body("p.Typed").as_deref(), Some("()Ljava/lang/String;"));
+        assert_eq!(body("p.Raw").as_deref(), Some("()Ljava/lang/Object;"));
+        assert_eq!(body("p.Two").as_deref(), Some("()Ljava/lang/Object;"));
+    }
+
     fn call(class: &str, name: &str, descriptor: &str) -> Insn {
         let method = crate::interned::method_ref(MethodRef { class: Sym::new(class), name: Sym::new(name), descriptor: Sym::new(descriptor) });
         Insn::Invoke { kind: InvokeKind::Static, method }

@@ -69,7 +69,8 @@ pub(super) fn called_only_under_lock(
             // classpath), which code it does not see calls: `toString()`, `run()`. Not a Kotlin
             // internal function, whose name carries its module's.
             let exported = header(i).flags & (ACC_PUBLIC | ACC_PROTECTED) != 0;
-            if exported && !is_mangled_internal(&classes[e.class].header, header(i)) && may_override_unseen(table, &e.mref) {
+            let mangled = super::annotations::is_kotlin_internal(&classes[e.class].header, header(i));
+            if exported && !mangled && may_override_unseen(table, &e.mref) {
                 return None;
             }
             let package = package_of(e.mref.class.as_str());
@@ -149,11 +150,13 @@ pub(super) fn called_only_under_lock(
     // debug module calls the core's probes) does so for functions that do work.
     let dead_accessor: Vec<bool> = (0..methods.len())
         .map(|i| {
+            if !(kotlin_internal && candidate[i]) {
+                return false;
+            }
             let (e, class, h) = (&methods[i], &classes[methods[i].class].header, header(i));
-            let internal = is_mangled_internal(class, h) || (class.kotlin_internal && h.flags & (ACC_PUBLIC | ACC_PROTECTED) != 0);
-            kotlin_internal
-                && candidate[i]
-                && internal
+            let internal = super::annotations::is_kotlin_internal(class, h)
+                || (class.kotlin_internal && h.flags & (ACC_PUBLIC | ACC_PROTECTED) != 0);
+            internal
                 && !super::annotations::is_published_internal(class, h)
                 && bodies[e.class][e.index].as_ref().is_some_and(|b| is_field_accessor(b, e.mref.class))
         })
@@ -338,12 +341,6 @@ fn is_field_accessor(body: &Body, class: Sym) -> bool {
         [Insn::Load { slot: 1, .. }, Insn::Const { .. }, Insn::Invoke { method, .. }, rest @ ..] => checked(method) && setter(rest),
         rest => setter(rest),
     }
-}
-
-/// A Kotlin `internal` function, whose name carries its module's (`close$okhttp`): it overrides
-/// no method of another module.
-fn is_mangled_internal(class: &ClassHeader, h: &MethodHeader) -> bool {
-    super::annotations::is_kotlin_internal(class, h)
 }
 
 /// The methods of `java.lang.Object` a class may override: the bundled JDK table lists no methods.
