@@ -65,6 +65,7 @@ impl<'a> ClassReporter<'a> {
         // The shown candidate holding each call line: another location a call there reaches
         // is named in its report rather than hidden (one report per call line).
         let mut call_sites: FxHashMap<(usize, u32), usize> = FxHashMap::default();
+        let pinned = self.pinned_sites(candidates, decide);
         for (i, c) in candidates.iter().enumerate() {
             if c.group != group {
                 group = c.group;
@@ -78,15 +79,18 @@ impl<'a> ClassReporter<'a> {
             }
             let decision = if c.merge != Merge::No { Some(decide(i)) } else { None };
             let site = (e.method, line, self.site_detail(e, line));
-            let taken = sites.contains(&site)
+            // A candidate of a race reported once: the chosen one, or a later one of the class
+            // when the chosen one lost its line.
+            let takes_over = decision.is_some_and(|d| !d.chosen && orphaned.contains(&d.race));
+            let yields = decision.is_some_and(|d| (d.chosen || takes_over) && can_move(d))
+                && pinned.get(&site).is_some_and(|&p| p != i && candidates[p].entry.access.key.kind.path() == e.access.key.kind.path());
+            let taken = yields
+                || sites.contains(&site)
                 || match c.class {
                     WriteClass::Write => group_writes.contains(&e.method),
                     WriteClass::Read => group_reads.contains(&e.method),
                     WriteClass::Interface => interface_methods.contains(&e.method),
                 };
-            // A candidate of a race reported once: the chosen one, or a later one of the class
-            // when the chosen one lost its line.
-            let takes_over = decision.is_some_and(|d| !d.chosen && orphaned.contains(&d.race));
             if let Some(d) = decision {
                 if taken {
                     selection.lost.push(i);
@@ -127,6 +131,25 @@ impl<'a> ClassReporter<'a> {
         selection.orphaned = orphaned.into_iter().collect();
         selection.orphaned.sort_unstable();
         selection
+    }
+
+    /// The sites wanted by the chosen report of a race reported once that no other entry point
+    /// reaches, each with the first such candidate: the race is shown there or nowhere. The
+    /// chosen report of another race on the same location that can move on (another entry
+    /// point reaches it) yields such a site and moves on, so that both races are shown:
+    /// `hits++` in a lambda reads through one call and writes through another on one line, and
+    /// the read's race is also reached from a getter, which then reports it. (A race on another
+    /// location keeps the site: the report shown there names it.)
+    fn pinned_sites(&self, candidates: &[Candidate<'a>], decide: &dyn Fn(usize) -> Decision) -> FxHashMap<(usize, u32, Option<SiteDetail<'a>>), usize> {
+        let mut pinned = FxHashMap::default();
+        for (i, c) in candidates.iter().enumerate().filter(|(_, c)| c.merge != Merge::No) {
+            let d = decide(i);
+            if d.chosen && !can_move(d) {
+                let line = c.entry.access.site.outer_line();
+                pinned.entry((c.entry.method, line, self.site_detail(&c.entry, line))).or_insert(i);
+            }
+        }
+        pinned
     }
 
     /// The issues of the selected candidates.
@@ -239,6 +262,12 @@ fn race_location(path: &Path) -> Path {
         return path.clone();
     }
     Path { base: Base::This, steps: Steps::from(&path.steps[outer_steps..]) }
+}
+
+/// Whether a race reported once may be handed to another entry point when its report loses
+/// its line.
+fn can_move(d: Decision) -> bool {
+    d.others > 0 && !d.direct
 }
 
 /// See `ClassReporter::site_detail`.
