@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Compiles Kotlin sources with the Kotlin compiler resolved from Maven (tests/kotlin/kotlinc/pom.xml).
+# Compiles Kotlin sources with the Kotlin compiler resolved from Maven: Kotlin 1.9
+# (tests/kotlin/kotlinc/pom.xml), or Kotlin 2 (tests/kotlin/kotlinc2/pom.xml) when RACER_KOTLIN=2.
 #   scripts/kotlinc.sh SRC_DIR OUT_DIR [CLASSPATH]   compile every .kt file below SRC_DIR into OUT_DIR
 #                                                    (kotlin-stdlib and kotlinx-coroutines on the classpath;
 #                                                    extra options from SRC_DIR/kotlinc.args)
 #   scripts/kotlinc.sh --stdlib                      print the path of the kotlin-stdlib jar
 #   scripts/kotlinc.sh --coroutines                  print the path of the kotlinx-coroutines-core jar
 # The compiler classpath is resolved once (offline first, online if that fails) and cached in
-# tests/kotlin/kotlinc/target/classpath.txt, again when the pom changes. Exits non-zero on
-# compile errors.
+# the pom's target/classpath.txt, again when the pom changes. Exits non-zero on compile errors.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-project="$root/tests/kotlin/kotlinc"
+case "${RACER_KOTLIN:-1.9}" in
+    1.9) project="$root/tests/kotlin/kotlinc" ;;
+    2) project="$root/tests/kotlin/kotlinc2" ;;
+    *) echo "kotlinc.sh: RACER_KOTLIN must be 1.9 or 2, not '$RACER_KOTLIN'" >&2; exit 2 ;;
+esac
 cache="$project/target/classpath.txt"
 
 usage() {

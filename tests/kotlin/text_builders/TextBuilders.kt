@@ -19,7 +19,7 @@ class Transcript {
     private val lines = StringBuilder()
     private val pool = Executors.newFixedThreadPool(2)
 
-    @Suppress("DEPRECATION")
+    @Suppress("DEPRECATION", "DEPRECATION_ERROR")
     fun endLine() {
         pool.execute { lines.appendln() }
     }
