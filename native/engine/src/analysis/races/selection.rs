@@ -65,7 +65,10 @@ impl<'a> ClassReporter<'a> {
         // The shown candidate holding each call line: another location a call there reaches
         // is named in its report rather than hidden (one report per call line).
         let mut call_sites: FxHashMap<(usize, u32), usize> = FxHashMap::default();
-        let pinned = self.pinned_sites(candidates, decide);
+        // The decision on each candidate of a race reported once, asked once.
+        let decisions: Vec<Option<Decision>> =
+            candidates.iter().enumerate().map(|(i, c)| (c.merge != Merge::No).then(|| decide(i))).collect();
+        let pinned = self.pinned_sites(candidates, &decisions);
         for (i, c) in candidates.iter().enumerate() {
             if c.group != group {
                 group = c.group;
@@ -77,7 +80,7 @@ impl<'a> ClassReporter<'a> {
             if line == 0 && !ext.lineless_reports {
                 continue;
             }
-            let decision = if c.merge != Merge::No { Some(decide(i)) } else { None };
+            let decision = decisions[i];
             let site = (e.method, line, self.site_detail(e, line));
             // A candidate of a race reported once: the chosen one, or a later one of the class
             // when the chosen one lost its line.
@@ -140,11 +143,10 @@ impl<'a> ClassReporter<'a> {
     /// `hits++` in a lambda reads through one call and writes through another on one line, and
     /// the read's race is also reached from a getter, which then reports it. (A race on another
     /// location keeps the site: the report shown there names it.)
-    fn pinned_sites(&self, candidates: &[Candidate<'a>], decide: &dyn Fn(usize) -> Decision) -> FxHashMap<(usize, u32, Option<SiteDetail<'a>>), usize> {
+    fn pinned_sites(&self, candidates: &[Candidate<'a>], decisions: &[Option<Decision>]) -> FxHashMap<(usize, u32, Option<SiteDetail<'a>>), usize> {
         let mut pinned = FxHashMap::default();
-        for (i, c) in candidates.iter().enumerate().filter(|(_, c)| c.merge != Merge::No) {
-            let d = decide(i);
-            if d.chosen && !can_move(d) {
+        for (i, c) in candidates.iter().enumerate() {
+            if decisions[i].is_some_and(|d| d.chosen && !can_move(d)) {
                 let line = c.entry.access.site.outer_line();
                 pinned.entry((c.entry.method, line, self.site_detail(&c.entry, line))).or_insert(i);
             }
