@@ -85,3 +85,28 @@ class LockedExecutorUser(private val executor: java.util.concurrent.Executor) {
     @Synchronized
     fun done(): Int = done
 }
+
+// Racy: a thread kept in a property, made there with its block and started by another method:
+// the block runs from that start on, reading the flag close() clears.
+class PropertyPoller {
+    private var stopped = false
+    private val poller = Thread { while (!stopped) Thread.yield() }
+
+    fun begin() = poller.start() // expect: PropertyPoller begin this.stopped
+
+    fun close() {
+        stopped = true
+    }
+}
+
+// Safe: the flag is volatile.
+class VolatilePropertyPoller {
+    @Volatile private var stopped = false
+    private val poller = Thread { while (!stopped) Thread.yield() }
+
+    fun begin() = poller.start()
+
+    fun close() {
+        stopped = true
+    }
+}

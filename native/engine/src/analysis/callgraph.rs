@@ -77,6 +77,8 @@ pub struct Scan<'a> {
     pub field_classes: &'a FieldClasses,
     /// Fields holding one lambda (thread handoffs).
     pub field_lambdas: &'a FieldLambdas,
+    /// `Thread` fields holding a thread made with known code (thread handoffs).
+    pub field_threads: &'a super::thread_fields::FieldThreads,
     /// Handler fields made with a callback (thread handoffs).
     pub handler_callbacks: &'a HandlerCallbacks,
     /// Schedulers kept in fields and returned by methods (reactive chains).
@@ -173,7 +175,7 @@ impl Scan<'_> {
     }
 
     /// The code held by the fields of its own class that method `i` reads (see
-    /// `handoffs::field_held_code`), which a handoff there may run.
+    /// `handoffs::field_held_code` and `field_thread_code`), which a handoff there may run.
     fn field_held_bodies(&self, i: usize, body: &Body) -> Vec<usize> {
         let class = self.methods[i].mref.class;
         let mut out = Vec::new();
@@ -183,7 +185,8 @@ impl Scan<'_> {
                     continue;
                 }
                 let held = handoffs::field_held_code(self.table, self.field_classes, self.field_lambdas, f.class, f.name);
-                for b in held.iter().flat_map(|h| &h.bodies).filter_map(|b| self.analysed_index(b)) {
+                let thread = handoffs::field_thread_code(self.table, self.field_threads, f.class, f.name);
+                for b in held.iter().chain(&thread).flat_map(|h| &h.bodies).filter_map(|b| self.analysed_index(b)) {
                     if b != i && !out.contains(&b) {
                         out.push(b);
                     }

@@ -341,6 +341,9 @@ pub struct Facts {
     /// Thread handoffs: the lambda a field holds, when every store gives it the same one, by
     /// (declaring class, name) (filled in by the scheduler).
     pub field_lambdas: super::field_classes::FieldLambdas,
+    /// Thread handoffs: the code of the thread a `Thread` field holds, when every store makes one
+    /// with the same code, by (declaring class, name) (filled in by the scheduler).
+    pub field_threads: super::thread_fields::FieldThreads,
     /// Thread handoffs: the callback a handler field's handler was made with, when every store
     /// gives it the same one, by (declaring class, name) (filled in by the scheduler).
     pub handler_callbacks: super::handler_callbacks::HandlerCallbacks,
@@ -564,7 +567,7 @@ pub fn collect<'a>(
         *safe_steps.entry((ff.declaring, f.name)).or_insert(false) |= ff.safe;
     }
     let fields = field_facts.into_iter().map(|(f, ff)| (address(f), ff)).collect();
-    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), back_references: Default::default(), handlers, scope_fields, executor_fields, synchronized_views, delegate_fields, ordered_classes, access_ordered_fields, read_lock_fields, thread_local_classes, given_fields: FxHashSet::default(), statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
+    Facts { calls, fields, safe_steps, handed_classes: FxHashMap::default(), field_classes: FxHashMap::default(), field_lambdas: FxHashMap::default(), field_threads: FxHashMap::default(), handler_callbacks: FxHashMap::default(), fresh_fields: FxHashSet::default(), back_references: Default::default(), handlers, scope_fields, executor_fields, synchronized_views, delegate_fields, ordered_classes, access_ordered_fields, read_lock_fields, thread_local_classes, given_fields: FxHashSet::default(), statics: StaticStores::default(), schedulers: Default::default(), content_observers: FxHashMap::default() }
 }
 
 /// What each executor field runs its tasks on, by (declaring class, name). A field (or a

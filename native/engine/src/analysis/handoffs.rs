@@ -12,6 +12,7 @@ use crate::sym::Sym;
 
 use super::domain::Threads;
 use super::field_classes::{FieldClasses, FieldLambdas};
+use super::thread_fields::{FieldThreads, ThreadCode};
 use super::handler_fields::{handler_read, Code, Stored};
 use super::kept_schedulers::KeptSchedulers;
 
@@ -523,8 +524,8 @@ pub struct HeldCode {
     /// The methods the code runs: a class's `run()` or `call()` (or its callbacks, see
     /// [`bodies_of_class`]), or a lambda's body.
     pub bodies: Vec<MethodRef>,
-    /// A lambda (its body's formals are what it captured: the storing method's own object, or
-    /// nothing), not an object of a class.
+    /// Code whose body's formals are what it captured, not an object of a class: a lambda's
+    /// (the storing method's own object, or nothing), or the holder's own `run()` (the holder).
     pub lambda: bool,
 }
 
@@ -543,6 +544,23 @@ pub fn field_held_code(table: &ClassTable, classes: &FieldClasses, lambdas: &Fie
     }
     let lambda = lambdas.get(&(class, name)).filter(|l| same_file(l.class))?;
     Some(HeldCode { bodies: vec![table.resolve_method(lambda).unwrap_or(*lambda)], lambda: true })
+}
+
+/// The code the thread that `Thread` field `name` of `class` holds runs once started (see
+/// `thread_fields`): a lambda of the field's source file, the holder's own `run()`, or the
+/// `run()` of an object of the field's package made for the thread. As for
+/// [`field_held_code`], a module analysed alone has the same code.
+pub fn field_thread_code(table: &ClassTable, threads: &FieldThreads, class: Sym, name: Sym) -> Option<HeldCode> {
+    let same_file = |code: Sym| top_level_class(code.as_str()) == top_level_class(class.as_str());
+    let same_package = |code: Sym| package_of(code.as_str()) == package_of(class.as_str());
+    let (bodies, lambda) = match *threads.get(&(class, name))? {
+        ThreadCode::Lambda(body) if same_file(body.class) => (vec![table.resolve_method(&body).unwrap_or(body)], true),
+        // The holder's `run()` takes it as its formal 0, as a lambda capturing it does.
+        ThreadCode::Holder => (bodies_of_class(table, class), true),
+        ThreadCode::Object(made) if same_package(made) => (bodies_of_class(table, made), false),
+        _ => return None,
+    };
+    (!bodies.is_empty()).then_some(HeldCode { bodies, lambda })
 }
 
 /// A Kotlin suspend lambda's body: kotlinc makes each a direct subclass of `SuspendLambda`

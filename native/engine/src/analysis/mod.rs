@@ -35,4 +35,5 @@ pub mod reactive;
 pub mod scc;
 pub mod schedule;
 pub mod shared_keys;
+mod thread_fields;
 mod thread_locals;

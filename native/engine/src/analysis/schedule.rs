@@ -185,6 +185,15 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     let fresh_fields = if ext.thread_kept_objects { super::field_classes::fresh_fields(&stored) } else { Default::default() };
     let field_lambdas = if ext.thread_handoffs { super::field_classes::lambdas(&stored) } else { Default::default() };
     drop(stored);
+    let field_threads = if ext.thread_handoffs {
+        let analysed = methods.par_iter().filter(|e| e.analysed).filter_map(|e| {
+            let header = &inputs.classes[e.class].methods[e.index].header;
+            bodies[e.class][e.index].as_ref().map(|b| (e.mref.class, header.is_static(), b))
+        });
+        super::thread_fields::collect(table, analysed)
+    } else {
+        Default::default()
+    };
     let back_references = if ext.back_references {
         let analysed_bodies: Vec<(&MethodRef, &Body)> =
             methods.iter().filter_map(|e| Some((&e.mref, bodies[e.class][e.index].as_ref()?))).collect();
@@ -243,6 +252,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
         upstream_queries: &upstream_queries,
         field_classes: &field_classes,
         field_lambdas: &field_lambdas,
+        field_threads: &field_threads,
         handler_callbacks: &handler_callbacks,
         schedulers: &schedulers,
         observer_callbacks: &observer_callbacks,
@@ -321,6 +331,7 @@ pub fn run(inputs: &Inputs<'_>, mut bodies: Bodies) -> Analysis {
     facts.handed_classes = handed_classes;
     facts.field_classes = field_classes;
     facts.field_lambdas = field_lambdas;
+    facts.field_threads = field_threads;
     facts.handler_callbacks = handler_callbacks;
     facts.content_observers = observers;
     facts.fresh_fields = fresh_fields;

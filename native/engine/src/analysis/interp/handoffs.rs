@@ -11,7 +11,7 @@ use crate::sym::Sym;
 use super::super::annotations::is_lambda_body_name;
 use super::super::domain::*;
 use super::super::handler_callbacks::{callback_code, HandlerCallback};
-use super::super::handoffs::{field_held_code, is_kotlin_lambda_class, message_handler, ExecutorKind, HandoffModel, Target};
+use super::super::handoffs::{field_held_code, field_thread_code, is_kotlin_lambda_class, message_handler, ExecutorKind, HandoffModel, Target};
 use super::super::registrations::{registered_callback, Unseen};
 use super::access_set::NewKey;
 use super::apply::{key_at_call, own_given, substitute, thread_and_lock_at_call};
@@ -330,7 +330,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                 }
                 Some(h)
             }
-            None => self.started_subclass_run(named, r),
+            None => self.started_field_thread(st, r).or_else(|| self.started_subclass_run(named, r)),
         };
         self.escape_captured(st, std::slice::from_ref(r));
         self.applying_as(joined, |me| me.run_handed(st, code, Target::Background, true));
@@ -496,6 +496,23 @@ impl<'a, 'e> Interp<'a, 'e> {
             HandlerCallback::Object(_) => (Capture::OuterInstance, captured),
         };
         Some(Handed { bodies: vec![body], captured, capture, inline: false, object: None, started: false, serial: false, held: Vec::new() })
+    }
+
+    /// `poller.start()` on a `Thread` field of this method's class, read here, whose thread was
+    /// made with known code (see `thread_fields`): the code runs on the new thread, the one
+    /// thread of the holder's field (a thread starts once). Not for a thread made here (kept
+    /// in a local, or stored into that field here), whose code was applied where it was made.
+    fn started_field_thread(&self, st: &State, r: &Expr) -> Option<Handed> {
+        if matches!(attr_e(st, r), Some(Attr::ThreadOf(_))) {
+            return None;
+        }
+        let ((class, name), captured) = self.own_field_read(r)?;
+        if self.body.insns.iter().any(|i| matches!(i, Insn::PutField(f) if f.class == class && f.name == name)) {
+            return None;
+        }
+        let held = field_thread_code(self.env.table, &self.env.facts.field_threads, class, name)?;
+        let capture = if held.lambda { Capture::Formals } else { Capture::OuterInstance };
+        Some(Handed { bodies: held.bodies, captured, capture, inline: false, object: None, started: true, serial: false, held: Vec::new() })
     }
 
     /// `worker.start()` on a field or parameter whose class (the one the call names) is a
