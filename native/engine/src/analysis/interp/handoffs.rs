@@ -50,8 +50,9 @@ pub(super) struct Handed {
     /// then started): its own fields are reached through it. Without one, they belong to a
     /// fresh object nothing else reaches.
     pub(super) object: Option<Expr>,
-    /// The `run()` of a started `Thread` object that a shared path names: on that object's
-    /// own fields it runs on the object's one thread (see `AccessKey::started`).
+    /// The `run()` of a started `Thread` object that a shared path names, or the code of a thread
+    /// kept in a field: on that object's own fields (for a task made for the thread, on its
+    /// outer instance's) it runs on the object's one thread (see `AccessKey::started`).
     pub(super) started: bool,
     /// Code given to an executor with one thread (a `java.util.Timer`, a single-thread
     /// executor): it runs one task at a time, so its accesses do not race with each other's
@@ -734,7 +735,7 @@ impl<'a, 'e> Interp<'a, 'e> {
                     let mut key = key_at_call(&acc.key, new_path, own_pre, (thread, acc.key.lock, lock_on), true);
                     key.joined = self.joined_thread(&acc.key);
                     if !acc.key.handed && (handed.serial || handed.started) {
-                        key.started = handed.serial || acc.key.kind.path().is_own_field();
+                        key.started = handed.serial || started_own_field(&handed, acc.key.kind.path());
                     }
                     // Not where the access has its one thread already (a serial executor's
                     // task, a started thread object's own field).
@@ -779,6 +780,18 @@ pub(super) fn constructor_hands_once(env: &Env<'_>, mref: &MethodRef, body: &Bod
 /// Whether `path` is `this.this$0`: an inner-class object's field holding its outer instance.
 fn is_outer_instance_field(path: &Path) -> bool {
     path.base == Base::This && matches!(&path.steps[..], [step] if step.is_outer_instance())
+}
+
+/// Whether an access of started code is to a field of its one thread's object: the object's own
+/// (`this.count`), or, for a task made for a thread kept in a field (a fresh object no path
+/// here names, whose outer instance is the field's holder), its outer instance's
+/// (`this.this$0.count`): no other thread runs that task.
+fn started_own_field(handed: &Handed, path: &Path) -> bool {
+    let outer_own = || {
+        path.base == Base::This
+            && matches!(&path.steps[..], [outer, Step::Field { .. }] if outer.is_outer_instance() && !path.steps[1].is_outer_instance())
+    };
+    path.is_own_field() || (handed.capture == Capture::OuterInstance && handed.object.is_none() && outer_own())
 }
 
 /// The formal (not `this`) that `value` is, while it still holds the caller's object.
