@@ -227,16 +227,21 @@ fn source_at(insns: &[Insn], targets: &[bool], mut at: usize, static_getter: &dy
         Insn::GetStatic(f) => Some(Source::Static(**f)),
         Insn::Const { value: ConstVal::Null, .. } => Some(Source::Null),
         Insn::Invoke { method, kind: InvokeKind::Static } => static_getter(method).map(Source::Static),
-        Insn::InvokeDynamic(DynamicCall { lambda: Some(body), descriptor, .. }) => {
-            // The captured values are the call site's parameters: none, or `this` alone.
-            let captures = descriptor.as_str().strip_prefix('(')?.split(')').next()?;
-            let captures_own_object = at > 0
-                && matches!(insns[at - 1], Insn::Load { slot: 0, wide: false })
-                && is_object_of(captures, body.class.as_str());
-            (captures.is_empty() || captures_own_object).then_some(Source::Lambda(*body))
-        }
+        Insn::InvokeDynamic(_) => lambda_made_at(insns, at).map(|(body, _)| Source::Lambda(body)),
         _ => None,
     }
+}
+
+/// The lambda or method reference the `invokedynamic` at `at` makes, when it captures nothing
+/// or only the running method's own object: its implementation method, and whether it
+/// captures that object (`this`, loaded just before, of the implementation's class).
+pub(super) fn lambda_made_at(insns: &[Insn], at: usize) -> Option<(MethodRef, bool)> {
+    let Insn::InvokeDynamic(DynamicCall { lambda: Some(body), descriptor, .. }) = &insns[at] else { return None };
+    // The captured values are the call site's parameters: none, or `this` alone.
+    let captures = descriptor.as_str().strip_prefix('(')?.split(')').next()?;
+    let captures_own_object =
+        at > 0 && matches!(insns[at - 1], Insn::Load { slot: 0, wide: false }) && is_object_of(captures, body.class.as_str());
+    (captures.is_empty() || captures_own_object).then_some((*body, captures_own_object))
 }
 
 /// The lambdas held by fields (see [`Source::Lambda`]): the fields every store gives the same

@@ -9,13 +9,12 @@
 
 use rayon::prelude::*;
 
-use crate::classfile::descriptor::is_object_of;
 use crate::classfile::model::*;
 use crate::fxhash::FxHashMap;
 use crate::hierarchy::ClassTable;
 use crate::sym::Sym;
 
-use super::field_classes::fact_field;
+use super::field_classes::{fact_field, lambda_made_at};
 
 const THREAD: &str = "Ljava/lang/Thread;";
 
@@ -121,15 +120,13 @@ fn makes_thread(method: &MethodRef) -> bool {
 
 /// The code the instruction at `at` gives a new thread, if known.
 fn code_made_at(insns: &[Insn], at: usize, holder: Option<Sym>) -> Option<ThreadCode> {
-    let loads_this = |i: usize| matches!(insns[i], Insn::Load { slot: 0, wide: false });
     match &insns[at] {
         Insn::Load { slot: 0, wide: false } => holder.map(|_| ThreadCode::Holder),
         Insn::Invoke { method, .. } if method.name.as_str() == "<init>" => Some(ThreadCode::Object(method.class)),
-        Insn::InvokeDynamic(DynamicCall { lambda: Some(body), descriptor, .. }) => {
-            let captures = descriptor.as_str().strip_prefix('(')?.split(')').next()?;
-            let captures_holder =
-                at > 0 && loads_this(at - 1) && holder == Some(body.class) && is_object_of(captures, body.class.as_str());
-            (captures.is_empty() || captures_holder).then_some(ThreadCode::Lambda(*body))
+        // A lambda capturing the storing object counts when that object is the field's holder.
+        Insn::InvokeDynamic(_) => {
+            let (body, captures_this) = lambda_made_at(insns, at)?;
+            (!captures_this || holder == Some(body.class)).then_some(ThreadCode::Lambda(body))
         }
         _ => None,
     }
