@@ -97,6 +97,7 @@ fn run_in_pool(request: &Request) -> Result<Response, Error> {
         thread_safe_aliases: request.options.thread_safe_annotations.clone(),
         android_threads: extensions.android_threads,
         binder_services: extensions.android_threads && extensions.binder_services,
+        request_threads: extensions.request_threads,
         thread_runs: extensions.thread_runs,
         copied_synchronized: extensions.copied_synchronized,
     };

@@ -38,7 +38,7 @@ const SERIAL_BACKGROUND_CALLBACKS: &[(&str, &str)] = &[
     ("javax.swing.SwingWorker", "doInBackground"),
 ];
 
-const CONTENT_PROVIDER: &str = "android.content.ContentProvider";
+pub(super) const CONTENT_PROVIDER: &str = "android.content.ContentProvider";
 
 /// The components the framework makes on the main thread (`ActivityThread` instantiates them
 /// there, as `FragmentManager` does fragments), and views, made on a looper thread, the main
@@ -102,7 +102,7 @@ pub fn is_background_callback(table: &ClassTable, m: &MethodRef) -> bool {
         || CONCURRENT_BACKGROUND_CALLBACKS.iter().any(|(class, names)| overrides(table, m, class, names))
 }
 
-const BINDER: &str = "android.os.Binder";
+pub(super) const BINDER: &str = "android.os.Binder";
 const BINDER_INTERFACE: &str = "android.os.IInterface";
 
 /// A method a binder object serves: in a subclass of `Binder` (an AIDL `Stub`'s implementation),
@@ -157,7 +157,7 @@ pub fn is_serial_background_callback(table: &ClassTable, m: &MethodRef) -> bool 
 }
 
 /// A data access method of a `ContentProvider` subclass: runs on any thread, alongside itself.
-fn is_provider_data_method(table: &ClassTable, m: &MethodRef) -> bool {
+pub(super) fn is_provider_data_method(table: &ClassTable, m: &MethodRef) -> bool {
     overrides(table, m, CONTENT_PROVIDER, PROVIDER_DATA_METHODS)
 }
 
@@ -168,7 +168,7 @@ pub(super) fn overrides(table: &ClassTable, m: &MethodRef, class: &str, names: &
 
 /// Whether `class` is a strict subtype of the framework class `ancestor`: the framework's own
 /// methods are not its subclasses' callbacks.
-fn extends(table: &ClassTable, class: Sym, ancestor: &str) -> bool {
+pub(super) fn extends(table: &ClassTable, class: Sym, ancestor: &str) -> bool {
     class.as_str() != ancestor && table.is_subtype_of_any(class, &[ancestor])
 }
 
@@ -189,75 +189,8 @@ pub fn is_task_background(table: &ClassTable, m: &MethodRef) -> bool {
 /// background code starts or after it ends, seeing its memory effects and seen by it (the
 /// task's documented memory observability). `onProgressUpdate` is not one: the background
 /// code goes on while it runs.
-fn is_task_callback_around_background(table: &ClassTable, m: &MethodRef) -> bool {
+pub(super) fn is_task_callback_around_background(table: &ClassTable, m: &MethodRef) -> bool {
     matches!(m.name.as_str(), "onPreExecute" | "onPostExecute" | "onCancelled") && is_async_task(table, m.class)
-}
-
-/// A framework class that orders some of its subclasses' callbacks: one runs wholly before or
-/// after the other, and each sees the other's memory effects.
-#[derive(Clone, Copy)]
-pub enum OrderedCallbacks {
-    /// `doInBackground` runs after `onPreExecute` and before `onPostExecute` or `onCancelled`.
-    AsyncTask,
-    /// `attachInfo(...)`, and the `onCreate()` it calls, run on the main thread when the
-    /// application starts, before the provider is handed to any caller: before every data
-    /// access method.
-    ContentProvider,
-    /// A binder object serves its interface's methods once it is handed out, after its
-    /// constructor has run.
-    Binder,
-}
-
-impl OrderedCallbacks {
-    /// The ordering `class`'s framework superclass gives its callbacks, if any (a binder's only
-    /// with `binders`, the `binder_services` extension).
-    pub fn of(table: &ClassTable, class: Sym, binders: bool) -> Option<OrderedCallbacks> {
-        if is_async_task(table, class) {
-            Some(OrderedCallbacks::AsyncTask)
-        } else if extends(table, class, CONTENT_PROVIDER) {
-            Some(OrderedCallbacks::ContentProvider)
-        } else if binders && extends(table, class, BINDER) {
-            Some(OrderedCallbacks::Binder)
-        } else {
-            None
-        }
-    }
-
-    /// Whether the framework runs `m` and `n` (in either order) one wholly before the other.
-    pub fn orders(self, table: &ClassTable, m: &MethodRef, n: &MethodRef) -> bool {
-        let one_way = |first: &MethodRef, second: &MethodRef| match self {
-            OrderedCallbacks::AsyncTask => {
-                is_task_background(table, first) && is_task_callback_around_background(table, second)
-            }
-            OrderedCallbacks::ContentProvider => is_provider_setup(first) && is_provider_data_method(table, second),
-            OrderedCallbacks::Binder => first.name.as_str() == "<init>" && is_binder_interface_method(table, second),
-        };
-        one_way(m, n) || one_way(n, m)
-    }
-
-    /// Whether `m` serves transactions from other processes, each with arguments of its own
-    /// (unmarshalled from the transaction): a provider's data access methods, a binder's
-    /// interface methods.
-    pub fn serves_transactions(self, table: &ClassTable, m: &MethodRef) -> bool {
-        match self {
-            OrderedCallbacks::AsyncTask => false,
-            OrderedCallbacks::ContentProvider => is_provider_data_method(table, m),
-            OrderedCallbacks::Binder => is_binder_interface_method(table, m),
-        }
-    }
-}
-
-/// A provider's set-up: `onCreate()`, or the `attachInfo(Context, ProviderInfo)` that calls it
-/// (which framework providers override to read their authority before `onCreate`), or the
-/// framework's `attachInfoForTesting`, which tests call in its place.
-fn is_provider_setup(m: &MethodRef) -> bool {
-    match m.name.as_str() {
-        "onCreate" => m.descriptor.as_str() == "()Z",
-        "attachInfo" | "attachInfoForTesting" => {
-            m.descriptor.as_str() == "(Landroid/content/Context;Landroid/content/pm/ProviderInfo;)V"
-        }
-        _ => false,
-    }
 }
 
 const LOOPER: &str = "android.os.Looper";

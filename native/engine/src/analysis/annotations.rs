@@ -22,6 +22,9 @@ pub struct AnnotationConfig {
     pub android_threads: bool,
     /// A binder's interface methods run on the binder thread pool (with `android_threads`).
     pub binder_services: bool,
+    /// A servlet's, filter's or controller's request methods run on request threads
+    /// (`request_threads`).
+    pub request_threads: bool,
     /// A `Thread` subclass's own `run()` runs on that thread (`thread_runs`).
     pub thread_runs: bool,
     /// A `synchronized` override of certain library methods is no evidence (`copied_synchronized`).
@@ -97,7 +100,8 @@ pub fn method_facts(table: &ClassTable, config: &AnnotationConfig, m: &MethodRef
                     || binder == Some(android::BinderCall::OneWay)
                     || on_change == Some(OnChange::Worker)
                     || registered == Some(registrations::Unseen::FrameworkThread))));
-    let initial_threads = if background == Some(Background::Method) {
+    let serves_requests = config.request_threads && super::requests::is_request_method(table, m, header);
+    let initial_threads = if background == Some(Background::Method) || serves_requests {
         Threads::AnyThread
     // 4.1, except for a registered callback, found at its registration as a `Runnable`'s `run()`.
     } else if (is_android_lifecycle(table, m) && registered.is_none())

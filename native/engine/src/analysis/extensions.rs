@@ -28,6 +28,10 @@ pub struct Extensions {
     /// thread pool, after its constructor, with arguments of their own, its `oneway` ones one
     /// call at a time (with `android_threads`).
     pub binder_services: bool,
+    /// Threads: a servlet's or filter's request methods (`doGet`, `service`, `doFilter`, ...)
+    /// run on the container's request threads, several at once, after its `init` and before
+    /// its `destroy`, with a request and a response of their own.
+    pub request_threads: bool,
     /// Reporting: compiler-generated bridge methods (generic overrides such as
     /// `doInBackground(Object[])`) are not reported; the methods they forward to are.
     pub skip_bridges: bool,
@@ -298,6 +302,7 @@ impl Extensions {
         collection_models: true,
         android_threads: true,
         binder_services: true,
+        request_threads: true,
         skip_bridges: true,
         thread_handoffs: true,
         callee_releases: true,
@@ -352,6 +357,7 @@ impl Extensions {
         collection_models: false,
         android_threads: false,
         binder_services: false,
+        request_threads: false,
         skip_bridges: false,
         thread_handoffs: false,
         callee_releases: false,

@@ -35,6 +35,9 @@ pub enum HandoffModel {
     /// `Thread.start()`: a `Thread` subclass runs its own `run()` in the background; so does
     /// `AsyncTask.execute(...)` its `doInBackground(...)`.
     ThreadStart,
+    /// `Runtime.addShutdownHook(thread)`: the runtime starts the thread it is given when the
+    /// JVM begins to shut down, while the program's other threads still run.
+    ShutdownHook,
     /// A stream operation: its function arguments run on many threads at once when the
     /// receiver is a parallel stream, and a stream it returns stays parallel.
     StreamOp,
@@ -224,6 +227,7 @@ pub fn handoff_model(table: &ClassTable, named: &MethodRef) -> Option<HandoffMod
         _ if makes_handler_on_calling_looper(named) => HandoffModel::HandlerOnCallingLooper,
         _ if makes_handler_on_looper_given(named) => HandoffModel::HandlerInit,
         "start" if named.descriptor.as_str() == "()V" && is(&["java.lang.Thread"]) => HandoffModel::ThreadStart,
+        "addShutdownHook" if class == "java.lang.Runtime" => HandoffModel::ShutdownHook,
         "run" if named.descriptor.as_str() == "()V" && is(&["java.lang.Thread"]) => HandoffModel::ThreadRun,
         // Java 21: a virtual (or platform) thread started at once with the code it is given.
         "startVirtualThread" if class == "java.lang.Thread" => HandoffModel::Arguments(Target::Background),

@@ -124,6 +124,11 @@ impl<'a, 'e> Interp<'a, 'e> {
                     self.thread_started(st, named, r);
                 }
             }
+            HandoffModel::ShutdownHook => {
+                if let Some(thread) = params.first() {
+                    self.thread_started(st, named, thread);
+                }
+            }
             // `thread.run()` on a thread made here with code: the code runs now, in this thread,
             // as a call would (its making handed nothing over, `made_thread_run_at_once`).
             HandoffModel::ThreadRun => {
@@ -768,6 +773,7 @@ pub(super) fn constructor_hands_once(env: &Env<'_>, mref: &MethodRef, body: &Bod
             Some(
                 HandoffModel::Arguments(_)
                     | HandoffModel::ThreadStart
+                    | HandoffModel::ShutdownHook
                     | HandoffModel::HandlerPost
                     | HandoffModel::CoroutineBuilder { .. }
                     | HandoffModel::Scheduled(_)

@@ -22,6 +22,7 @@ use crate::issue::{Issue, IssueKind};
 use crate::sym::Sym;
 
 use super::annotations::is_compiler_named;
+use super::callback_order::{Frameworks, OrderedCallbacks};
 use super::dedup::{self, ClassReports, Decision, FirstPass, Selection};
 use super::pool::{Entry, Group, GroupKey, Grouper};
 use super::domain::*;
@@ -197,7 +198,7 @@ struct ClassReporter<'a> {
     cfg: &'a ReportConfig<'a>,
     /// The callbacks the class's framework superclass orders, with the Android models (see
     /// [`ClassReporter::ordered_by_framework`]).
-    ordered_callbacks: Option<super::android::OrderedCallbacks>,
+    ordered_callbacks: Option<OrderedCallbacks>,
 }
 
 /// A report a rule asks for; 9.1's de-duplication decides whether it is shown.
@@ -232,11 +233,9 @@ impl Proposals<'_> {
 
 impl<'a> ClassReporter<'a> {
     fn new(analysis: &'a Analysis, class: &'a Class, methods: &'a [usize], cfg: &'a ReportConfig<'a>) -> Self {
-        let ordered_callbacks = cfg
-            .extensions
-            .android_threads
-            .then(|| super::android::OrderedCallbacks::of(cfg.table, class.header.name, cfg.extensions.binder_services))
-            .flatten();
+        let ext = cfg.extensions;
+        let frameworks = Frameworks { android: ext.android_threads, binders: ext.binder_services, servers: ext.request_threads };
+        let ordered_callbacks = OrderedCallbacks::of(cfg.table, class.header.name, frameworks);
         ClassReporter { analysis, class, methods, cfg, ordered_callbacks }
     }
 
