@@ -28,9 +28,10 @@ pub struct Extensions {
     /// thread pool, after its constructor, with arguments of their own, its `oneway` ones one
     /// call at a time (with `android_threads`).
     pub binder_services: bool,
-    /// Threads: a servlet's or filter's request methods (`doGet`, `service`, `doFilter`, ...)
-    /// run on the container's request threads, several at once, after its `init` and before
-    /// its `destroy`, with a request and a response of their own.
+    /// Threads: the request methods of a servlet or filter (`doGet`, `service`, `doFilter`,
+    /// ...) and the handler methods of a Spring MVC controller run on the server's request
+    /// threads, several at once, after the object's configuration (`init`, injection, property
+    /// setters) and before its destruction, with arguments of their own.
     pub request_threads: bool,
     /// Reporting: compiler-generated bridge methods (generic overrides such as
     /// `doInBackground(Object[])`) are not reported; the methods they forward to are.
