@@ -82,15 +82,16 @@ pub enum Server {
 impl Server {
     pub fn of(table: &ClassTable, class: Sym) -> Option<Server> {
         let named = class.as_str();
-        let servlet = !SERVLETS.contains(&named)
-            && !FILTERS.contains(&named)
-            && (table.is_subtype_of_any(class, SERVLETS) || table.is_subtype_of_any(class, FILTERS))
+        let api_type = |c: &str| SERVLETS.contains(&c) || FILTERS.contains(&c);
+        // One walk of the supertypes: a servlet or filter type, not one of the API's own.
+        let servlet = !api_type(named)
+            && table.find_in_supertypes(class, |c| api_type(c.as_str()).then_some(())).is_some()
             && !table.is_subtype_of_any(class, SINGLE_THREAD_MODEL);
         if servlet {
             return Some(Server::Servlet);
         }
         let header = table.get(class)?;
-        let annotated = |names: &[&str]| header.annotations.iter().any(|a| names.contains(&a.type_name.as_str()));
+        let annotated = |names: &[&str]| names.iter().any(|n| header.has_annotation(n));
         (annotated(CONTROLLERS) && !annotated(SCOPED) && is_singleton(header)).then_some(Server::Controller)
     }
 
@@ -130,7 +131,7 @@ impl Server {
 /// name or annotations are asked first: this is asked of every method.
 pub fn is_request_method(table: &ClassTable, m: &MethodRef, header: &MethodHeader) -> bool {
     let may_serve = (REQUEST_METHODS.contains(&m.name.as_str()) && takes_servlet_type_first(m))
-        || header.annotations.iter().any(|a| REQUEST_MAPPINGS.contains(&a.type_name.as_str()));
+        || REQUEST_MAPPINGS.iter().any(|n| header.has_annotation(n));
     may_serve && Server::of(table, m.class).is_some_and(|server| server.serves(table, m))
 }
 
@@ -146,7 +147,7 @@ fn is_singleton(header: &ClassHeader) -> bool {
 
 fn method_annotated(table: &ClassTable, m: &MethodRef, names: &[&str]) -> bool {
     let header = table.get(m.class).and_then(|h| table.method(h, m.name, m.descriptor));
-    header.is_some_and(|h| h.annotations.iter().any(|a| names.contains(&a.type_name.as_str())))
+    header.is_some_and(|h| names.iter().any(|n| h.has_annotation(n)))
 }
 
 fn is_property_setter(m: &MethodRef) -> bool {
